@@ -1,0 +1,173 @@
+//! Generic gold/pred files: the simplest benchmark, and the skeleton's end-to-end path.
+//!
+//! Two formats, told apart by content (a first non-blank character `{` means JSONL):
+//! - JSONL: one object per line with numeric `gold` and `pred` (numbers or numeric strings);
+//!   blank lines are skipped.
+//! - CSV: a header row with `gold` and `pred` columns (any order, other columns ignored).
+//!
+//! Every problem is reported with the file name and 1-based line.
+
+use crate::error::InputError;
+use crate::qwk::{quadratic_weighted_kappa, quadratic_weighted_kappa_with_labels};
+use crate::report::{InputFile, MetricValue, Metrics, Overall, Report};
+
+/// Gold and predicted values of one file, in file order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Pairs {
+    pub gold: Vec<f64>,
+    pub pred: Vec<f64>,
+    /// The 1-based line each pair came from.
+    pub lines: Vec<usize>,
+}
+
+/// Parse a gold/pred JSONL or CSV file. `name` is used in error messages only.
+pub fn parse_pairs(name: &str, text: &str) -> Result<Pairs, InputError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let pairs = if text.trim_start().starts_with('{') {
+        parse_jsonl(name, text)?
+    } else {
+        parse_csv(name, text)?
+    };
+    if pairs.gold.is_empty() {
+        return Err(InputError::whole_file(name, "no gold/pred records found"));
+    }
+    Ok(pairs)
+}
+
+fn number(name: &str, line: usize, field: &str, value: &serde_json::Value) -> Result<f64, InputError> {
+    let parsed = match value {
+        serde_json::Value::Number(n) => n.as_f64(),
+        serde_json::Value::String(s) => s.trim().parse::<f64>().ok(),
+        _ => None,
+    };
+    match parsed {
+        Some(v) if v.is_finite() => Ok(v),
+        _ => Err(InputError::at_line(name, line, format!("`{field}` must be a finite number, found {value}"))),
+    }
+}
+
+fn parse_jsonl(name: &str, text: &str) -> Result<Pairs, InputError> {
+    let mut pairs = Pairs::default();
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        if raw.trim().is_empty() {
+            continue;
+        }
+        let record: serde_json::Value = serde_json::from_str(raw)
+            .map_err(|e| InputError::at_line(name, line, format!("not valid JSON: {e}")))?;
+        let object = record
+            .as_object()
+            .ok_or_else(|| InputError::at_line(name, line, "expected a JSON object with `gold` and `pred`"))?;
+        let field = |key: &str| {
+            object
+                .get(key)
+                .ok_or_else(|| InputError::at_line(name, line, format!("missing `{key}`")))
+                .and_then(|v| number(name, line, key, v))
+        };
+        pairs.gold.push(field("gold")?);
+        pairs.pred.push(field("pred")?);
+        pairs.lines.push(line);
+    }
+    Ok(pairs)
+}
+
+fn parse_csv(name: &str, text: &str) -> Result<Pairs, InputError> {
+    let mut reader = csv::ReaderBuilder::new().trim(csv::Trim::All).from_reader(text.as_bytes());
+    let headers = reader
+        .headers()
+        .map_err(|e| InputError::at_line(name, 1, format!("unreadable CSV header: {e}")))?
+        .clone();
+    let column = |key: &str| {
+        headers.iter().position(|h| h.eq_ignore_ascii_case(key)).ok_or_else(|| {
+            InputError::at_line(name, 1, format!("expected a JSONL file or a CSV header with `gold` and `pred` columns; no `{key}` column"))
+        })
+    };
+    let (gold_col, pred_col) = (column("gold")?, column("pred")?);
+    let mut pairs = Pairs::default();
+    for row in reader.records() {
+        let row = row.map_err(|e| {
+            let line = e.position().map(|p| p.line() as usize).unwrap_or(0);
+            InputError::new(name, (line > 0).then_some(line), format!("malformed CSV row: {e}"))
+        })?;
+        let line = row.position().map(|p| p.line() as usize).unwrap_or(0);
+        let cell = |col: usize, key: &str| {
+            let raw = row.get(col).unwrap_or("");
+            raw.parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| {
+                InputError::at_line(name, line, format!("`{key}` must be a finite number, found {raw:?}"))
+            })
+        };
+        pairs.gold.push(cell(gold_col, "gold")?);
+        pairs.pred.push(cell(pred_col, "pred")?);
+        pairs.lines.push(line);
+    }
+    Ok(pairs)
+}
+
+/// Options of the generic scorer.
+#[derive(Debug, Clone, Default)]
+pub struct PairsOptions {
+    /// A declared label set for QWK (scikit-learn's `labels=`); `None` = observed labels.
+    pub labels: Option<Vec<f64>>,
+}
+
+/// Score one parsed file into a report (`benchmark = "pairs"`, no subsets).
+pub fn score_pairs(input: InputFile, pairs: &Pairs, options: &PairsOptions) -> Report {
+    let qwk = match &options.labels {
+        Some(labels) => quadratic_weighted_kappa_with_labels(&pairs.gold, &pairs.pred, labels),
+        None => quadratic_weighted_kappa(&pairs.gold, &pairs.pred),
+    };
+    let mut warnings = Vec::new();
+    if let Err(e) = &qwk {
+        warnings.push(crate::report::Warning { path: input.path.clone(), line: None, message: format!("qwk: {e}") });
+    }
+    let mut metrics = Metrics::new();
+    metrics.insert("qwk".into(), MetricValue::from_result(qwk));
+    Report {
+        benchmark: "pairs".into(),
+        variant: "official".into(),
+        inputs: vec![input],
+        overall: Overall { n: pairs.gold.len(), metrics },
+        subsets: Vec::new(),
+        samples: None,
+        warnings,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jsonl_and_csv_give_the_same_pairs() {
+        let jsonl = parse_pairs("a.jsonl", "{\"gold\": 1, \"pred\": 2}\n\n{\"gold\": \"3\", \"pred\": 0.5}\n").unwrap();
+        let csv = parse_pairs("a.csv", "id,pred,gold\nx,2,1\ny,0.5,3\n").unwrap();
+        assert_eq!(jsonl.gold, csv.gold);
+        assert_eq!(jsonl.pred, csv.pred);
+        assert_eq!(jsonl.lines, vec![1, 3]);
+        assert_eq!(csv.lines, vec![2, 3]);
+    }
+
+    #[test]
+    fn errors_name_file_and_line() {
+        let e = parse_pairs("p.jsonl", "{\"gold\": 1, \"pred\": 2}\n{\"gold\": 1, \"pred\": \"x\"}\n").unwrap_err();
+        assert_eq!(e.to_string(), "p.jsonl:2: `pred` must be a finite number, found \"x\"");
+        let e = parse_pairs("p.jsonl", "{\"gold\": 1, \"pred\": 2}\n{\"gold\": 1\n").unwrap_err();
+        assert_eq!((e.path.as_str(), e.line), ("p.jsonl", Some(2)));
+        let e = parse_pairs("p.csv", "gold,pred\n1,2\n3,abc\n").unwrap_err();
+        assert_eq!(e.to_string(), "p.csv:3: `pred` must be a finite number, found \"abc\"");
+        let e = parse_pairs("p.csv", "a,b\n1,2\n").unwrap_err();
+        assert_eq!(e.line, Some(1));
+        assert!(parse_pairs("e.jsonl", "\n\n").is_err());
+    }
+
+    #[test]
+    fn report_carries_qwk_or_null_with_warning() {
+        let pairs = parse_pairs("a.jsonl", "{\"gold\":1,\"pred\":1}\n{\"gold\":2,\"pred\":2}\n").unwrap();
+        let report = score_pairs(InputFile::from_bytes("a.jsonl", b""), &pairs, &PairsOptions::default());
+        assert_eq!(report.metric("overall", "qwk"), Some(&MetricValue::Scalar(Some(1.0))));
+        let constant = parse_pairs("c.jsonl", "{\"gold\":1,\"pred\":1}\n").unwrap();
+        let report = score_pairs(InputFile::from_bytes("c.jsonl", b""), &constant, &PairsOptions::default());
+        assert_eq!(report.metric("overall", "qwk"), Some(&MetricValue::Scalar(None)));
+        assert_eq!(report.warnings.len(), 1);
+    }
+}
