@@ -1,1 +1,31 @@
-fn main() {}
+//! `scorebench`: the workbench server and the command line.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod score;
+mod serve;
+
+#[derive(Parser)]
+#[command(name = "scorebench", version, about = "Score LLM benchmark predictions exactly as the official code does")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the workbench, the JSON API and the SQLite storage
+    Serve(serve::ServeArgs),
+    /// Score prediction files and print the report
+    Score(score::ScoreArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Serve(args) => serve::run(args),
+        Command::Score(args) => score::run(args),
+    }
+}

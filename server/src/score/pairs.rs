@@ -1,0 +1,24 @@
+//! `scorebench score pairs FILE [--labels 0,1,2]`
+
+use std::path::PathBuf;
+
+use clap::Args;
+use metrics_core::pairs::{PairsOptions, parse_pairs, score_pairs};
+use metrics_core::Report;
+
+use super::{ScoreError, load};
+
+#[derive(Args)]
+pub struct PairsArgs {
+    /// A JSONL file of {"gold": …, "pred": …} records, or a CSV with gold,pred columns
+    file: PathBuf,
+    /// Declared label set for QWK, comma-separated (scikit-learn's `labels=`)
+    #[arg(long, value_delimiter = ',')]
+    labels: Option<Vec<f64>>,
+}
+
+pub fn report(args: PairsArgs) -> Result<Report, ScoreError> {
+    let file = load(&args.file)?;
+    let pairs = parse_pairs(&file.name, file.text()?)?;
+    Ok(score_pairs(file.input_file(), &pairs, &PairsOptions { labels: args.labels }))
+}
