@@ -15,12 +15,20 @@
 //! - Default scoring reproduces the official code (quirks included); corrected variants carry
 //!   their own names.
 
+pub mod accuracy;
 pub mod error;
+pub mod kendall_tau_b;
 pub mod numpy_sum;
 pub mod pairs;
 pub mod pearson;
 pub mod qwk;
 pub mod report;
+pub mod spearman;
+
+pub mod eotgc;
+pub mod msqa;
+pub mod sasbench;
+pub mod sgibench;
 
 pub use error::{InputError, MetricError};
 pub use report::{InputFile, MetricValue, Metrics, Overall, Report, Subset, Warning};

@@ -117,12 +117,12 @@ mod tests {
     fn sklearn_reference_quadratic() {
         // scikit-learn test_cohen_kappa:
         // y1 = [0]*46 + [1]*44 + [2]*10; y2 = [0]*50 + [1]*40 + [2]*10
-        // cohen_kappa_score(y1, y2, weights="quadratic") -> 0.9541 (4 decimals in sklearn's test);
-        // full value from scikit-learn 1.9: 0.9541025641025641
+        // cohen_kappa_score(y1, y2, weights="quadratic") -> 0.9541284403669725 (scikit-learn 1.9.1)
         let y1 = repeat(&[(0, 46), (1, 44), (2, 10)]);
         let y2 = repeat(&[(0, 50), (1, 40), (2, 10)]);
-        let k = quadratic_weighted_kappa(&y1, &y2).unwrap();
-        assert!((k - 0.9541).abs() < 5e-5, "{k}");
+        assert_eq!(quadratic_weighted_kappa(&y1, &y2), Ok(0.9541284403669725));
+        // cohen_kappa_score([0, 1, 2, 3], [0, 2, 2, 2], weights="quadratic") -> 0.75
+        assert_eq!(quadratic_weighted_kappa(&ints(&[0, 1, 2, 3]), &ints(&[0, 2, 2, 2])), Ok(0.75));
     }
 
     #[test]

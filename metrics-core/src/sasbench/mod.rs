@@ -1,0 +1,1 @@
+//! SAS-Bench (being written)

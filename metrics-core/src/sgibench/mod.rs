@@ -1,0 +1,1 @@
+//! SGI-Bench (being written)
