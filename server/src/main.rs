@@ -3,9 +3,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-
-mod score;
-mod serve;
+use server::{score, serve};
 
 #[derive(Parser)]
 #[command(name = "scorebench", version, about = "Score LLM benchmark predictions exactly as the official code does")]
@@ -23,8 +21,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match cli.command {
+    match Cli::parse().command {
         Command::Serve(args) => serve::run(args),
         Command::Score(args) => score::run(args),
     }

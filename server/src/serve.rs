@@ -1,12 +1,87 @@
-//! `scorebench serve` (filled in by the skeleton work).
+//! `scorebench serve`: open the database, bind, print the URL, serve until Ctrl-C or SIGTERM.
 
+use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
 
 use clap::Args;
 
-#[derive(Args)]
-pub struct ServeArgs {}
+use crate::http::{AppState, app};
 
-pub fn run(_args: ServeArgs) -> ExitCode {
-    ExitCode::SUCCESS
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Address to listen on (port 0 picks a free port; the URL is printed)
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// SQLite database file, created and migrated if needed
+    #[arg(long, default_value = "data/scorebench.sqlite3")]
+    pub db: PathBuf,
+    /// The built app to serve (output of `trunk build`)
+    #[arg(long, env = "SCOREBENCH_DIST", default_value = "dist")]
+    pub dist: PathBuf,
+}
+
+pub fn run(args: ServeArgs) -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,tower_http=warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(serve(args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let conn = crate::db::open(&args.db)?;
+    if !args.dist.join("index.html").is_file() {
+        tracing::warn!("{} has no index.html: the page will say the app is not built", args.dist.display());
+    }
+    let state = AppState { dist: args.dist.clone(), db: Arc::new(Mutex::new(conn)) };
+    let listener = tokio::net::TcpListener::bind(args.addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", args.addr))?;
+    let addr = listener.local_addr()?;
+    // The URL goes to stdout on its own line: people read it, scripts and tests parse it.
+    println!("scorebench listening on http://{addr}/");
+    tracing::info!(db = %args.db.display(), dist = %args.dist.display(), "serving");
+    axum::serve(listener, app(state)).with_graceful_shutdown(shutdown_signal()).await?;
+    tracing::info!("shut down cleanly");
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = terminate => {},
+    }
 }

@@ -3,6 +3,7 @@
 mod support;
 
 mod cli_pairs;
+mod http;
 mod golden_eotgc;
 mod golden_msqa;
 mod golden_sasbench;

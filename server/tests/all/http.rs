@@ -1,0 +1,91 @@
+//! The router without a socket (`tower::ServiceExt::oneshot`) and the real process on a port.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use server::http::{AppState, app};
+use tower::ServiceExt;
+
+fn temp_dir(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("scorebench-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn state(tag: &str) -> AppState {
+    let dir = temp_dir(tag);
+    let dist = dir.join("dist");
+    std::fs::create_dir_all(&dist).unwrap();
+    std::fs::write(dist.join("index.html"), "<!doctype html><title>scorebench</title>INDEX").unwrap();
+    std::fs::write(dist.join("app.wasm"), b"\0asm").unwrap();
+    let conn = server::db::open(&dir.join("db.sqlite3")).unwrap();
+    AppState { dist, db: Arc::new(Mutex::new(conn)) }
+}
+
+async fn get(state: AppState, uri: &str) -> (StatusCode, Option<String>, String) {
+    let response = app(state).oneshot(Request::get(uri).body(Body::empty()).unwrap()).await.unwrap();
+    let status = response.status();
+    let content_type = response.headers().get("content-type").map(|v| v.to_str().unwrap().to_string());
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
+    (status, content_type, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+#[tokio::test]
+async fn health_reports_ok_version_and_schema() {
+    let (status, _, body) = get(state("health"), "/api/health").await;
+    assert_eq!(status, StatusCode::OK);
+    let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(json["status"], "ok");
+    assert_eq!(json["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(json["schema"], 1);
+}
+
+#[tokio::test]
+async fn deep_links_fall_back_to_index_and_wasm_has_its_type() {
+    let s = state("static");
+    let (status, _, body) = get(s.clone(), "/leaderboard/abc").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(body.contains("INDEX"));
+    let (status, content_type, _) = get(s.clone(), "/app.wasm").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(content_type.as_deref(), Some("application/wasm"));
+    let (status, _, body) = get(s, "/api/nope").await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "unknown API paths are JSON 404s, not the app");
+    assert!(body.contains("\"error\""));
+}
+
+/// Start `scorebench serve` on a free port, read the printed URL, call it, stop it with SIGTERM.
+#[test]
+fn serve_prints_its_url_answers_and_stops_on_sigterm() {
+    let dir = temp_dir("process");
+    let db = dir.join("data/db.sqlite3");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_scorebench"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db", db.to_str().unwrap(), "--dist", dir.join("dist").to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first_line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first_line).unwrap();
+    let url = first_line.trim().strip_prefix("scorebench listening on ").expect("URL line").to_string();
+    let host = url.trim_start_matches("http://").trim_end_matches('/').to_string();
+    assert!(host.starts_with("127.0.0.1:"), "{host}");
+
+    let mut stream = TcpStream::connect(&host).unwrap();
+    write!(stream, "GET /api/health HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response.contains("\"status\":\"ok\""), "{response}");
+    assert!(db.is_file(), "the database file was created");
+
+    let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let exit = child.wait().unwrap();
+    assert!(exit.success(), "graceful shutdown exits 0, got {exit:?}");
+}
