@@ -16,6 +16,7 @@
 //!   their own names.
 
 pub mod accuracy;
+pub mod confusion;
 pub mod error;
 pub mod kendall_tau_b;
 pub mod numpy_sum;

@@ -1,0 +1,44 @@
+//! A drop zone with a file picker: hands every chosen file to `on_files`.
+
+use leptos::prelude::*;
+use web_sys::HtmlInputElement;
+
+use crate::files::list;
+
+#[component]
+pub fn DropZone(on_files: Callback<Vec<web_sys::File>>) -> impl IntoView {
+    let (hover, set_hover) = signal(false);
+    view! {
+        <label
+            class="drop-zone"
+            class:hover=move || hover.get()
+            on:dragover=move |ev: web_sys::DragEvent| {
+                ev.prevent_default();
+                set_hover.set(true);
+            }
+            on:dragleave=move |_| set_hover.set(false)
+            on:drop=move |ev: web_sys::DragEvent| {
+                ev.prevent_default();
+                set_hover.set(false);
+                if let Some(files) = ev.data_transfer().and_then(|dt| dt.files()) {
+                    on_files.run(list(&files));
+                }
+            }
+        >
+            <strong>"Drop prediction files here"</strong>
+            <span>" or click to choose — JSONL with gold/pred, or CSV with gold,pred columns. Nothing leaves your browser."</span>
+            <input
+                type="file"
+                multiple
+                data-testid="file-input"
+                on:change=move |ev| {
+                    let input: HtmlInputElement = event_target(&ev);
+                    if let Some(files) = input.files() {
+                        on_files.run(list(&files));
+                    }
+                    input.set_value("");
+                }
+            />
+        </label>
+    }
+}

@@ -1,0 +1,2 @@
+pub mod drop_zone;
+pub mod metric_cell;

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Every test: installs what is missing, then formatting, lints, invariants, native tests,
+# metrics-core under wasm, the app build, and the end-to-end browser test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/env.sh
+step() { printf '\n=== %s\n' "$*" >&2; }
+start=$(date +%s)
+
+step "setup (installs only what is missing)"
+scripts/setup.sh
+cargo fetch --locked >/dev/null
+
+step "format"
+cargo fmt --all --check
+
+step "lints (native, and the app for wasm32)"
+cargo clippy --locked -q -p metrics-core -p server --all-targets -- -D warnings
+cargo clippy --locked -q -p app --target wasm32-unknown-unknown -- -D warnings
+
+step "invariants"
+scripts/check-invariants.sh
+
+step "native tests"
+cargo test --locked -p metrics-core -p server
+
+step "metrics-core under wasm (node)"
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  cargo test --locked -p metrics-core --target wasm32-unknown-unknown --test wasm
+
+step "app build (trunk, release, offline)"
+trunk build --release --offline
+
+step "end-to-end (real server, Debian Chromium via Playwright)"
+cargo build --locked -q -p server
+node --test tests/e2e/
+
+printf '\nall tests passed in %ss\n' "$(( $(date +%s) - start ))" >&2

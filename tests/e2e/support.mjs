@@ -1,0 +1,67 @@
+// Shared pieces of the end-to-end tests: the real server on a free loopback port, the real CLI,
+// and Debian's Chromium driven by playwright-core (tools/node_modules).
+import { spawn, execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { mkdtempSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const require = createRequire(join(root, 'tools', 'package.json'));
+const { chromium } = require('playwright-core');
+
+export const scorebench = process.env.SCOREBENCH_BIN ?? join(root, 'target', 'debug', 'scorebench');
+export const artifacts = join(root, 'tests', 'e2e', 'artifacts');
+mkdirSync(artifacts, { recursive: true });
+
+export function tempDir(tag) {
+  return mkdtempSync(join(tmpdir(), `scorebench-e2e-${tag}-`));
+}
+
+/** Runs `scorebench score … --json` and returns the parsed report. */
+export function scoreJson(args) {
+  return JSON.parse(execFileSync(scorebench, ['score', ...args, '--json'], { encoding: 'utf8' }));
+}
+
+/** Starts `scorebench serve` on 127.0.0.1:0 and resolves with { url, stop }. */
+export async function startServer() {
+  const dir = tempDir('server');
+  const child = spawn(scorebench, ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'db.sqlite3'), '--dist', join(root, 'dist')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('server did not print its URL within 20 s')), 20_000);
+    child.once('exit', (code) => reject(new Error(`server exited early with ${code}`)));
+    lines.on('line', (line) => {
+      const m = line.match(/^scorebench listening on (http:\/\/127\.0\.0\.1:\d+\/)$/);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+  });
+  const stop = () => new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve(child.exitCode);
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+  return { url, stop };
+}
+
+/** Launches headless Debian Chromium with a fresh profile; only loopback is reached. */
+export async function launchBrowser() {
+  const context = await chromium.launchPersistentContext(tempDir('profile'), {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1280, height: 900 },
+  });
+  return context;
+}
+
+/** Every metric value on the page, as { "subset/metric": parsed data-value }. */
+export async function pageMetrics(page, scope = 'body') {
+  return page.$$eval(`${scope} [data-metric]`, (cells) => Object.fromEntries(
+    cells.map((c) => [`${c.dataset.subset}/${c.dataset.metric}`, JSON.parse(c.dataset.value)])));
+}

@@ -1,0 +1,82 @@
+// The skeleton path end to end: a JSONL file dropped into the page (through the file input) is
+// scored in the browser; QWK equals `scorebench score pairs --json`, the chart renders, a bad
+// file shows its file:line message while the good one still scores, and deep links load the app.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServer, launchBrowser, scoreJson, tempDir, pageMetrics, artifacts } from './support.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  const code = await server?.stop();
+  assert.equal(code, 0, 'the server shuts down cleanly on SIGTERM');
+});
+
+function pairsFile(dir, name, n) {
+  // A deterministic 0..5 score file with some disagreement.
+  const lines = [];
+  for (let i = 0; i < n; i++) {
+    const gold = (i * 7) % 6;
+    const pred = Math.max(0, Math.min(5, gold + ((i % 5) - 2) * ((i % 3) === 0 ? 1 : 0)));
+    lines.push(JSON.stringify({ id: `r${i}`, gold, pred }));
+  }
+  const path = join(dir, name);
+  writeFileSync(path, lines.join('\n') + '\n');
+  return path;
+}
+
+test('a dropped JSONL file shows the CLI\'s QWK and a confusion heat map', async () => {
+  const dir = tempDir('pairs');
+  const good = pairsFile(dir, 'model_a.jsonl', 500);
+  const expected = scoreJson(['pairs', good]);
+
+  const page = await browser.newPage();
+  await page.goto(server.url);
+  await page.setInputFiles('input[type=file]', good);
+  const card = page.locator('section.card[data-file="model_a.jsonl"]');
+  await card.locator('[data-metric="qwk"][data-subset="overall"]').waitFor();
+
+  const metrics = await pageMetrics(page, 'section.card[data-file="model_a.jsonl"]');
+  assert.equal(metrics['overall/n'], expected.overall.n);
+  for (const [key, value] of Object.entries(expected.overall.metrics)) {
+    assert.equal(metrics[`overall/${key}`], value, `${key} on the page equals the CLI`);
+  }
+  assert.equal(typeof metrics['overall/qwk'], 'number');
+
+  const rects = await card.locator('[data-chart="confusion"] svg rect').count();
+  assert.ok(rects >= 36, `the heat map drew its cells (${rects} rects)`);
+  await page.screenshot({ path: join(artifacts, 'skeleton-pairs.png'), fullPage: true });
+  await page.close();
+});
+
+test('a malformed file shows file:line while the other file still scores', async () => {
+  const dir = tempDir('bad');
+  const good = pairsFile(dir, 'good.jsonl', 50);
+  const bad = join(dir, 'bad.jsonl');
+  writeFileSync(bad, '{"gold": 1, "pred": 1}\n{"gold": 2, "pred": "two"}\n');
+
+  const page = await browser.newPage();
+  await page.goto(server.url);
+  await page.setInputFiles('input[type=file]', [bad, good]);
+  const error = page.locator('section.card[data-file="bad.jsonl"] [data-testid="file-error"]');
+  await error.waitFor();
+  assert.match(await error.innerText(), /^bad\.jsonl:2: `pred` must be a finite number/);
+  await page.locator('section.card[data-file="good.jsonl"] [data-metric="qwk"]').waitFor();
+  await page.screenshot({ path: join(artifacts, 'skeleton-bad-file.png'), fullPage: true });
+  await page.close();
+});
+
+test('deep links load the app', async () => {
+  const page = await browser.newPage();
+  const response = await page.goto(new URL('/leaderboard/abc', server.url).href);
+  assert.equal(response.status(), 200);
+  await page.locator('input[type=file]').waitFor({ state: 'attached' });
+  await page.close();
+});
