@@ -6,10 +6,17 @@
 //! - CSV: a header row with `gold` and `pred` columns (any order, other columns ignored).
 //!
 //! Every problem is reported with the file name and 1-based line.
+//!
+//! Metrics, in report order: `qwk` ([`crate::qwk`]), `pearson`, `spearman`, `kendall_tau_b`,
+//! `accuracy` (share of exact `gold == pred`). An undefined metric is `null` with a warning.
 
-use crate::error::InputError;
+use crate::accuracy::accuracy;
+use crate::error::{InputError, MetricError};
+use crate::kendall_tau_b::kendall_tau_b;
+use crate::pearson::pearson;
 use crate::qwk::{quadratic_weighted_kappa, quadratic_weighted_kappa_with_labels};
 use crate::report::{InputFile, MetricValue, Metrics, Overall, Report};
+use crate::spearman::spearman;
 
 /// Gold and predicted values of one file, in file order.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -34,7 +41,12 @@ pub fn parse_pairs(name: &str, text: &str) -> Result<Pairs, InputError> {
     Ok(pairs)
 }
 
-fn number(name: &str, line: usize, field: &str, value: &serde_json::Value) -> Result<f64, InputError> {
+fn number(
+    name: &str,
+    line: usize,
+    field: &str,
+    value: &serde_json::Value,
+) -> Result<f64, InputError> {
     let parsed = match value {
         serde_json::Value::Number(n) => n.as_f64(),
         serde_json::Value::String(s) => s.trim().parse::<f64>().ok(),
@@ -42,7 +54,11 @@ fn number(name: &str, line: usize, field: &str, value: &serde_json::Value) -> Re
     };
     match parsed {
         Some(v) if v.is_finite() => Ok(v),
-        _ => Err(InputError::at_line(name, line, format!("`{field}` must be a finite number, found {value}"))),
+        _ => Err(InputError::at_line(
+            name,
+            line,
+            format!("`{field}` must be a finite number, found {value}"),
+        )),
     }
 }
 
@@ -55,9 +71,9 @@ fn parse_jsonl(name: &str, text: &str) -> Result<Pairs, InputError> {
         }
         let record: serde_json::Value = serde_json::from_str(raw)
             .map_err(|e| InputError::at_line(name, line, format!("not valid JSON: {e}")))?;
-        let object = record
-            .as_object()
-            .ok_or_else(|| InputError::at_line(name, line, "expected a JSON object with `gold` and `pred`"))?;
+        let object = record.as_object().ok_or_else(|| {
+            InputError::at_line(name, line, "expected a JSON object with `gold` and `pred`")
+        })?;
         let field = |key: &str| {
             object
                 .get(key)
@@ -72,7 +88,9 @@ fn parse_jsonl(name: &str, text: &str) -> Result<Pairs, InputError> {
 }
 
 fn parse_csv(name: &str, text: &str) -> Result<Pairs, InputError> {
-    let mut reader = csv::ReaderBuilder::new().trim(csv::Trim::All).from_reader(text.as_bytes());
+    let mut reader = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
     let headers = reader
         .headers()
         .map_err(|e| InputError::at_line(name, 1, format!("unreadable CSV header: {e}")))?
@@ -87,14 +105,25 @@ fn parse_csv(name: &str, text: &str) -> Result<Pairs, InputError> {
     for row in reader.records() {
         let row = row.map_err(|e| {
             let line = e.position().map(|p| p.line() as usize).unwrap_or(0);
-            InputError::new(name, (line > 0).then_some(line), format!("malformed CSV row: {e}"))
+            InputError::new(
+                name,
+                (line > 0).then_some(line),
+                format!("malformed CSV row: {e}"),
+            )
         })?;
         let line = row.position().map(|p| p.line() as usize).unwrap_or(0);
         let cell = |col: usize, key: &str| {
             let raw = row.get(col).unwrap_or("");
-            raw.parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| {
-                InputError::at_line(name, line, format!("`{key}` must be a finite number, found {raw:?}"))
-            })
+            raw.parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| {
+                    InputError::at_line(
+                        name,
+                        line,
+                        format!("`{key}` must be a finite number, found {raw:?}"),
+                    )
+                })
         };
         pairs.gold.push(cell(gold_col, "gold")?);
         pairs.pred.push(cell(pred_col, "pred")?);
@@ -116,17 +145,33 @@ pub fn score_pairs(input: InputFile, pairs: &Pairs, options: &PairsOptions) -> R
         Some(labels) => quadratic_weighted_kappa_with_labels(&pairs.gold, &pairs.pred, labels),
         None => quadratic_weighted_kappa(&pairs.gold, &pairs.pred),
     };
+    let results: [(&str, Result<f64, MetricError>); 5] = [
+        ("qwk", qwk),
+        ("pearson", pearson(&pairs.gold, &pairs.pred)),
+        ("spearman", spearman(&pairs.gold, &pairs.pred)),
+        ("kendall_tau_b", kendall_tau_b(&pairs.gold, &pairs.pred)),
+        ("accuracy", accuracy(&pairs.gold, &pairs.pred)),
+    ];
     let mut warnings = Vec::new();
-    if let Err(e) = &qwk {
-        warnings.push(crate::report::Warning { path: input.path.clone(), line: None, message: format!("qwk: {e}") });
-    }
     let mut metrics = Metrics::new();
-    metrics.insert("qwk".into(), MetricValue::from_result(qwk));
+    for (key, result) in results {
+        if let Err(e) = &result {
+            warnings.push(crate::report::Warning {
+                path: input.path.clone(),
+                line: None,
+                message: format!("{key}: {e}"),
+            });
+        }
+        metrics.insert(key.into(), MetricValue::from_result(result));
+    }
     Report {
         benchmark: "pairs".into(),
         variant: "official".into(),
         inputs: vec![input],
-        overall: Overall { n: pairs.gold.len(), metrics },
+        overall: Overall {
+            n: pairs.gold.len(),
+            metrics,
+        },
         subsets: Vec::new(),
         samples: None,
         warnings,
@@ -139,7 +184,11 @@ mod tests {
 
     #[test]
     fn jsonl_and_csv_give_the_same_pairs() {
-        let jsonl = parse_pairs("a.jsonl", "{\"gold\": 1, \"pred\": 2}\n\n{\"gold\": \"3\", \"pred\": 0.5}\n").unwrap();
+        let jsonl = parse_pairs(
+            "a.jsonl",
+            "{\"gold\": 1, \"pred\": 2}\n\n{\"gold\": \"3\", \"pred\": 0.5}\n",
+        )
+        .unwrap();
         let csv = parse_pairs("a.csv", "id,pred,gold\nx,2,1\ny,0.5,3\n").unwrap();
         assert_eq!(jsonl.gold, csv.gold);
         assert_eq!(jsonl.pred, csv.pred);
@@ -149,12 +198,22 @@ mod tests {
 
     #[test]
     fn errors_name_file_and_line() {
-        let e = parse_pairs("p.jsonl", "{\"gold\": 1, \"pred\": 2}\n{\"gold\": 1, \"pred\": \"x\"}\n").unwrap_err();
-        assert_eq!(e.to_string(), "p.jsonl:2: `pred` must be a finite number, found \"x\"");
+        let e = parse_pairs(
+            "p.jsonl",
+            "{\"gold\": 1, \"pred\": 2}\n{\"gold\": 1, \"pred\": \"x\"}\n",
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "p.jsonl:2: `pred` must be a finite number, found \"x\""
+        );
         let e = parse_pairs("p.jsonl", "{\"gold\": 1, \"pred\": 2}\n{\"gold\": 1\n").unwrap_err();
         assert_eq!((e.path.as_str(), e.line), ("p.jsonl", Some(2)));
         let e = parse_pairs("p.csv", "gold,pred\n1,2\n3,abc\n").unwrap_err();
-        assert_eq!(e.to_string(), "p.csv:3: `pred` must be a finite number, found \"abc\"");
+        assert_eq!(
+            e.to_string(),
+            "p.csv:3: `pred` must be a finite number, found \"abc\""
+        );
         let e = parse_pairs("p.csv", "a,b\n1,2\n").unwrap_err();
         assert_eq!(e.line, Some(1));
         assert!(parse_pairs("e.jsonl", "\n\n").is_err());
@@ -162,12 +221,40 @@ mod tests {
 
     #[test]
     fn report_carries_qwk_or_null_with_warning() {
-        let pairs = parse_pairs("a.jsonl", "{\"gold\":1,\"pred\":1}\n{\"gold\":2,\"pred\":2}\n").unwrap();
-        let report = score_pairs(InputFile::from_bytes("a.jsonl", b""), &pairs, &PairsOptions::default());
-        assert_eq!(report.metric("overall", "qwk"), Some(&MetricValue::Scalar(Some(1.0))));
+        let pairs = parse_pairs(
+            "a.jsonl",
+            "{\"gold\":1,\"pred\":1}\n{\"gold\":2,\"pred\":2}\n",
+        )
+        .unwrap();
+        let report = score_pairs(
+            InputFile::from_bytes("a.jsonl", b""),
+            &pairs,
+            &PairsOptions::default(),
+        );
+        assert_eq!(
+            report.metric("overall", "qwk"),
+            Some(&MetricValue::Scalar(Some(1.0)))
+        );
+        let keys: Vec<&str> = report.overall.metrics.keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            ["qwk", "pearson", "spearman", "kendall_tau_b", "accuracy"]
+        );
         let constant = parse_pairs("c.jsonl", "{\"gold\":1,\"pred\":1}\n").unwrap();
-        let report = score_pairs(InputFile::from_bytes("c.jsonl", b""), &constant, &PairsOptions::default());
-        assert_eq!(report.metric("overall", "qwk"), Some(&MetricValue::Scalar(None)));
-        assert_eq!(report.warnings.len(), 1);
+        let report = score_pairs(
+            InputFile::from_bytes("c.jsonl", b""),
+            &constant,
+            &PairsOptions::default(),
+        );
+        assert_eq!(
+            report.metric("overall", "qwk"),
+            Some(&MetricValue::Scalar(None))
+        );
+        // qwk, pearson, spearman and kendall_tau_b are undefined for one pair; accuracy is 1.
+        assert_eq!(
+            report.metric("overall", "accuracy"),
+            Some(&MetricValue::Scalar(Some(1.0)))
+        );
+        assert_eq!(report.warnings.len(), 4);
     }
 }

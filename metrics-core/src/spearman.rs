@@ -1,1 +1,105 @@
-//! (being written)
+//! Spearman rank correlation.
+//!
+//! Reference: `scipy.stats.spearmanr(x, y).statistic` (two 1-D inputs).
+//!
+//! ```text
+//! rank(v)  = average ranks, 1-based (scipy.stats.rankdata(v, method="average"))
+//! ρ        = pearson(rank(x), rank(y))
+//! ```
+//! Undefined (scipy returns NaN): fewer than 2 observations, a constant input (all ranks
+//! equal), a non-finite value. scipy correlates the ranks with `np.corrcoef`, whose BLAS
+//! dot product orders the sums differently, so agreement is to ~1e-15, not bit for bit.
+
+use crate::error::MetricError;
+use crate::pearson::pearson;
+
+/// Average ranks (1-based), ties share the mean of the ranks they span.
+pub fn average_ranks(v: &[f64]) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..v.len()).collect();
+    order.sort_by(|&a, &b| v[a].total_cmp(&v[b]));
+    let mut ranks = vec![0.0; v.len()];
+    let mut start = 0;
+    while start < order.len() {
+        let mut end = start + 1;
+        while end < order.len() && v[order[end]] == v[order[start]] {
+            end += 1;
+        }
+        // Ranks start + 1 ..= end share their mean.
+        let rank = (start + 1 + end) as f64 / 2.0;
+        for &i in &order[start..end] {
+            ranks[i] = rank;
+        }
+        start = end;
+    }
+    ranks
+}
+
+/// Spearman's ρ of `x` and `y`.
+pub fn spearman(x: &[f64], y: &[f64]) -> Result<f64, MetricError> {
+    if x.len() != y.len() {
+        return Err(MetricError::LengthMismatch {
+            left: x.len(),
+            right: y.len(),
+        });
+    }
+    if x.is_empty() {
+        return Err(MetricError::Empty);
+    }
+    if x.iter().chain(y).any(|v| !v.is_finite()) {
+        return Err(MetricError::undefined("input contains a non-finite value"));
+    }
+    pearson(&average_ranks(x), &average_ranks(y))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scipy_reference_values() {
+        // scipy.stats.spearmanr([1, 2, 3, 4, 5], [5, 6, 7, 8, 7]).statistic == 0.8207826816681233
+        let r = spearman(&[1.0, 2.0, 3.0, 4.0, 5.0], &[5.0, 6.0, 7.0, 8.0, 7.0]).unwrap();
+        assert!((r - 0.8207826816681233).abs() < 1e-15, "{r}");
+        // scipy.stats.spearmanr([2, 8, 5, 1, 8, 2, 0], [1, 1, 3, 0, 2, 2, 9]).statistic
+        //   == -0.11111111111111113
+        let r = spearman(
+            &[2.0, 8.0, 5.0, 1.0, 8.0, 2.0, 0.0],
+            &[1.0, 1.0, 3.0, 0.0, 2.0, 2.0, 9.0],
+        )
+        .unwrap();
+        assert!((r - -0.11111111111111113).abs() < 1e-15, "{r}");
+        // scipy.stats.spearmanr([1, 2], [5, 3]).statistic == -0.9999999999999999
+        let r = spearman(&[1.0, 2.0], &[5.0, 3.0]).unwrap();
+        assert!((r - -0.9999999999999999).abs() < 1e-15, "{r}");
+    }
+
+    #[test]
+    fn ranks_average_ties() {
+        // scipy.stats.rankdata([3, 1, 3, 2, 3]) == [4., 1., 4., 2., 4.]
+        assert_eq!(
+            average_ranks(&[3.0, 1.0, 3.0, 2.0, 3.0]),
+            vec![4.0, 1.0, 4.0, 2.0, 4.0]
+        );
+    }
+
+    #[test]
+    fn undefined_cases() {
+        assert!(matches!(
+            spearman(&[1.0, 1.0, 1.0], &[1.0, 2.0, 3.0]),
+            Err(MetricError::Undefined { .. })
+        ));
+        assert!(matches!(
+            spearman(&[1.0], &[2.0]),
+            Err(MetricError::Undefined { .. })
+        ));
+        assert!(matches!(
+            spearman(&[f64::NAN, 1.0], &[2.0, 3.0]),
+            Err(MetricError::Undefined { .. })
+        ));
+        assert_eq!(spearman(&[], &[]), Err(MetricError::Empty));
+        assert_eq!(
+            spearman(&[1.0], &[]),
+            Err(MetricError::LengthMismatch { left: 1, right: 0 })
+        );
+    }
+}

@@ -1,1 +1,344 @@
-//! SAS-Bench (being written)
+//! SAS-Bench: QWK, CCS and ECS per prediction file, as the official scripts compute them.
+//!
+//! Reference: PKU-DAIR/SAS-Bench at commit 4ef718b, `sas_pipelines/2_process_prediction.py`,
+//! `3_compute_ccs.py`, `4_compute_ecs.py`; the rules and quirks are in
+//! `shared/specs/sasbench.md`, the formulas in the submodules:
+//!
+//! ```text
+//! step 2   raw reply → pred_label, pred_steps               step2, lenient_json
+//! QWK      cohen_kappa_score(G, P, weights="quadratic")      ccs::qwk
+//! CCS      1 − Σ O∘W / Σ E∘W over distinct score vectors     ccs::ccs
+//! ECS      mean over 3 score tiers of spearman(pred, gold)   ecs::ecs
+//!          error counts per taxonomy slot
+//! overall  plain mean of the per-file values (the paper's "Avg."); null when any file's
+//!          value is null (an average over fewer files would not be the paper's number)
+//! ```
+//! Parsing ([`format`]) is separate from scoring: files become typed [`Response`]s, scorers
+//! take those. This module does no IO: callers pass file names and texts.
+//!
+//! Official crashes: values that make both official steps 3 and 4 raise (`manual_label`
+//! "2.5", a null `pred_label`, an empty file, …) are an [`InputError`] naming the file and
+//! line. A value that makes only one step raise (the taxonomy has no line for the file but
+//! errors are present; an unparseable predicted `step_score`) leaves that step's metrics
+//! `null` and adds a [`Warning`] naming the file and line; the other metrics are reported.
+//!
+//! Variants ([`Variant`]): `official` (default) reproduces the official numbers, quirks
+//! included; `corrected` uses the corrected CCS, QWK and ECS documented in [`ccs`] and
+//! [`ecs`].
+
+pub mod ccs;
+pub mod ecs;
+pub mod format;
+pub mod lenient_json;
+pub mod python;
+pub mod step2;
+
+use serde_json::json;
+
+pub use ccs::{Ccs, RecordError, ScoreVectors};
+pub use ecs::Ecs;
+pub use format::{ErrorSlots, Response, Taxonomy};
+
+use crate::error::{InputError, MetricError};
+use crate::report::{InputFile, MetricValue, Metrics, Overall, Report, Subset, Warning};
+
+/// Which scoring rules to apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Variant {
+    /// The official code's numbers, quirks included.
+    #[default]
+    Official,
+    /// Order-independent CCS, QWK on the declared scale, ECS with proper quantiles.
+    Corrected,
+}
+
+impl Variant {
+    /// The name in reports: `official` / `corrected`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Official => "official",
+            Self::Corrected => "corrected",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "official" => Some(Self::Official),
+            "corrected" => Some(Self::Corrected),
+            _ => None,
+        }
+    }
+}
+
+/// A file's name (as the user gave it) and its text.
+#[derive(Debug, Clone, Copy)]
+pub struct NamedText<'a> {
+    pub name: &'a str,
+    pub text: &'a str,
+}
+
+/// Processed prediction files (`*_prediction.jsonl`) and the taxonomy.
+#[derive(Debug, Clone)]
+pub struct SasInputs<'a> {
+    pub taxonomy: NamedText<'a>,
+    pub predictions: Vec<NamedText<'a>>,
+}
+
+/// One raw reply file with its gold dataset file.
+#[derive(Debug, Clone, Copy)]
+pub struct RawFile<'a> {
+    pub dataset: NamedText<'a>,
+    pub scored: NamedText<'a>,
+}
+
+/// Raw reply files (`*_scored.jsonl`), their gold dataset files and the taxonomy.
+#[derive(Debug, Clone)]
+pub struct RawInputs<'a> {
+    pub taxonomy: NamedText<'a>,
+    pub files: Vec<RawFile<'a>>,
+}
+
+/// The subset name of a file: its base name without `.jsonl` and `_prediction`/`_scored`.
+pub fn subset_name(file_name: &str) -> String {
+    let base = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name);
+    let stem = base.strip_suffix(".jsonl").unwrap_or(base);
+    let stem = stem
+        .strip_suffix("_prediction")
+        .or_else(|| stem.strip_suffix("_scored"))
+        .unwrap_or(stem);
+    stem.to_string()
+}
+
+/// The official sort key: the numeric prefix, 0 when it is not an integer.
+fn sort_key(subset: &str) -> i64 {
+    format::file_id(subset).parse::<i64>().unwrap_or(0)
+}
+
+/// Everything computed for one file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileScore {
+    pub name: String,
+    pub n: usize,
+    pub qwk: Result<f64, MetricError>,
+    pub ccs: Result<Ccs, RecordError>,
+    pub ecs: Result<Ecs, RecordError>,
+}
+
+/// Score one file's responses (`slots`: the file's ECS slots from the taxonomy).
+pub fn score_file(
+    name: &str,
+    responses: &[Response],
+    slots: &ErrorSlots,
+    variant: Variant,
+) -> FileScore {
+    let ccs = ScoreVectors::from_responses(responses).map(|v| ccs::ccs(&v, variant));
+    FileScore {
+        name: subset_name(name),
+        n: responses.len(),
+        qwk: ccs::qwk(responses, variant),
+        ccs,
+        ecs: ecs::ecs(responses, slots, variant),
+    }
+}
+
+/// Score processed prediction files.
+pub fn score_predictions(inputs: &SasInputs, variant: Variant) -> Result<Report, InputError> {
+    let taxonomy = Taxonomy::parse(inputs.taxonomy.name, inputs.taxonomy.text)?;
+    let mut files = Vec::new();
+    for file in &inputs.predictions {
+        files.push((
+            file.name.to_string(),
+            format::parse_predictions(file.name, file.text)?,
+        ));
+    }
+    let mut report_inputs = vec![InputFile::from_bytes(
+        inputs.taxonomy.name,
+        inputs.taxonomy.text.as_bytes(),
+    )];
+    report_inputs.extend(
+        inputs
+            .predictions
+            .iter()
+            .map(|f| InputFile::from_bytes(f.name, f.text.as_bytes())),
+    );
+    build_report(&taxonomy, files, report_inputs, variant)
+}
+
+/// Step 2 for one raw file: the prediction records it produces.
+pub fn process_raw_file(file: &RawFile) -> Result<Vec<Response>, InputError> {
+    let gold = format::parse_records(file.dataset.name, file.dataset.text)?;
+    let replies = format::parse_scored(file.scored.name, file.scored.text)?;
+    let records = step2::process_file(file.scored.name, &gold, &replies)?;
+    records
+        .iter()
+        .map(|r| Response::from_record(file.dataset.name, r))
+        .collect()
+}
+
+/// Score raw reply files: step 2 first, then as [`score_predictions`].
+pub fn score_raw(inputs: &RawInputs, variant: Variant) -> Result<Report, InputError> {
+    let taxonomy = Taxonomy::parse(inputs.taxonomy.name, inputs.taxonomy.text)?;
+    let mut files = Vec::new();
+    let mut report_inputs = vec![InputFile::from_bytes(
+        inputs.taxonomy.name,
+        inputs.taxonomy.text.as_bytes(),
+    )];
+    for file in &inputs.files {
+        files.push((file.scored.name.to_string(), process_raw_file(file)?));
+        report_inputs.push(InputFile::from_bytes(
+            file.dataset.name,
+            file.dataset.text.as_bytes(),
+        ));
+        report_inputs.push(InputFile::from_bytes(
+            file.scored.name,
+            file.scored.text.as_bytes(),
+        ));
+    }
+    build_report(&taxonomy, files, report_inputs, variant)
+}
+
+fn display_name(key: &str) -> &str {
+    key.strip_prefix('\u{0}').unwrap_or(key)
+}
+
+fn build_report(
+    taxonomy: &Taxonomy,
+    mut files: Vec<(String, Vec<Response>)>,
+    inputs: Vec<InputFile>,
+    variant: Variant,
+) -> Result<Report, InputError> {
+    files.sort_by_key(|(name, _)| sort_key(&subset_name(name)));
+    let mut subsets = Vec::new();
+    let mut warnings = Vec::new();
+    let mut samples = Vec::new();
+    let mut total_n = 0;
+    for (path, responses) in &files {
+        if responses.is_empty() {
+            return Err(InputError::whole_file(
+                path,
+                "no records: a prediction file needs at least one record (the official steps 3 and 4 raise IndexError)",
+            ));
+        }
+        let subset = subset_name(path);
+        let slots = taxonomy.slots(format::file_id(&subset));
+        let score = score_file(path, responses, &slots, variant);
+        total_n += score.n;
+        let mut warn = |line: usize, message: String| {
+            warnings.push(Warning {
+                path: path.clone(),
+                line: (line > 0).then_some(line),
+                message,
+            });
+        };
+        let mut metrics = Metrics::new();
+        if let Err(e) = &score.qwk {
+            warn(0, format!("qwk: {e}"));
+        }
+        metrics.insert("qwk".into(), MetricValue::from_result(score.qwk.clone()));
+        let ccs_value = match &score.ccs {
+            Ok(c) => c.ccs.clone(),
+            Err(e) => {
+                warn(
+                    e.line,
+                    format!(
+                        "ccs not computed: {} (the official step 3 raises here)",
+                        e.message
+                    ),
+                );
+                Err(MetricError::undefined("the official step 3 raises"))
+            }
+        };
+        if let (Ok(_), Err(e)) = (&score.ccs, &ccs_value) {
+            warn(0, format!("ccs: {e}"));
+        }
+        metrics.insert("ccs".into(), MetricValue::from_result(ccs_value));
+        match &score.ecs {
+            Ok(e) => {
+                metrics.insert("ecs".into(), MetricValue::Scalar(Some(e.ecs)));
+                metrics.insert(
+                    "ecs_tiers".into(),
+                    MetricValue::Vector(e.tiers.iter().map(|&t| Some(t)).collect()),
+                );
+            }
+            Err(e) => {
+                warn(e.line, format!("ecs not computed: {}", e.message));
+                metrics.insert("ecs".into(), MetricValue::Scalar(None));
+                metrics.insert("ecs_tiers".into(), MetricValue::Vector(vec![None; 3]));
+            }
+        }
+        for r in responses {
+            let scores = |s: &Result<Vec<i64>, String>| {
+                s.as_ref().map_or(serde_json::Value::Null, |v| json!(v))
+            };
+            let names = |s: &Result<Vec<String>, String>| {
+                s.as_ref().map_or(serde_json::Value::Null, |v| {
+                    json!(v.iter().map(|n| display_name(n)).collect::<Vec<_>>())
+                })
+            };
+            samples.push(json!({
+                "subset": subset,
+                "line": r.line,
+                "id": r.id,
+                "total": r.total,
+                "gold_total": r.gold_total,
+                "pred_total": r.pred_total,
+                "gold_steps": r.gold_steps,
+                "pred_steps": scores(&r.pred_steps),
+                "gold_errors": names(&r.gold_errors),
+                "pred_errors": names(&r.pred_errors),
+            }));
+        }
+        subsets.push(Subset {
+            name: subset,
+            n: score.n,
+            metrics,
+        });
+    }
+    Ok(Report {
+        benchmark: "sasbench".into(),
+        variant: variant.name().into(),
+        inputs,
+        overall: Overall {
+            n: total_n,
+            metrics: overall_metrics(&subsets),
+        },
+        subsets,
+        samples: Some(samples),
+        warnings,
+    })
+}
+
+/// Plain mean of each metric over the files; `null` when any file's value is `null`.
+fn overall_metrics(subsets: &[Subset]) -> Metrics {
+    let mean = |values: Vec<Option<f64>>| -> Option<f64> {
+        let values: Option<Vec<f64>> = values.into_iter().collect();
+        let values = values?;
+        if values.is_empty() {
+            return None;
+        }
+        Some(values.iter().sum::<f64>() / values.len() as f64)
+    };
+    let mut metrics = Metrics::new();
+    for key in ["qwk", "ccs", "ecs"] {
+        let values = subsets
+            .iter()
+            .map(|s| s.metrics.get(key).and_then(MetricValue::as_scalar))
+            .collect();
+        metrics.insert(key.into(), MetricValue::Scalar(mean(values)));
+    }
+    let tiers = (0..3)
+        .map(|i| {
+            mean(
+                subsets
+                    .iter()
+                    .map(|s| match s.metrics.get("ecs_tiers") {
+                        Some(MetricValue::Vector(v)) => v.get(i).copied().flatten(),
+                        _ => None,
+                    })
+                    .collect(),
+            )
+        })
+        .collect();
+    metrics.insert("ecs_tiers".into(), MetricValue::Vector(tiers));
+    metrics
+}

@@ -1,0 +1,355 @@
+//! The official SAS-Bench file formats → typed records.
+//!
+//! - gold dataset `<id>_<Course>_<type>.jsonl` and processed predictions `*_prediction.jsonl`:
+//!   one JSON object per line ([`parse_records`], then [`Response::from_record`]);
+//! - taxonomy `error_type.jsonl` ([`Taxonomy::parse`]);
+//! - raw replies `*_scored.jsonl`: `id<TAB>json-string-literal` ([`parse_scored`]).
+//!
+//! Whitespace-only lines are skipped (the official scripts would crash on them). Every value
+//! is read with the Python semantics the official scripts apply ([`super::python`]). A value
+//! that makes BOTH official scoring steps crash (a non-numeric `total`, `manual_label` "2.5",
+//! `pred_label` null, `steps` not a list) is an [`InputError`] here; a value that crashes only
+//! one step is kept as an `Err` in the record, and that step's scorer reports it.
+
+use serde_json::{Map, Value};
+
+use super::python::{py_int, py_str};
+use crate::error::InputError;
+
+/// The error name that marks a correct step (skipped by ECS).
+pub const CORRECT_NAME: &str = "步骤正确";
+
+/// One JSON object of a JSONL file, with its 1-based line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JsonRecord {
+    pub line: usize,
+    pub object: Map<String, Value>,
+}
+
+/// Parse a JSONL file of objects (gold dataset or predictions).
+pub fn parse_records(name: &str, text: &str) -> Result<Vec<JsonRecord>, InputError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut out = Vec::new();
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        if raw.trim().is_empty() {
+            continue;
+        }
+        let value: Value = serde_json::from_str(raw)
+            .map_err(|e| InputError::at_line(name, line, format!("not valid JSON: {e}")))?;
+        match value {
+            Value::Object(object) => out.push(JsonRecord { line, object }),
+            other => {
+                return Err(InputError::at_line(
+                    name,
+                    line,
+                    format!("expected a JSON object, found {other}"),
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// One raw reply line of a `*_scored.jsonl` file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoredLine {
+    pub line: usize,
+    pub id: String,
+    /// The decoded second field (`json.loads(line.split('\t')[1])`).
+    pub reply: Value,
+}
+
+/// Parse a raw reply file: `id<TAB>json-value` per line (the second TAB-separated field is
+/// decoded as JSON, as the official step 2 does).
+pub fn parse_scored(name: &str, text: &str) -> Result<Vec<ScoredLine>, InputError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut out = Vec::new();
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        if raw.trim().is_empty() {
+            continue;
+        }
+        let mut fields = raw.split('\t');
+        let id = fields.next().unwrap_or("").to_string();
+        let field = fields.next().ok_or_else(|| {
+            InputError::at_line(name, line, "expected `id<TAB>json-string`, found no TAB")
+        })?;
+        let reply: Value = serde_json::from_str(field).map_err(|e| {
+            InputError::at_line(
+                name,
+                line,
+                format!("the reply after the TAB is not valid JSON: {e}"),
+            )
+        })?;
+        out.push(ScoredLine { line, id, reply });
+    }
+    Ok(out)
+}
+
+/// The error taxonomy (`error_type.jsonl`): per line, `q_id` (as Python `str()`) and names.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Taxonomy {
+    pub entries: Vec<(String, Vec<String>)>,
+}
+
+/// The ECS slots of one dataset file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorSlots {
+    /// Slot names in order (taxonomy names, then [`CORRECT_NAME`]); empty when no line matched.
+    pub names: Vec<String>,
+    index: std::collections::HashMap<String, usize>,
+}
+
+impl ErrorSlots {
+    pub fn new(names: Vec<String>) -> Self {
+        // A Python dict: a repeated name keeps its LAST index.
+        let index = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.clone(), i))
+            .collect();
+        Self { names, index }
+    }
+
+    /// The official `err2idx`: the slot of `name`; unknown names go to `len(dict) − 1`
+    /// (the last slot when names are distinct). `None` when there are no slots.
+    pub fn slot(&self, name: &str) -> Option<usize> {
+        match self.index.get(name) {
+            Some(&i) => Some(i),
+            None => self.index.len().checked_sub(1),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
+
+/// A name as a lookup key: strings as themselves, other JSON values as a tagged repr (never
+/// equal to a string, as in Python).
+fn name_key(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => format!("\u{0}{}", super::python::py_repr(other)),
+    }
+}
+
+impl Taxonomy {
+    pub fn parse(name: &str, text: &str) -> Result<Self, InputError> {
+        let mut entries = Vec::new();
+        for record in parse_records(name, text)? {
+            let q_id = record
+                .object
+                .get("q_id")
+                .ok_or_else(|| InputError::at_line(name, record.line, "missing `q_id`"))?;
+            let errors = match record.object.get("errors") {
+                Some(Value::Array(items)) => items
+                    .iter()
+                    .map(|e| match e.get("name") {
+                        Some(n) => Ok(name_key(n)),
+                        None => Err(InputError::at_line(
+                            name,
+                            record.line,
+                            "every entry of `errors` needs a `name`",
+                        )),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+                _ => {
+                    return Err(InputError::at_line(
+                        name,
+                        record.line,
+                        "expected `errors` to be a list",
+                    ));
+                }
+            };
+            entries.push((py_str(q_id), errors));
+        }
+        Ok(Self { entries })
+    }
+
+    /// The slots of the file whose numeric prefix is `file_id`: the first line with
+    /// `str(q_id) == file_id`, plus [`CORRECT_NAME`]; no slots when no line matches.
+    pub fn slots(&self, file_id: &str) -> ErrorSlots {
+        match self.entries.iter().find(|(q, _)| q == file_id) {
+            Some((_, names)) => {
+                let mut names = names.clone();
+                names.push(CORRECT_NAME.to_string());
+                ErrorSlots::new(names)
+            }
+            None => ErrorSlots::new(Vec::new()),
+        }
+    }
+}
+
+/// The dataset id of a file name: the part before the first `_` (`7_Math_ShortAns` → `7`).
+pub fn file_id(stem: &str) -> &str {
+    stem.split('_').next().unwrap_or(stem)
+}
+
+/// One scored response: the gold record plus the prediction, read as the official steps 3
+/// and 4 read them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Response {
+    /// 1-based line in the file.
+    pub line: usize,
+    pub id: String,
+    /// `total` (maximum score).
+    pub total: f64,
+    /// `int(manual_label)`.
+    pub gold_total: i64,
+    /// `int(pred_label)`; 0 when missing or `""`.
+    pub pred_total: i64,
+    /// Whether the record carries `pred_label` / `pred_steps`.
+    pub has_prediction: bool,
+    /// `int(steps[k].label)`, 0 on failure.
+    pub gold_steps: Vec<i64>,
+    /// Step 3's view: `int(pred_steps[k].step_score)` for k < len(steps) (0 when the entry is
+    /// missing, not an object, or has no `step_score`); `Err` when `int()` raises.
+    pub pred_steps: Result<Vec<i64>, String>,
+    /// Step 4's view: every error name of every gold step (keys: strings as is, other values
+    /// tagged); `Err` when a step is not an object, lacks `errors` or a name is unhashable.
+    pub gold_errors: Result<Vec<String>, String>,
+    /// Every error name of ALL predicted steps, as Python `str()`; `Err` as for gold.
+    pub pred_errors: Result<Vec<String>, String>,
+}
+
+/// Python's iteration over an `errors` value: list items, string characters, dict keys.
+fn iterate_errors(errors: &Value) -> Result<Vec<Value>, String> {
+    match errors {
+        Value::Array(items) => Ok(items.clone()),
+        Value::String(s) => Ok(s.chars().map(|c| Value::String(c.to_string())).collect()),
+        Value::Object(map) => Ok(map.keys().map(|k| Value::String(k.clone())).collect()),
+        Value::Null => Err("'NoneType' object is not iterable".into()),
+        Value::Bool(_) => Err("'bool' object is not iterable".into()),
+        Value::Number(n) => Err(format!(
+            "'{}' object is not iterable",
+            if n.is_f64() { "float" } else { "int" }
+        )),
+    }
+}
+
+fn step_errors(steps: &[Value], which: &str, gold: bool) -> Result<Vec<String>, String> {
+    let mut names = Vec::new();
+    for (k, step) in steps.iter().enumerate() {
+        let errors = step
+            .as_object()
+            .and_then(|o| o.get("errors"))
+            .ok_or_else(|| format!("{which}[{k}] has no `errors`"))?;
+        for e in iterate_errors(errors).map_err(|m| format!("{which}[{k}].errors: {m}"))? {
+            if gold {
+                if matches!(e, Value::Array(_) | Value::Object(_)) {
+                    return Err(format!("{which}[{k}].errors: unhashable error name {e}"));
+                }
+                names.push(name_key(&e));
+            } else {
+                names.push(py_str(&e));
+            }
+        }
+    }
+    Ok(names)
+}
+
+impl Response {
+    /// Read one prediction record (`name` and `record.line` locate errors).
+    pub fn from_record(name: &str, record: &JsonRecord) -> Result<Self, InputError> {
+        let at = |message: String| InputError::at_line(name, record.line, message);
+        let o = &record.object;
+        let id = o.get("id").map(py_str).unwrap_or_default();
+        let total = match o.get("total") {
+            Some(Value::Number(n)) => n.as_f64().unwrap_or(f64::NAN),
+            Some(Value::Bool(b)) => f64::from(u8::from(*b)),
+            Some(other) => {
+                return Err(at(format!(
+                    "record {id:?}: `total` must be a number, found {other}"
+                )));
+            }
+            None => return Err(at(format!("record {id:?}: missing `total`"))),
+        };
+        let gold_total = match o.get("manual_label") {
+            Some(v) => py_int(v).map_err(|e| at(format!("record {id:?}: `manual_label` {v} is not an integer (the official int() raises: {e})")))?,
+            None => return Err(at(format!("record {id:?}: missing `manual_label`"))),
+        };
+        let pred_total = match o.get("pred_label") {
+            None => 0,
+            Some(Value::String(s)) if s.is_empty() => 0,
+            Some(v) => py_int(v).map_err(|e| at(format!("record {id:?}: `pred_label` {v} is not an integer (the official int() raises: {e})")))?,
+        };
+        let steps = match o.get("steps") {
+            Some(Value::Array(steps)) => steps.as_slice(),
+            Some(other) => {
+                return Err(at(format!(
+                    "record {id:?}: `steps` must be a list, found {other}"
+                )));
+            }
+            None => return Err(at(format!("record {id:?}: missing `steps`"))),
+        };
+        let gold_steps = steps
+            .iter()
+            .map(|s| {
+                s.as_object()
+                    .and_then(|o| o.get("label"))
+                    .and_then(|l| py_int(l).ok())
+                    .unwrap_or(0)
+            })
+            .collect();
+        let has_prediction = o.contains_key("pred_label") || o.contains_key("pred_steps");
+        let zero_steps: Vec<Value>;
+        let pred_step_values: &[Value] = match o.get("pred_steps") {
+            None => {
+                zero_steps = steps
+                    .iter()
+                    .map(|_| serde_json::json!({"step_score": 0, "errors": []}))
+                    .collect();
+                &zero_steps
+            }
+            Some(Value::Array(p)) => p.as_slice(),
+            Some(other) => {
+                return Err(at(format!(
+                    "record {id:?}: `pred_steps` must be a list, found {other}"
+                )));
+            }
+        };
+        let pred_steps = (0..steps.len())
+            .map(|k| {
+                match pred_step_values
+                    .get(k)
+                    .and_then(Value::as_object)
+                    .and_then(|s| s.get("step_score"))
+                {
+                    Some(v) => py_int(v)
+                        .map_err(|e| format!("record {id:?}: pred_steps[{k}].step_score {v}: {e}")),
+                    None => Ok(0),
+                }
+            })
+            .collect();
+        let gold_errors =
+            step_errors(steps, "steps", true).map_err(|e| format!("record {id:?}: {e}"));
+        let pred_errors = step_errors(pred_step_values, "pred_steps", false)
+            .map_err(|e| format!("record {id:?}: {e}"));
+        Ok(Self {
+            line: record.line,
+            id,
+            total,
+            gold_total,
+            pred_total,
+            has_prediction,
+            gold_steps,
+            pred_steps,
+            gold_errors,
+            pred_errors,
+        })
+    }
+}
+
+/// Read a whole prediction file into responses.
+pub fn parse_predictions(name: &str, text: &str) -> Result<Vec<Response>, InputError> {
+    parse_records(name, text)?
+        .iter()
+        .map(|r| Response::from_record(name, r))
+        .collect()
+}
