@@ -1,16 +1,67 @@
-//! `scorebench score msqa …` (not built yet: see the issue tracker).
+//! `scorebench score msqa …`: MSQA_Short.
+//!
+//! ```text
+//! scorebench score msqa evaluation.json                       official toolkit rule (re-derived)
+//! scorebench score msqa FILE --variant paper [--last-5] [--good-questions Q.json]
+//! ```
+//! `FILE` for the paper rule is an `evaluation.json` or the authors' inference file; the
+//! last-5-characters window applies with `--last-5` or when the path contains "Reasoning".
 
-use clap::Args;
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
 use metrics_core::Report;
+use metrics_core::msqa::{self, paper};
 
-use super::ScoreError;
+use super::{ScoreError, load};
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MsqaVariant {
+    /// ScienceEval MSQA_Short run.py (default)
+    Official,
+    /// The MSQA paper authors' case-sensitive rule (jerry3027/MSQA evaluation.py)
+    Paper,
+}
 
 #[derive(Args)]
 pub struct MsqaArgs {
-    /// Input files
-    files: Vec<std::path::PathBuf>,
+    /// The toolkit's evaluation.json (or its evaluation.log); for --variant paper also the
+    /// authors' inference file
+    file: PathBuf,
+    /// Which rule to score with
+    #[arg(long, value_enum, default_value = "official")]
+    variant: MsqaVariant,
+    /// Paper rule: search only the last 5 characters (automatic when the path contains "Reasoning")
+    #[arg(long)]
+    last_5: bool,
+    /// Paper rule: keep only items whose question is in this JSON list (final_dataset_filtered.json)
+    #[arg(long)]
+    good_questions: Option<PathBuf>,
 }
 
-pub fn report(_args: MsqaArgs) -> Result<Report, ScoreError> {
-    Err(ScoreError::Usage("scoring msqa is not available in this build yet".into()))
+pub fn report(args: MsqaArgs) -> Result<Report, ScoreError> {
+    let file = load(&args.file)?;
+    let text = file.text()?;
+    if args.variant == MsqaVariant::Official {
+        if args.last_5 || args.good_questions.is_some() {
+            return Err(ScoreError::Usage(
+                "--last-5 and --good-questions belong to --variant paper".into(),
+            ));
+        }
+        return Ok(msqa::score_evaluation_text(&file.name, text)?);
+    }
+    let mut options = paper::PaperOptions::for_path(&file.name);
+    options.last_five |= args.last_5;
+    let mut inputs = vec![file.input_file()];
+    if let Some(path) = &args.good_questions {
+        let good = load(path)?;
+        options.good_questions = Some(paper::parse_good_questions(&good.name, good.text()?)?);
+        inputs.push(good.input_file());
+    }
+    let items = if paper::is_inference_file(text) {
+        paper::parse_inference(&file.name, text)?
+    } else {
+        paper::from_evaluation(&msqa::parse_evaluation(&file.name, text)?)
+    };
+    Ok(paper::score_paper(inputs, &file.name, &items, &options))
 }
