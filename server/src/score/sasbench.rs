@@ -1,21 +1,177 @@
-//! `scorebench score sasbench …` (not built yet: see the issue tracker).
+//! `scorebench score sasbench …`: read the files, hand names and texts to
+//! `metrics_core::sasbench`, return its report.
+//!
+//! ```text
+//! scorebench score sasbench --taxonomy error_type.jsonl A_prediction.jsonl [B…] [--json]
+//! scorebench score sasbench --dataset DATASET_DIR A_scored.jsonl [B…] [--json]
+//!     (step 2 first; gold from DATASET_DIR/<stem>.jsonl, taxonomy DATASET_DIR/error_type.jsonl)
+//! --variant official|corrected    --timing (parse/score milliseconds on stderr)
+//! ```
+
+use std::path::PathBuf;
+use std::time::Instant;
 
 use clap::Args;
-use metrics_core::Report;
+use metrics_core::sasbench::{
+    self, NamedText, RawFile, RawInputs, SasInputs, Variant, subset_name,
+};
+use metrics_core::{MetricValue, Report};
 
-use super::ScoreError;
+use super::{LoadedFile, ScoreError, load};
 
 #[derive(Args)]
 pub struct SasbenchArgs {
-    /// Input files
-    files: Vec<std::path::PathBuf>,
+    /// Processed `*_prediction.jsonl` files, or raw `*_scored.jsonl` files with --dataset
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The error taxonomy (`error_type.jsonl`) for prediction files
+    #[arg(long, conflicts_with = "dataset")]
+    taxonomy: Option<PathBuf>,
+    /// The dataset directory (gold `<stem>.jsonl` files and `error_type.jsonl`) for raw files
+    #[arg(long)]
+    dataset: Option<PathBuf>,
+    /// `official` (the published numbers, quirks included) or `corrected`
+    #[arg(long, default_value = "official", value_parser = ["official", "corrected"])]
+    variant: String,
+    /// Print read/score times in milliseconds on stderr
+    #[arg(long)]
+    timing: bool,
 }
 
-pub fn report(_args: SasbenchArgs) -> Result<Report, ScoreError> {
-    Err(ScoreError::Usage("scoring sasbench is not available in this build yet".into()))
+fn named(file: &LoadedFile) -> Result<NamedText<'_>, ScoreError> {
+    Ok(NamedText {
+        name: &file.name,
+        text: file.text()?,
+    })
 }
 
-/// The paper's table layout, when the report is a SAS-Bench report.
-pub fn render_table(_report: &Report) -> Option<String> {
-    None
+pub fn report(args: SasbenchArgs) -> Result<Report, ScoreError> {
+    let variant = Variant::from_name(&args.variant).ok_or_else(|| {
+        ScoreError::Usage(format!(
+            "unknown variant {:?}: expected official or corrected",
+            args.variant
+        ))
+    })?;
+    let started = Instant::now();
+    let (mut report, loaded, read_ms) = match (&args.taxonomy, &args.dataset) {
+        (Some(taxonomy), None) => {
+            let taxonomy = load(taxonomy)?;
+            let files = args
+                .files
+                .iter()
+                .map(|p| load(p))
+                .collect::<Result<Vec<_>, _>>()?;
+            let read_ms = started.elapsed().as_secs_f64() * 1e3;
+            let inputs = SasInputs {
+                taxonomy: named(&taxonomy)?,
+                predictions: files.iter().map(named).collect::<Result<_, _>>()?,
+            };
+            let report = sasbench::score_predictions(&inputs, variant)?;
+            let mut loaded = vec![taxonomy];
+            loaded.extend(files);
+            (report, loaded, read_ms)
+        }
+        (None, Some(dir)) => {
+            let taxonomy = load(&dir.join("error_type.jsonl"))?;
+            let mut pairs = Vec::new();
+            for scored in &args.files {
+                let stem = subset_name(&scored.display().to_string());
+                let dataset = load(&dir.join(format!("{stem}.jsonl")))?;
+                pairs.push((dataset, load(scored)?));
+            }
+            let read_ms = started.elapsed().as_secs_f64() * 1e3;
+            let inputs = RawInputs {
+                taxonomy: named(&taxonomy)?,
+                files: pairs
+                    .iter()
+                    .map(|(d, s)| {
+                        Ok(RawFile {
+                            dataset: named(d)?,
+                            scored: named(s)?,
+                        })
+                    })
+                    .collect::<Result<_, ScoreError>>()?,
+            };
+            let report = sasbench::score_raw(&inputs, variant)?;
+            let mut loaded = vec![taxonomy];
+            for (d, s) in pairs {
+                loaded.push(d);
+                loaded.push(s);
+            }
+            (report, loaded, read_ms)
+        }
+        _ => {
+            return Err(ScoreError::Usage(
+                "give --taxonomy error_type.jsonl with *_prediction.jsonl files, or --dataset DIR with *_scored.jsonl files".into(),
+            ));
+        }
+    };
+    if args.timing {
+        let total_ms = started.elapsed().as_secs_f64() * 1e3;
+        eprintln!(
+            "timing: read {read_ms:.2} ms, parse+score {:.2} ms",
+            total_ms - read_ms
+        );
+    }
+    report.inputs = loaded.iter().map(LoadedFile::input_file).collect();
+    Ok(report)
+}
+
+/// The leaderboard's column order of dataset file ids.
+const COLUMN_ORDER: [&str; 12] = ["0", "2", "1", "3", "4", "5", "6", "7", "10", "8", "9", "11"];
+
+/// The paper's table layout: rows qwk/ccs/ecs, columns the files (leaderboard order, then any
+/// other files), values ×100 with 2 decimals, and the "Avg." column.
+pub fn render_table(report: &Report) -> Option<String> {
+    if report.benchmark != "sasbench" {
+        return None;
+    }
+    let id = |name: &str| name.split('_').next().unwrap_or(name).to_string();
+    let mut columns: Vec<&metrics_core::Subset> = Vec::new();
+    for wanted in COLUMN_ORDER {
+        columns.extend(report.subsets.iter().filter(|s| id(&s.name) == wanted));
+    }
+    columns.extend(
+        report
+            .subsets
+            .iter()
+            .filter(|s| !COLUMN_ORDER.contains(&id(&s.name).as_str())),
+    );
+    let cell = |v: Option<f64>| v.map_or_else(|| "—".to_string(), |v| format!("{:.2}", v * 100.0));
+    let width = columns
+        .iter()
+        .map(|s| s.name.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(6);
+    let mut out = format!("sasbench ({}), values ×100\n{:<6}", report.variant, "");
+    for s in &columns {
+        out.push_str(&format!(" {:>width$}", s.name));
+    }
+    out.push_str(&format!(" {:>8}\n", "Avg."));
+    for key in ["qwk", "ccs", "ecs"] {
+        out.push_str(&format!("{key:<6}"));
+        for s in &columns {
+            out.push_str(&format!(
+                " {:>width$}",
+                cell(s.metrics.get(key).and_then(MetricValue::as_scalar))
+            ));
+        }
+        out.push_str(&format!(
+            " {:>8}\n",
+            cell(
+                report
+                    .overall
+                    .metrics
+                    .get(key)
+                    .and_then(MetricValue::as_scalar)
+            )
+        ));
+    }
+    out.push_str(&format!("{:<6}", "n"));
+    for s in &columns {
+        out.push_str(&format!(" {:>width$}", s.n));
+    }
+    out.push_str(&format!(" {:>8}\n", report.overall.n));
+    Some(out)
 }
