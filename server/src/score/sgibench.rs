@@ -1,43 +1,74 @@
-//! `scorebench score sgi-wet|sgi-dry|sgi-deep-research|sgi-idea LOG.json` (not built yet).
+//! `scorebench score sgi-wet|sgi-dry|sgi-deep-research|sgi-idea LOG.json`: read the official
+//! log (and any stored judge replies), hand the texts to `metrics_core::sgibench`.
+
+use std::path::PathBuf;
 
 use clap::Args;
 use metrics_core::Report;
+use metrics_core::sgibench::{deep_research, dry, idea, wet};
 
-use super::ScoreError;
+use super::{LoadedFile, ScoreError, load};
 
 #[derive(Args)]
 pub struct WetArgs {
-    /// The step-1 log
-    log: std::path::PathBuf,
-}
-#[derive(Args)]
-pub struct DryArgs {
-    /// The step-4 (or step-3) log
-    log: std::path::PathBuf,
-}
-#[derive(Args)]
-pub struct DeepResearchArgs {
-    /// The step-1 or step-2 log
-    log: std::path::PathBuf,
-}
-#[derive(Args)]
-pub struct IdeaArgs {
-    /// The step-2 log
-    log: std::path::PathBuf,
+    /// The step-1 (or step-2) log: records with `answer` and `model_answer`
+    log: PathBuf,
 }
 
-fn unavailable(name: &str) -> ScoreError {
-    ScoreError::Usage(format!("scoring {name} is not available in this build yet"))
+#[derive(Args)]
+pub struct DryArgs {
+    /// The step-3 log (records with `unit_test_k_output` and five `unit_test` runs) or the step-4 log
+    log: PathBuf,
+    /// Stored judge replies for units that need a verdict: {"idx": {"0": "<reply text>", …}, …}
+    #[arg(long)]
+    judge_replies: Option<PathBuf>,
 }
-pub fn report_wet(_args: WetArgs) -> Result<Report, ScoreError> {
-    Err(unavailable("sgi-wet"))
+
+#[derive(Args)]
+pub struct DeepResearchArgs {
+    /// The step-1 log (exact match only) or the step-2 log (adds `llm_judge` lists)
+    log: PathBuf,
 }
-pub fn report_dry(_args: DryArgs) -> Result<Report, ScoreError> {
-    Err(unavailable("sgi-dry"))
+
+#[derive(Args)]
+pub struct IdeaArgs {
+    /// The step-2 evaluation log (`…_evaluation.json`): per item sub-scores and judge votes
+    log: PathBuf,
 }
-pub fn report_deep_research(_args: DeepResearchArgs) -> Result<Report, ScoreError> {
-    Err(unavailable("sgi-deep-research"))
+
+/// Replace the library's input record by the CLI's (same name and bytes).
+fn with_input(mut report: Report, files: &[&LoadedFile]) -> Report {
+    report.inputs = files.iter().map(|f| f.input_file()).collect();
+    report
 }
-pub fn report_idea(_args: IdeaArgs) -> Result<Report, ScoreError> {
-    Err(unavailable("sgi-idea"))
+
+pub fn report_wet(args: WetArgs) -> Result<Report, ScoreError> {
+    let file = load(&args.log)?;
+    let report = wet::score_log(&file.name, file.text()?)?;
+    Ok(with_input(report, &[&file]))
+}
+
+pub fn report_dry(args: DryArgs) -> Result<Report, ScoreError> {
+    let file = load(&args.log)?;
+    let replies = args.judge_replies.as_deref().map(load).transpose()?;
+    let replies_text = match &replies {
+        Some(r) => Some((r.name.as_str(), r.text()?)),
+        None => None,
+    };
+    let report = dry::score_log(&file.name, file.text()?, replies_text)?;
+    let mut files = vec![&file];
+    files.extend(replies.as_ref());
+    Ok(with_input(report, &files))
+}
+
+pub fn report_deep_research(args: DeepResearchArgs) -> Result<Report, ScoreError> {
+    let file = load(&args.log)?;
+    let report = deep_research::score_log(&file.name, file.text()?)?;
+    Ok(with_input(report, &[&file]))
+}
+
+pub fn report_idea(args: IdeaArgs) -> Result<Report, ScoreError> {
+    let file = load(&args.log)?;
+    let report = idea::score_log(&file.name, file.text()?)?;
+    Ok(with_input(report, &[&file]))
 }

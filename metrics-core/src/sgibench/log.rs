@@ -1,0 +1,330 @@
+//! Reading the official JSON logs and turning per-item results into a [`Report`].
+//!
+//! ```text
+//! mean(values) = sum(values) / len(values)      Python ≥ 3.12 `sum`: Neumaier-compensated
+//! ```
+
+use serde_json::{Map, Value};
+
+use super::DISCIPLINES;
+use crate::error::InputError;
+use crate::report::{InputFile, MetricValue, Metrics, Overall, Report, Subset, Warning};
+
+/// Python ≥ 3.12 `sum(values)` over floats (`builtin_sum_impl`): Neumaier's compensated sum,
+/// the compensation added once at the end when it is non-zero and finite.
+///
+/// Integer-valued items (0/1 flags) sum exactly either way, as in Python's integer fast path.
+pub fn python_sum(values: &[f64]) -> f64 {
+    let mut sum = 0.0f64;
+    let mut c = 0.0f64;
+    for &x in values {
+        let t = sum + x;
+        if sum.abs() >= x.abs() {
+            c += (sum - t) + x;
+        } else {
+            c += (x - t) + sum;
+        }
+        sum = t;
+    }
+    if c != 0.0 && c.is_finite() {
+        sum += c;
+    }
+    sum
+}
+
+/// `sum(values) / len(values)`; `None` for no values (the official code divides by zero).
+pub(crate) fn python_mean(values: &[f64]) -> Option<f64> {
+    (!values.is_empty()).then(|| python_sum(values) / values.len() as f64)
+}
+
+/// One record of a log: its 1-based number in the array and its fields (`None` = `null`).
+#[derive(Debug)]
+pub(crate) struct Record<'a> {
+    pub number: usize,
+    pub fields: Option<&'a Map<String, Value>>,
+}
+
+/// Parse a log: a JSON array whose entries are objects or `null`.
+pub(crate) fn parse_array(name: &str, text: &str) -> Result<Vec<Value>, InputError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| InputError::new(name, Some(e.line()), format!("not valid JSON: {e}")))?;
+    match value {
+        Value::Array(items) => Ok(items),
+        other => Err(InputError::whole_file(
+            name,
+            format!(
+                "expected a JSON array of log records, found {}",
+                kind(&other)
+            ),
+        )),
+    }
+}
+
+/// The records of a parsed log; an entry that is neither an object nor `null` is an error.
+pub(crate) fn records<'a>(name: &str, items: &'a [Value]) -> Result<Vec<Record<'a>>, InputError> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| match item {
+            Value::Object(map) => Ok(Record {
+                number: i + 1,
+                fields: Some(map),
+            }),
+            Value::Null => Ok(Record {
+                number: i + 1,
+                fields: None,
+            }),
+            other => Err(InputError::at_line(
+                name,
+                i + 1,
+                format!(
+                    "record {}: expected an object or null, found {}",
+                    i + 1,
+                    kind(other)
+                ),
+            )),
+        })
+        .collect()
+}
+
+pub(crate) fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The record's `idx` as text (a string, or a number printed as JSON), or `record N`.
+pub(crate) fn idx_of(number: usize, fields: &Map<String, Value>) -> String {
+    match fields.get("idx") {
+        Some(Value::String(s)) => s.clone(),
+        Some(v @ Value::Number(_)) => v.to_string(),
+        _ => format!("record {number}"),
+    }
+}
+
+/// A required string field.
+pub(crate) fn string_field<'a>(
+    name: &str,
+    number: usize,
+    fields: &'a Map<String, Value>,
+    key: &str,
+) -> Result<&'a str, InputError> {
+    match fields.get(key) {
+        Some(Value::String(s)) => Ok(s),
+        Some(other) => Err(InputError::at_line(
+            name,
+            number,
+            format!(
+                "{}: `{key}` must be a string, found {}",
+                idx_of(number, fields),
+                kind(other)
+            ),
+        )),
+        None => Err(InputError::at_line(
+            name,
+            number,
+            format!("{}: missing `{key}`", idx_of(number, fields)),
+        )),
+    }
+}
+
+/// A required number field.
+pub(crate) fn number_field(
+    name: &str,
+    number: usize,
+    fields: &Map<String, Value>,
+    key: &str,
+) -> Result<f64, InputError> {
+    match fields.get(key) {
+        Some(Value::Number(n)) => n.as_f64().ok_or_else(|| {
+            InputError::at_line(
+                name,
+                number,
+                format!("{}: `{key}` is out of range", idx_of(number, fields)),
+            )
+        }),
+        Some(other) => Err(InputError::at_line(
+            name,
+            number,
+            format!(
+                "{}: `{key}` must be a number, found {}",
+                idx_of(number, fields),
+                kind(other)
+            ),
+        )),
+        None => Err(InputError::at_line(
+            name,
+            number,
+            format!("{}: missing `{key}`", idx_of(number, fields)),
+        )),
+    }
+}
+
+/// The record's `discipline`, when it is a string.
+pub(crate) fn discipline_of(fields: &Map<String, Value>) -> Option<String> {
+    fields
+        .get("discipline")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+}
+
+/// One scored item: its metric values (in the benchmark's key order; `None` = not available for
+/// this item) or the error that kept it out of every mean.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ItemResult {
+    pub idx: String,
+    pub discipline: Option<String>,
+    pub values: Vec<(&'static str, Option<f64>)>,
+    /// Extra per-item fields shown in `samples` only (e.g. `pass_nums`).
+    pub extra: Vec<(&'static str, Value)>,
+    pub error: Option<String>,
+}
+
+impl ItemResult {
+    pub fn value(&self, key: &str) -> Option<f64> {
+        if self.error.is_some() {
+            return None;
+        }
+        self.values
+            .iter()
+            .find(|(k, _)| *k == key)
+            .and_then(|(_, v)| *v)
+    }
+
+    fn sample(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("idx".into(), Value::String(self.idx.clone()));
+        if let Some(d) = &self.discipline {
+            map.insert("discipline".into(), Value::String(d.clone()));
+        }
+        for (k, v) in &self.values {
+            map.insert((*k).into(), v.map_or(Value::Null, |x| serde_json::json!(x)));
+        }
+        for (k, v) in &self.extra {
+            map.insert((*k).into(), v.clone());
+        }
+        if let Some(e) = &self.error {
+            map.insert("error".into(), Value::String(e.clone()));
+        }
+        Value::Object(map)
+    }
+}
+
+/// The default aggregate: per key, the Python mean over items that have a value.
+pub(crate) fn mean_metrics(keys: &[&'static str], items: &[&ItemResult]) -> Metrics {
+    let mut metrics = Metrics::new();
+    for key in keys {
+        let values: Vec<f64> = items.iter().filter_map(|i| i.value(key)).collect();
+        metrics.insert((*key).into(), MetricValue::Scalar(python_mean(&values)));
+    }
+    metrics
+}
+
+/// Build the report: overall over every scored item, one subset per discipline, samples for all.
+pub(crate) fn build_report(
+    benchmark: &str,
+    name: &str,
+    text: &str,
+    items: Vec<ItemResult>,
+    warnings: Vec<Warning>,
+    aggregate: impl Fn(&[&ItemResult]) -> Metrics,
+) -> Report {
+    let scored: Vec<&ItemResult> = items.iter().filter(|i| i.error.is_none()).collect();
+    let overall = Overall {
+        n: scored.len(),
+        metrics: aggregate(&scored),
+    };
+
+    let mut names: Vec<String> = Vec::new();
+    for item in &scored {
+        if let Some(d) = &item.discipline
+            && !names.contains(d)
+        {
+            names.push(d.clone());
+        }
+    }
+    names.sort_by_key(|d| {
+        DISCIPLINES
+            .iter()
+            .position(|k| k == d)
+            .unwrap_or(DISCIPLINES.len())
+    });
+    let subsets = names
+        .into_iter()
+        .map(|d| {
+            let members: Vec<&ItemResult> = scored
+                .iter()
+                .copied()
+                .filter(|i| i.discipline.as_deref() == Some(d.as_str()))
+                .collect();
+            Subset {
+                n: members.len(),
+                metrics: aggregate(&members),
+                name: d,
+            }
+        })
+        .collect();
+
+    Report {
+        benchmark: benchmark.into(),
+        variant: "official".into(),
+        inputs: vec![InputFile::from_bytes(name, text.as_bytes())],
+        overall,
+        subsets,
+        samples: Some(items.iter().map(ItemResult::sample).collect()),
+        warnings,
+    }
+}
+
+/// A warning about record `number` of file `name`.
+pub(crate) fn warn(name: &str, number: usize, message: impl Into<String>) -> Warning {
+    Warning {
+        path: name.into(),
+        line: Some(number),
+        message: message.into(),
+    }
+}
+
+/// The warning for a `null` record.
+pub(crate) fn null_record_warning(name: &str, number: usize) -> Warning {
+    warn(
+        name,
+        number,
+        format!(
+            "record {number} is null: the official scoring raised on this item (its idx is not in the log); left out"
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_sum_is_compensated() {
+        // Python 3.12+: sum([0.1] * 10) == 1.0 (3.11 and a plain loop give 0.9999999999999999).
+        assert_eq!(python_sum(&[0.1; 10]), 1.0);
+        assert_eq!(python_sum(&[]), 0.0);
+        assert_eq!(python_sum(&[1.0, 0.0, 1.0]), 2.0);
+        // sum([1e100, 1.0, -1e100]) == 1.0 in Python 3.12+.
+        assert_eq!(python_sum(&[1e100, 1.0, -1e100]), 1.0);
+    }
+
+    #[test]
+    fn logs_must_be_arrays_of_objects_or_null() {
+        assert!(parse_array("a.json", "{}").is_err());
+        let e = parse_array("a.json", "[1,").unwrap_err();
+        assert_eq!(e.path, "a.json");
+        let items = parse_array("a.json", "[{}, null]").unwrap();
+        assert_eq!(records("a.json", &items).unwrap().len(), 2);
+        let items = parse_array("a.json", "[{}, 3]").unwrap();
+        let e = records("a.json", &items).unwrap_err();
+        assert_eq!(e.line, Some(2));
+    }
+}

@@ -1,0 +1,513 @@
+//! SGI-Bench golden vectors (`tests/golden/sgibench`, produced by the official code) through
+//! the metrics-core API: unit vectors and whole logs.
+
+// Helpers outside #[test] fns unwrap too: a failed unwrap here is a failed golden test.
+#![allow(clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+
+use metrics_core::sgibench::{deep_research, dry, reasoning, sgi_score, wet};
+use serde_json::Value;
+
+const EXACT: f64 = 1e-12;
+
+fn golden(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/golden/sgibench")
+        .join(rel)
+}
+
+fn read(rel: &str) -> String {
+    std::fs::read_to_string(golden(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+fn json(rel: &str) -> Value {
+    serde_json::from_str(&read(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+fn cases(dir: &str) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(golden(dir))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.contains("_units_"))
+        .collect();
+    names.sort();
+    names
+}
+
+fn assert_close(actual: f64, expected: f64, tol: f64, what: &str) {
+    assert!(
+        (actual - expected).abs() <= tol,
+        "{what}: got {actual:?}, expected {expected:?}"
+    );
+}
+
+fn sample<'a>(report: &'a metrics_core::Report, idx: &str) -> &'a Value {
+    report
+        .samples
+        .as_ref()
+        .unwrap()
+        .iter()
+        .find(|s| s["idx"] == idx)
+        .unwrap_or_else(|| panic!("no sample {idx}"))
+}
+
+#[test]
+fn wet_units_parser_matches_official() {
+    let input = json("wet_experiment/wet_units_parser_and_comparator/input.json");
+    let expected = json("wet_experiment/wet_units_parser_and_comparator/expected.json");
+    let texts = input["texts"].as_object().unwrap();
+    for (name, text) in texts {
+        let parsed = wet::parse_steps(text.as_str().unwrap());
+        let want: Vec<wet::Step> =
+            serde_json::from_value(expected["parsed"][name].clone()).unwrap();
+        assert_eq!(parsed, want, "parse {name}");
+        // Key order is part of the official dict.
+        for (p, w) in parsed.iter().zip(&want) {
+            assert!(p.input.keys().eq(w.input.keys()), "key order {name}");
+        }
+    }
+    for cmp in expected["comparisons"].as_array().unwrap() {
+        let (g, p) = (cmp["gt"].as_str().unwrap(), cmp["pred"].as_str().unwrap());
+        let result = wet::compare_steps(
+            &wet::parse_steps(texts[g].as_str().unwrap()),
+            &wet::parse_steps(texts[p].as_str().unwrap()),
+        );
+        let what = format!("{g} vs {p}");
+        assert_close(
+            result.action_similarity,
+            cmp["order_similarity"].as_f64().unwrap(),
+            EXACT,
+            &what,
+        );
+        assert_close(
+            result.parameter_accuracy.unwrap(),
+            cmp["parameter_acc"].as_f64().unwrap(),
+            EXACT,
+            &what,
+        );
+        let statuses: Vec<bool> = cmp["step_status"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s[1].as_str().unwrap().contains("success"))
+            .collect();
+        let ours: Vec<bool> = result
+            .details
+            .iter()
+            .map(|s| *s == wet::StepStatus::Success)
+            .collect();
+        assert_eq!(ours, statuses, "{what}");
+    }
+}
+
+#[test]
+fn wet_logs_match_official() {
+    for case in cases("wet_experiment") {
+        let dir = format!("wet_experiment/{case}");
+        let expected = json(&format!("{dir}/expected.json"));
+        let report = wet::score_log("log.json", &read(&format!("{dir}/step2_input.json"))).unwrap();
+        if expected["step2_returncode"] != 0 {
+            // The official run crashed: every item must carry a clear error and a warning.
+            for s in report.samples.as_ref().unwrap() {
+                let err = s["error"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("{case}: no error in {s}"));
+                assert!(err.contains("zero steps"), "{case}: {err}");
+                assert!(
+                    report
+                        .warnings
+                        .iter()
+                        .any(|w| w.message.contains(s["idx"].as_str().unwrap()))
+                );
+            }
+            assert_eq!(report.overall.n, 0, "{case}");
+            continue;
+        }
+        for item in expected["step2_items"].as_array().unwrap() {
+            let s = sample(&report, item["idx"].as_str().unwrap());
+            for (ours, theirs) in [
+                ("action_similarity", "action_sequence_similarity"),
+                ("parameter_accuracy", "parameter_accuracy"),
+                ("final", "final_score"),
+            ] {
+                assert_close(
+                    s[ours].as_f64().unwrap(),
+                    item[theirs].as_f64().unwrap(),
+                    EXACT,
+                    &format!("{case} {ours}"),
+                );
+            }
+        }
+        let agg = &expected["aggregate"];
+        for (ours, theirs) in [
+            ("action_similarity", "action_sequence_similarity_mean"),
+            ("parameter_accuracy", "parameter_accuracy_mean"),
+            ("final", "final_score_mean"),
+        ] {
+            let got = report.metric("overall", ours).unwrap().as_scalar().unwrap();
+            assert_close(
+                got,
+                agg[theirs].as_f64().unwrap(),
+                EXACT,
+                &format!("{case} overall {ours}"),
+            );
+        }
+        // Printed values are Python reprs: bit-for-bit.
+        let ss = report
+            .metric("overall", "action_similarity")
+            .unwrap()
+            .as_scalar()
+            .unwrap();
+        assert_eq!(
+            format!("{ss:?}"),
+            agg["action_sequence_similarity_printed"].as_str().unwrap(),
+            "{case}"
+        );
+        let pa = report
+            .metric("overall", "parameter_accuracy")
+            .unwrap()
+            .as_scalar()
+            .unwrap();
+        assert_eq!(
+            format!("{pa:?}"),
+            agg["parameter_accuracy_printed"].as_str().unwrap(),
+            "{case}"
+        );
+        assert_eq!(report.subsets.len(), 1, "{case}: one discipline");
+    }
+}
+
+/// The step-2 log the official run writes: the step-1 records with the expected step-2 fields
+/// merged in, `null` where the official thread pool lost the item. With `judge_null_items`, a
+/// lost item is instead kept with `"llm_judge": null` (what its record held when it crashed).
+fn deep_research_step2_log(dir: &str, judge_null_items: bool) -> String {
+    let input = json(&format!("{dir}/step2_input.json"));
+    let expected = json(&format!("{dir}/expected.json"));
+    let merged: Vec<Value> = input
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(expected["step2_items"].as_array().unwrap())
+        .map(|(record, out)| match out {
+            Value::Object(out) => {
+                let mut record = record.as_object().unwrap().clone();
+                record.extend(out.clone());
+                Value::Object(record)
+            }
+            _ if judge_null_items => {
+                let mut record = record.as_object().unwrap().clone();
+                record.insert("llm_judge".into(), Value::Null);
+                Value::Object(record)
+            }
+            _ => Value::Null,
+        })
+        .collect();
+    serde_json::to_string(&merged).unwrap()
+}
+
+#[test]
+fn deep_research_logs_match_official() {
+    for case in cases("deep_research") {
+        let dir = format!("deep_research/{case}");
+        let expected = json(&format!("{dir}/expected.json"));
+        let crashed = expected["step2_returncode"] != 0;
+        let items = expected["step2_items"].as_array().unwrap();
+
+        // Step-1 log: exact match only.
+        let report =
+            deep_research::score_log("step1.json", &read(&format!("{dir}/step2_input.json")))
+                .unwrap();
+        assert!(
+            report
+                .warnings
+                .iter()
+                .any(|w| w.message.contains("step-2 log")),
+            "{case}"
+        );
+        assert_eq!(
+            report
+                .metric("overall", "step_level_accuracy")
+                .unwrap()
+                .as_scalar(),
+            None,
+            "{case}"
+        );
+        for item in items.iter().filter(|i| i.is_object()) {
+            let s = sample(&report, item["idx"].as_str().unwrap());
+            assert_eq!(
+                s["exact_match"].as_f64().unwrap(),
+                item["exact_match"].as_f64().unwrap(),
+                "{case}"
+            );
+        }
+
+        // Step-2 log, as written by the official run.
+        let report =
+            deep_research::score_log("step2.json", &deep_research_step2_log(&dir, false)).unwrap();
+        for item in items.iter().filter(|i| i.is_object()) {
+            let s = sample(&report, item["idx"].as_str().unwrap());
+            assert_eq!(
+                s["exact_match"].as_f64().unwrap(),
+                item["exact_match"].as_f64().unwrap(),
+                "{case}"
+            );
+            assert_close(
+                s["step_level_accuracy"].as_f64().unwrap(),
+                item["step_level_acc"].as_f64().unwrap(),
+                EXACT,
+                &format!("{case} sla"),
+            );
+        }
+        let nulls = items.iter().filter(|i| i.is_null()).count();
+        assert_eq!(report.overall.n, items.len() - nulls, "{case}");
+        assert_eq!(
+            report
+                .warnings
+                .iter()
+                .filter(|w| w.message.contains("is null"))
+                .count(),
+            nulls,
+            "{case}"
+        );
+        if !crashed {
+            let agg = &expected["aggregate"];
+            let em = report
+                .metric("overall", "exact_match")
+                .unwrap()
+                .as_scalar()
+                .unwrap();
+            let sla = report
+                .metric("overall", "step_level_accuracy")
+                .unwrap()
+                .as_scalar()
+                .unwrap();
+            assert_eq!(
+                format!("{em:?}"),
+                agg["exact_match_printed"].as_str().unwrap(),
+                "{case}"
+            );
+            assert_eq!(
+                format!("{sla:?}"),
+                agg["step_level_acc_printed"].as_str().unwrap(),
+                "{case}"
+            );
+            assert!(report.warnings.is_empty(), "{case}: {:?}", report.warnings);
+        }
+
+        // The crashed items kept with `llm_judge: null`: a warning names each one.
+        if crashed {
+            let report =
+                deep_research::score_log("step2.json", &deep_research_step2_log(&dir, true))
+                    .unwrap();
+            let input = json(&format!("{dir}/step2_input.json"));
+            for (record, out) in input.as_array().unwrap().iter().zip(items) {
+                if out.is_null() {
+                    let idx = record["idx"].as_str().unwrap();
+                    assert!(
+                        report.warnings.iter().any(|w| w.message.starts_with(idx)
+                            && w.message.contains("judge unreadable")),
+                        "{case}: {idx}: {:?}",
+                        report.warnings
+                    );
+                    assert_eq!(sample(&report, idx)["step_level_accuracy"], Value::Null);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn dry_logs_match_official() {
+    for case in cases("dry_experiment") {
+        let dir = format!("dry_experiment/{case}");
+        let expected = json(&format!("{dir}/expected.json"));
+        let replies = read(&format!("{dir}/mock_judge.json"));
+        let report = dry::score_log(
+            "step3.json",
+            &read(&format!("{dir}/step4_input.json")),
+            Some(("judge.json", &replies)),
+        )
+        .unwrap();
+        let input = json(&format!("{dir}/step4_input.json"));
+        for (record, item) in input
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(expected["items"].as_array().unwrap())
+        {
+            let idx = record["idx"].as_str().unwrap();
+            let s = sample(&report, idx);
+            if item.is_null() {
+                // The official run crashed on this item: a clear per-item error.
+                let err = s["error"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("{case} {idx}: no error"));
+                assert!(err.contains("judge"), "{case}: {err}");
+                assert!(
+                    report.warnings.iter().any(|w| w.message.starts_with(idx)),
+                    "{case}"
+                );
+                continue;
+            }
+            assert_eq!(s["pass_nums"], item["pass_nums"], "{case} {idx}");
+            for (ours, theirs) in [
+                ("pass_all_5", "PassAll@5"),
+                ("pass_all_3", "PassAll@3"),
+                ("pass_all_1", "PassAll@1"),
+                ("aet", "AET"),
+                ("ser", "SER"),
+            ] {
+                assert_close(
+                    s[ours].as_f64().unwrap(),
+                    item[theirs].as_f64().unwrap(),
+                    EXACT,
+                    &format!("{case} {idx} {ours}"),
+                );
+            }
+            let units = item["unit_test"].as_array().unwrap();
+            for (k, u) in units.iter().enumerate() {
+                assert_eq!(s["unit_pass"][k], u["pass"], "{case} {idx} unit {k}");
+                assert_eq!(
+                    s["unit_exact_match"][k], u["exact_match"],
+                    "{case} {idx} unit {k}"
+                );
+            }
+        }
+        if expected["returncode"] == 0 {
+            for (ours, theirs) in [
+                ("pass_all_5", "PassAll@5"),
+                ("pass_all_3", "PassAll@3"),
+                ("pass_all_1", "PassAll@1"),
+                ("aet", "AET"),
+                ("ser", "SER"),
+            ] {
+                let v = report.metric("overall", ours).unwrap().as_scalar().unwrap();
+                assert_eq!(
+                    format!("{v:?}"),
+                    expected["printed"][theirs].as_str().unwrap(),
+                    "{case} {ours}"
+                );
+            }
+        }
+
+        // The step-4 log: the official per-unit verdicts stored in the log, no replies file.
+        let merged: Vec<Value> = input
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(expected["items"].as_array().unwrap())
+            .map(|(record, item)| {
+                if item.is_null() {
+                    return Value::Null;
+                }
+                let mut record = record.clone();
+                for (k, u) in item["unit_test"].as_array().unwrap().iter().enumerate() {
+                    record["unit_test"][k]["llm_judge"] = u["llm_judge"].clone();
+                }
+                record
+            })
+            .collect();
+        let step4 =
+            dry::score_log("step4.json", &serde_json::to_string(&merged).unwrap(), None).unwrap();
+        for item in expected["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i.is_object())
+        {
+            let s = sample(&step4, item["idx"].as_str().unwrap());
+            assert_eq!(s["pass_nums"], item["pass_nums"], "{case} step-4");
+        }
+    }
+}
+
+#[test]
+fn reasoning_mca_and_rv_match_er_01() {
+    let dir = "experimental_reasoning/er_01_mca_rv_extraction";
+    let input = json(&format!("{dir}/step2_input.json"));
+    let judge = json(&format!("{dir}/mock_judge.json"));
+    let expected = json(&format!("{dir}/expected.json"));
+    let (mut mca, mut rv) = (Vec::new(), Vec::new());
+    for (record, item) in input
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(expected["items"].as_array().unwrap())
+    {
+        let idx = record["idx"].as_str().unwrap();
+        let answer = u32::try_from(record["answer"].as_u64().unwrap()).unwrap();
+        let m =
+            reasoning::multiple_choice_correct(record["model_answer"].as_str().unwrap(), answer);
+        assert_eq!(u64::from(m), item["MCA"].as_u64().unwrap(), "{idx}");
+        let r = reasoning::reasoning_validity(judge[idx].as_str());
+        assert_close(r, item["RV"].as_f64().unwrap(), EXACT, idx);
+        mca.push(f64::from(u8::from(m)));
+        rv.push(r);
+    }
+    let mean = |v: &[f64]| metrics_core::sgibench::python_sum(v) / v.len() as f64;
+    assert_eq!(
+        format!("{:?}", mean(&mca)),
+        expected["printed"]["MCA"].as_str().unwrap()
+    );
+    assert_eq!(
+        format!("{:?}", mean(&rv)),
+        expected["printed"]["RV"].as_str().unwrap()
+    );
+}
+
+#[test]
+fn sgi_score_cases_report_the_official_crash_per_record() {
+    // sgi_02: Deep Research prints EM 3.12 (3.125 rounds half to even) and SLA 32.29, then the idea
+    // error record raises KeyError.
+    let input = json("sgi_score/sgi_02_idea_error_record_crash/input.json");
+    let expected = json("sgi_score/sgi_02_idea_error_record_crash/expected.json");
+    let dr = input["task_1_deep_research/logs"].as_array().unwrap();
+    let em = sgi_score::task_headline_of_values("dr.json", dr, "exact_match", 100.0).unwrap();
+    let sla = sgi_score::task_headline_of_values("dr.json", dr, "step_level_acc", 100.0).unwrap();
+    assert_eq!(
+        format!("{em:.2}"),
+        expected["printed"]["Exact Match (EM)"][0].as_str().unwrap()
+    );
+    assert_eq!(
+        format!("{sla:.2}"),
+        expected["printed"]["Step Level Acc (SLA)"][0]
+            .as_str()
+            .unwrap()
+    );
+    let idea = input["task_2_idea_generation/logs (_evaluation.json)"]
+        .as_array()
+        .unwrap();
+    let e =
+        sgi_score::task_headline_of_values("idea.json", idea, "effectiveness", 1.0).unwrap_err();
+    assert_eq!(e.line, Some(3));
+    assert!(
+        e.message.contains("effectiveness") && e.message.contains("KeyError"),
+        "{e}"
+    );
+    // The other tasks' headlines are well defined.
+    let wet = input["task_3_wet_experiment/logs"].as_array().unwrap();
+    assert_eq!(
+        sgi_score::task_headline_of_values("wet.json", wet, "final_score", 100.0).unwrap(),
+        58.33
+    );
+
+    // sgi_03: a null record.
+    let input = json("sgi_score/sgi_03_null_item_crash/input.json");
+    for (task, items) in input.as_object().unwrap() {
+        for (i, item) in items.as_array().unwrap().iter().enumerate() {
+            if item.is_null() {
+                let key = if task.starts_with("task_1") {
+                    "exact_match"
+                } else {
+                    "final_score"
+                };
+                let e =
+                    sgi_score::task_headline_of_values(task, items.as_array().unwrap(), key, 100.0)
+                        .unwrap_err();
+                assert_eq!(e.line, Some(i + 1), "{task}");
+                assert!(e.message.contains("null"), "{e}");
+            }
+        }
+    }
+}
