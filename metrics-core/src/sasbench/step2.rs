@@ -180,6 +180,8 @@ mod tests {
     }
 
     #[test]
+    // Expected values: the official `unwrap_score_item` and its caller run in Python
+    // (json_repair 0.64.5) on the same replies.
     fn python_int_rules_and_padding() {
         let reply = json!(
             r#"<think>…</think>```json{"total":6,"pred_score":"2.5","steps":[{"step_score":1.9,"errors":"x"},"bad",{"step_score":"2"},{"step_score":3}]}```"#
