@@ -1,5 +1,8 @@
 //! EOTGC golden vectors (`tests/golden/eotgc/`) through the real CLI, at abs tolerance 1e-12.
 
+// Test helpers panic to report a failure, like the #[test] functions they serve.
+#![allow(clippy::unwrap_used)]
+
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;

@@ -5,6 +5,9 @@
 //! every re-derived `pred`/`result` must equal the official record's. The crash case is rebuilt
 //! as the evaluation.json the toolkit would have written, had it not crashed.
 
+// Test helpers panic to report a failure, like the #[test] functions they serve.
+#![allow(clippy::unwrap_used)]
+
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
