@@ -233,7 +233,10 @@ impl Tally {
             Outcome::Wrong => {}
         }
         if judgement.outcome != Outcome::NoGeneration {
-            self.completion_tokens += judgement.completion_tokens.unwrap_or(0);
+            // Saturating: a sum past 2^64 is nonsense input, and must not panic.
+            self.completion_tokens = self
+                .completion_tokens
+                .saturating_add(judgement.completion_tokens.unwrap_or(0));
         }
     }
 
