@@ -511,3 +511,86 @@ fn sgi_score_cases_report_the_official_crash_per_record() {
         }
     }
 }
+
+#[test]
+fn idea_units_graph_similarity_and_votes() {
+    use metrics_core::sgibench::idea;
+    let input = json("idea_generation/idea_units_graph_parse_votes/input.json");
+    let expected = json("idea_generation/idea_units_graph_parse_votes/expected.json");
+    for case in input["graph_similarity"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let got = idea::graph_similarity(
+            &case["dict1"],
+            &case["dict2"],
+            case["alpha"].as_f64().unwrap(),
+        );
+        assert_close(
+            got,
+            expected["graph_similarity"][name].as_f64().unwrap(),
+            EXACT,
+            name,
+        );
+    }
+    for (name, text) in input["extract_win_lose_novelty"].as_object().unwrap() {
+        let got = idea::extract_win_lose(text.as_str().unwrap(), "Novelty");
+        let want = match expected["extract_win_lose_novelty"][name].as_str() {
+            Some("win_A") => Some(idea::Vote::WinA),
+            Some("win_B") => Some(idea::Vote::WinB),
+            _ => None,
+        };
+        assert_eq!(got, want, "{name}");
+    }
+}
+
+#[test]
+fn idea_cases_gates_and_dimension_scores() {
+    use metrics_core::sgibench::idea;
+    for case in cases("idea_generation") {
+        let expected = json(&format!("idea_generation/{case}/expected.json"));
+        for item in expected["items"].as_array().unwrap() {
+            let Some(idx) = item["idx"].as_str() else {
+                continue;
+            };
+            let Some(raw) = expected["raw_subscores_0_10"].get(idx) else {
+                continue;
+            };
+            let mut dims = Vec::new();
+            for dim in ["effectiveness", "novelty", "detailedness", "feasibility"] {
+                let Some(votes) = raw["votes"][dim]["generated_votes"].as_u64() else {
+                    continue;
+                };
+                let gate = idea::vote_gate(dim, u32::try_from(votes).unwrap());
+                let res = raw["votes"][dim]["res"].as_str().unwrap();
+                assert_eq!(
+                    format!("{gate:?}").to_lowercase(),
+                    res,
+                    "{case} {idx} {dim}"
+                );
+                let sub = idea::subjective_score(gate);
+                assert_eq!(
+                    Some(sub),
+                    item[format!("{dim}_subjective")].as_f64(),
+                    "{case} {idx} {dim}"
+                );
+                let objective = item[format!("{dim}_objective")].as_f64().unwrap();
+                let d = idea::dimension_score(objective, sub);
+                assert_close(
+                    d,
+                    item[dim].as_f64().unwrap(),
+                    EXACT,
+                    &format!("{case} {idx} {dim}"),
+                );
+                dims.push(d);
+            }
+            if dims.len() == 4 {
+                let final_score = metrics_core::sgibench::python_sum(&dims) / 4.0;
+                assert_close(
+                    final_score,
+                    item["final_score"].as_f64().unwrap(),
+                    EXACT,
+                    &format!("{case} {idx} final"),
+                );
+            }
+        }
+    }
+}
