@@ -2,6 +2,9 @@
 //! CCS, QWK and the CCS sums bit for bit, ECS, tiers and thresholds to 1e-12, error matrices
 //! exactly, step 2 equal to the official `_prediction.jsonl`, crash cases as errors.
 
+// Test helpers: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
 use std::path::{Path, PathBuf};
 
 use metrics_core::sasbench::{

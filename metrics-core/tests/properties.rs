@@ -1,5 +1,8 @@
 //! Property tests of the statistics and of the corrected CCS.
 
+// Test helpers: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
 use metrics_core::kendall_tau_b::kendall_tau_b;
 use metrics_core::pearson::pearson;
 use metrics_core::qwk::quadratic_weighted_kappa;

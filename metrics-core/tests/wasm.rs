@@ -19,7 +19,10 @@ macro_rules! both {
 }
 
 fn repeat(parts: &[(i64, usize)]) -> Vec<f64> {
-    parts.iter().flat_map(|&(v, n)| std::iter::repeat_n(v as f64, n)).collect()
+    parts
+        .iter()
+        .flat_map(|&(v, n)| std::iter::repeat_n(v as f64, n))
+        .collect()
 }
 
 both! {

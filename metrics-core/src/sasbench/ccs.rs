@@ -162,8 +162,8 @@ pub fn ccs(v: &ScoreVectors, variant: Variant) -> Ccs {
         Variant::Corrected => {
             let mut sums = vec![vec![0.0f64; l]; t];
             for (r, &a) in gold_index.iter().enumerate() {
-                for k in 0..l {
-                    sums[a][k] += v.weights[r * l + k];
+                for (sum, w) in sums[a].iter_mut().zip(&v.weights[r * l..(r + 1) * l]) {
+                    *sum += w;
                 }
             }
             sums.into_iter()
@@ -184,16 +184,35 @@ pub fn ccs(v: &ScoreVectors, variant: Variant) -> Ccs {
                 .collect()
         }
     };
-    let denominators: Vec<f64> = v.max_scores.iter().map(|m| m + 1e-10).collect();
-    // W[a,b] as numpy computes it: diff = (U_a − U_b) / (M + 1e-10); np.sum(w_a * diff ** 2).
+    // ((U_a[k] − U_b[k]) / (M_k + 1e-10))², tabulated per position k and integer difference:
+    // the same doubles numpy computes, without a division per matrix entry.
+    let lows: Vec<i64> = (0..l)
+        .map(|k| levels.iter().map(|u| u[k]).min().unwrap_or(0))
+        .collect();
+    let highs: Vec<i64> = (0..l)
+        .map(|k| levels.iter().map(|u| u[k]).max().unwrap_or(0))
+        .collect();
+    let squares: Vec<Vec<f64>> = (0..l)
+        .map(|k| {
+            let span = highs[k] - lows[k];
+            let denominator = v.max_scores[k] + 1e-10;
+            (-span..=span)
+                .map(|delta| {
+                    let diff = delta as f64 / denominator;
+                    diff * diff
+                })
+                .collect()
+        })
+        .collect();
+    // W[a,b] as numpy computes it: np.sum(w_a * diff ** 2).
     let w = |a: usize, b: usize| -> f64 {
         match &weight_rows[a] {
             None => 0.0,
             Some(wa) => {
                 let (ua, ub) = (levels[a], levels[b]);
                 pairwise_sum_by(l, |k| {
-                    let diff = (ua[k] - ub[k]) as f64 / denominators[k];
-                    wa[k] * (diff * diff)
+                    let offset = ua[k] - ub[k] + (highs[k] - lows[k]);
+                    wa[k] * squares[k][offset as usize]
                 })
             }
         }

@@ -26,8 +26,28 @@ pub struct JsonRecord {
     pub object: Map<String, Value>,
 }
 
-/// Parse a JSONL file of objects (gold dataset or predictions).
+/// The keys of a gold/prediction record that step 2, 3 and 4 read; the others (`question`,
+/// `reference`, `analysis`, …) are skipped while parsing, which is most of the bytes.
+pub const RECORD_KEYS: [&str; 6] = [
+    "id",
+    "total",
+    "manual_label",
+    "steps",
+    "pred_label",
+    "pred_steps",
+];
+
+/// Parse a JSONL file of objects (gold dataset or predictions), keeping only [`RECORD_KEYS`].
 pub fn parse_records(name: &str, text: &str) -> Result<Vec<JsonRecord>, InputError> {
+    parse_objects(name, text, Some(&RECORD_KEYS))
+}
+
+/// Parse a JSONL file of objects, keeping the keys in `keep` (all keys with `None`).
+pub fn parse_objects(
+    name: &str,
+    text: &str,
+    keep: Option<&[&str]>,
+) -> Result<Vec<JsonRecord>, InputError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut out = Vec::new();
     for (index, raw) in text.lines().enumerate() {
@@ -35,20 +55,52 @@ pub fn parse_records(name: &str, text: &str) -> Result<Vec<JsonRecord>, InputErr
         if raw.trim().is_empty() {
             continue;
         }
-        let value: Value = serde_json::from_str(raw)
-            .map_err(|e| InputError::at_line(name, line, format!("not valid JSON: {e}")))?;
-        match value {
-            Value::Object(object) => out.push(JsonRecord { line, object }),
-            other => {
-                return Err(InputError::at_line(
-                    name,
-                    line,
-                    format!("expected a JSON object, found {other}"),
-                ));
-            }
-        }
+        let mut de = serde_json::Deserializer::from_str(raw);
+        let object = serde::de::DeserializeSeed::deserialize(KeptObject { keep }, &mut de)
+            .and_then(|o| de.end().map(|()| o))
+            .map_err(|e| InputError::at_line(name, line, format!("expected a JSON object: {e}")))?;
+        out.push(JsonRecord { line, object });
     }
     Ok(out)
+}
+
+/// Deserialises a JSON object keeping only some keys (later duplicates win, as in Python).
+struct KeptObject<'k> {
+    keep: Option<&'k [&'k str]>,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for KeptObject<'_> {
+    type Value = Map<String, Value>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for KeptObject<'_> {
+    type Value = Map<String, Value>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut access: A,
+    ) -> Result<Self::Value, A::Error> {
+        let mut map = Map::new();
+        while let Some(key) = access.next_key::<std::borrow::Cow<'de, str>>()? {
+            if self.keep.is_none_or(|keep| keep.contains(&key.as_ref())) {
+                map.insert(key.into_owned(), access.next_value::<Value>()?);
+            } else {
+                access.next_value::<serde::de::IgnoredAny>()?;
+            }
+        }
+        Ok(map)
+    }
 }
 
 /// One raw reply line of a `*_scored.jsonl` file.
@@ -142,7 +194,7 @@ fn name_key(value: &Value) -> String {
 impl Taxonomy {
     pub fn parse(name: &str, text: &str) -> Result<Self, InputError> {
         let mut entries = Vec::new();
-        for record in parse_records(name, text)? {
+        for record in parse_objects(name, text, Some(&["q_id", "errors"]))? {
             let q_id = record
                 .object
                 .get("q_id")
