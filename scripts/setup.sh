@@ -25,7 +25,7 @@ apt_install() {
 }
 
 # --- Rust target (the toolchain itself comes with the machine; rust-toolchain.toml pins it) ---
-if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+if ! rustup target list --installed | grep -x wasm32-unknown-unknown >/dev/null; then
   log "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown
 fi
@@ -77,7 +77,7 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
   apt_install chromium chromium-driver
 fi
 # CJK fonts, so Chinese labels render in charts and screenshots.
-if ! fc-list 2>/dev/null | grep -qi 'Noto Sans CJK'; then
+if ! dpkg -s fonts-noto-cjk >/dev/null 2>&1; then
   log "installing CJK fonts (fonts-noto-cjk)"
   apt_install fonts-noto-cjk
 fi

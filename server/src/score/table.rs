@@ -7,10 +7,10 @@
 use metrics_core::{MetricValue, Metrics, Report};
 
 pub fn render(report: &Report) -> String {
-    if report.benchmark == "sasbench" {
-        if let Some(table) = super::sasbench::render_table(report) {
-            return table;
-        }
+    if report.benchmark == "sasbench"
+        && let Some(table) = super::sasbench::render_table(report)
+    {
+        return table;
     }
     let keys: Vec<&String> = report
         .overall

@@ -1,5 +1,8 @@
 //! All server integration tests in one binary (one link on a 2-core machine).
 
+// Test helpers outside #[test] functions unwrap too: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
 mod support;
 
 mod cli_pairs;
