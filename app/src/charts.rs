@@ -4,7 +4,11 @@ use metrics_core::confusion::ConfusionMatrix;
 use plotters::prelude::*;
 
 fn label(v: f64) -> String {
-    if v.fract() == 0.0 { format!("{v:.0}") } else { format!("{v}") }
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v}")
+    }
 }
 
 /// Heat map of gold (rows) × predicted (columns) counts.
@@ -20,13 +24,17 @@ pub fn confusion_heatmap(cm: &ConfusionMatrix) -> Result<String, String> {
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(48)
-            .build_cartesian_2d((0..k as i32).into_segmented(), (0..k as i32).into_segmented())
+            .build_cartesian_2d(
+                (0..k as i32).into_segmented(),
+                (0..k as i32).into_segmented(),
+            )
             .map_err(|e| e.to_string())?;
         let labels = cm.labels.clone();
         let fmt = move |v: &SegmentValue<i32>| match v {
-            SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => {
-                labels.get(*i as usize).map(|l| label(*l)).unwrap_or_default()
-            }
+            SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => labels
+                .get(*i as usize)
+                .map(|l| label(*l))
+                .unwrap_or_default(),
             SegmentValue::Last => String::new(),
         };
         chart
@@ -48,8 +56,13 @@ pub fn confusion_heatmap(cm: &ConfusionMatrix) -> Result<String, String> {
                 let shade = |full: u8| (255.0 - t * (255.0 - full as f64)).round() as u8;
                 let color = RGBColor(shade(37), shade(99), shade(235));
                 Rectangle::new(
-                    [(SegmentValue::Exact(j as i32), SegmentValue::Exact(i as i32)),
-                     (SegmentValue::Exact(j as i32 + 1), SegmentValue::Exact(i as i32 + 1))],
+                    [
+                        (SegmentValue::Exact(j as i32), SegmentValue::Exact(i as i32)),
+                        (
+                            SegmentValue::Exact(j as i32 + 1),
+                            SegmentValue::Exact(i as i32 + 1),
+                        ),
+                    ],
                     color.filled(),
                 )
             }))
@@ -57,10 +70,16 @@ pub fn confusion_heatmap(cm: &ConfusionMatrix) -> Result<String, String> {
         chart
             .draw_series(cells.filter(|&(i, j)| cm.count(i, j) > 0).map(|(i, j)| {
                 let dark = cm.count(i, j) as f64 / max > 0.55;
-                let style = ("sans-serif", 13).into_font().color(if dark { &WHITE } else { &BLACK });
+                let style =
+                    ("sans-serif", 13)
+                        .into_font()
+                        .color(if dark { &WHITE } else { &BLACK });
                 Text::new(
                     cm.count(i, j).to_string(),
-                    (SegmentValue::CenterOf(j as i32), SegmentValue::CenterOf(i as i32)),
+                    (
+                        SegmentValue::CenterOf(j as i32),
+                        SegmentValue::CenterOf(i as i32),
+                    ),
                     style,
                 )
             }))

@@ -23,7 +23,10 @@ pub fn list(files: &web_sys::FileList) -> Vec<web_sys::File> {
 pub async fn read(file: &web_sys::File) -> Result<DroppedFile, String> {
     let name = file.name();
     if file.size() > MAX_FILE_BYTES {
-        return Err(format!("{name}: file is {} bytes, the limit is {MAX_FILE_BYTES} bytes", file.size()));
+        return Err(format!(
+            "{name}: file is {} bytes, the limit is {MAX_FILE_BYTES} bytes",
+            file.size()
+        ));
     }
     let buffer = JsFuture::from(file.array_buffer())
         .await

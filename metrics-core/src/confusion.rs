@@ -17,7 +17,12 @@ pub struct ConfusionMatrix {
 
 impl ConfusionMatrix {
     pub fn new(gold: &[f64], pred: &[f64]) -> Self {
-        let mut labels: Vec<f64> = gold.iter().chain(pred).copied().filter(|v| v.is_finite()).collect();
+        let mut labels: Vec<f64> = gold
+            .iter()
+            .chain(pred)
+            .copied()
+            .filter(|v| v.is_finite())
+            .collect();
         labels.sort_by(f64::total_cmp);
         labels.dedup();
         let k = labels.len();

@@ -38,7 +38,11 @@ pub struct InputError {
 
 impl InputError {
     pub fn new(path: impl Into<String>, line: Option<usize>, message: impl Into<String>) -> Self {
-        Self { path: path.into(), line, message: message.into() }
+        Self {
+            path: path.into(),
+            line,
+            message: message.into(),
+        }
     }
 
     pub fn at_line(path: &str, line: usize, message: impl Into<String>) -> Self {

@@ -13,14 +13,19 @@ use crate::error::MetricError;
 
 pub fn pearson(x: &[f64], y: &[f64]) -> Result<f64, MetricError> {
     if x.len() != y.len() {
-        return Err(MetricError::LengthMismatch { left: x.len(), right: y.len() });
+        return Err(MetricError::LengthMismatch {
+            left: x.len(),
+            right: y.len(),
+        });
     }
     let n = x.len();
     if n == 0 {
         return Err(MetricError::Empty);
     }
     if n < 2 {
-        return Err(MetricError::undefined("correlation needs at least 2 observations"));
+        return Err(MetricError::undefined(
+            "correlation needs at least 2 observations",
+        ));
     }
     if x.iter().chain(y).any(|v| !v.is_finite()) {
         return Err(MetricError::undefined("input contains a non-finite value"));
@@ -59,8 +64,14 @@ mod tests {
 
     #[test]
     fn undefined_cases() {
-        assert!(matches!(pearson(&[1.0, 1.0, 1.0], &[1.0, 2.0, 3.0]), Err(MetricError::Undefined { .. })));
-        assert!(matches!(pearson(&[1.0], &[2.0]), Err(MetricError::Undefined { .. })));
+        assert!(matches!(
+            pearson(&[1.0, 1.0, 1.0], &[1.0, 2.0, 3.0]),
+            Err(MetricError::Undefined { .. })
+        ));
+        assert!(matches!(
+            pearson(&[1.0], &[2.0]),
+            Err(MetricError::Undefined { .. })
+        ));
         assert_eq!(pearson(&[], &[]), Err(MetricError::Empty));
     }
 }

@@ -40,7 +40,10 @@ fn sorted_distinct(values: impl Iterator<Item = f64>) -> Vec<f64> {
 
 fn kappa(gold: &[f64], pred: &[f64], declared: Option<&[f64]>) -> Result<f64, MetricError> {
     if gold.len() != pred.len() {
-        return Err(MetricError::LengthMismatch { left: gold.len(), right: pred.len() });
+        return Err(MetricError::LengthMismatch {
+            left: gold.len(),
+            right: pred.len(),
+        });
     }
     if gold.is_empty() {
         return Err(MetricError::Empty);
@@ -73,11 +76,17 @@ fn kappa(gold: &[f64], pred: &[f64], declared: Option<&[f64]>) -> Result<f64, Me
     }
     let n: u64 = confusion.iter().sum();
     if n == 0 {
-        return Err(MetricError::undefined("no pair has both values among the declared labels"));
+        return Err(MetricError::undefined(
+            "no pair has both values among the declared labels",
+        ));
     }
     // sum0 = column sums (predicted counts), sum1 = row sums (gold counts), as in scikit-learn.
-    let sum0: Vec<u64> = (0..k).map(|j| (0..k).map(|i| confusion[i * k + j]).sum()).collect();
-    let sum1: Vec<u64> = (0..k).map(|i| confusion[i * k..(i + 1) * k].iter().sum()).collect();
+    let sum0: Vec<u64> = (0..k)
+        .map(|j| (0..k).map(|i| confusion[i * k + j]).sum())
+        .collect();
+    let sum1: Vec<u64> = (0..k)
+        .map(|i| confusion[i * k..(i + 1) * k].iter().sum())
+        .collect();
     let weight = |i: usize, j: usize| (i.abs_diff(j) * i.abs_diff(j)) as u64;
     let mut observed: u64 = 0;
     let mut weighted_expected = Vec::with_capacity(k * k);
@@ -110,7 +119,10 @@ mod tests {
     }
 
     fn repeat(parts: &[(i64, usize)]) -> Vec<f64> {
-        parts.iter().flat_map(|&(v, n)| std::iter::repeat_n(v as f64, n)).collect()
+        parts
+            .iter()
+            .flat_map(|&(v, n)| std::iter::repeat_n(v as f64, n))
+            .collect()
     }
 
     #[test]
@@ -122,7 +134,10 @@ mod tests {
         let y2 = repeat(&[(0, 50), (1, 40), (2, 10)]);
         assert_eq!(quadratic_weighted_kappa(&y1, &y2), Ok(0.9541284403669725));
         // cohen_kappa_score([0, 1, 2, 3], [0, 2, 2, 2], weights="quadratic") -> 0.75
-        assert_eq!(quadratic_weighted_kappa(&ints(&[0, 1, 2, 3]), &ints(&[0, 2, 2, 2])), Ok(0.75));
+        assert_eq!(
+            quadratic_weighted_kappa(&ints(&[0, 1, 2, 3]), &ints(&[0, 2, 2, 2])),
+            Ok(0.75)
+        );
     }
 
     #[test]
@@ -143,7 +158,10 @@ mod tests {
         let base = quadratic_weighted_kappa(&y1, &y2).unwrap();
         y1.extend([2.0; 4]);
         y2.extend([2.0; 4]);
-        assert_eq!(quadratic_weighted_kappa_with_labels(&y1, &y2, &[0.0, 1.0]), Ok(base));
+        assert_eq!(
+            quadratic_weighted_kappa_with_labels(&y1, &y2, &[0.0, 1.0]),
+            Ok(base)
+        );
     }
 
     #[test]

@@ -40,7 +40,10 @@ pub struct InputFile {
 
 impl InputFile {
     pub fn from_bytes(path: impl Into<String>, bytes: &[u8]) -> Self {
-        Self { path: path.into(), sha256: hex::encode(Sha256::digest(bytes)) }
+        Self {
+            path: path.into(),
+            sha256: hex::encode(Sha256::digest(bytes)),
+        }
     }
 }
 
@@ -93,7 +96,11 @@ impl Report {
         if subset == "overall" {
             return self.overall.metrics.get(metric);
         }
-        self.subsets.iter().find(|s| s.name == subset)?.metrics.get(metric)
+        self.subsets
+            .iter()
+            .find(|s| s.name == subset)?
+            .metrics
+            .get(metric)
     }
 }
 
@@ -105,19 +112,28 @@ mod tests {
     fn undefined_values_serialise_as_null_and_round_trip() {
         let mut metrics = Metrics::new();
         metrics.insert("qwk".into(), MetricValue::Scalar(None));
-        metrics.insert("ecs_tiers".into(), MetricValue::Vector(vec![Some(0.5), None, Some(0.0)]));
+        metrics.insert(
+            "ecs_tiers".into(),
+            MetricValue::Vector(vec![Some(0.5), None, Some(0.0)]),
+        );
         let report = Report {
             benchmark: "pairs".into(),
             variant: "official".into(),
             inputs: vec![InputFile::from_bytes("a.jsonl", b"abc")],
-            overall: Overall { n: 0, metrics: metrics.clone() },
+            overall: Overall {
+                n: 0,
+                metrics: metrics.clone(),
+            },
             subsets: vec![],
             samples: None,
             warnings: vec![],
         };
         let json = serde_json::to_value(&report).unwrap();
         assert_eq!(json["overall"]["metrics"]["qwk"], serde_json::Value::Null);
-        assert_eq!(json["overall"]["metrics"]["ecs_tiers"], serde_json::json!([0.5, null, 0.0]));
+        assert_eq!(
+            json["overall"]["metrics"]["ecs_tiers"],
+            serde_json::json!([0.5, null, 0.0])
+        );
         // sha256("abc"), FIPS 180-2 test vector.
         assert_eq!(
             json["inputs"][0]["sha256"],
@@ -130,8 +146,17 @@ mod tests {
 
     #[test]
     fn non_finite_results_become_null() {
-        assert_eq!(MetricValue::from_result::<()>(Ok(f64::NAN)), MetricValue::Scalar(None));
-        assert_eq!(MetricValue::from_result::<()>(Err(())), MetricValue::Scalar(None));
-        assert_eq!(MetricValue::from_result::<()>(Ok(0.25)), MetricValue::Scalar(Some(0.25)));
+        assert_eq!(
+            MetricValue::from_result::<()>(Ok(f64::NAN)),
+            MetricValue::Scalar(None)
+        );
+        assert_eq!(
+            MetricValue::from_result::<()>(Err(())),
+            MetricValue::Scalar(None)
+        );
+        assert_eq!(
+            MetricValue::from_result::<()>(Ok(0.25)),
+            MetricValue::Scalar(Some(0.25))
+        );
     }
 }

@@ -23,45 +23,80 @@ const MIGRATIONS: &[&str] = &[
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
     #[error("cannot create the database folder {path}: {source}")]
-    CreateDir { path: String, source: std::io::Error },
+    CreateDir {
+        path: String,
+        source: std::io::Error,
+    },
     #[error("cannot open the database {path}: {source}")]
-    Open { path: String, source: rusqlite::Error },
+    Open {
+        path: String,
+        source: rusqlite::Error,
+    },
     #[error("database {path}: migration {version} failed: {source}")]
-    Migrate { path: String, version: usize, source: rusqlite::Error },
+    Migrate {
+        path: String,
+        version: usize,
+        source: rusqlite::Error,
+    },
     #[error("database {path} has schema version {found}, newer than this scorebench ({known})")]
-    TooNew { path: String, found: usize, known: usize },
+    TooNew {
+        path: String,
+        found: usize,
+        known: usize,
+    },
 }
 
 /// Open (creating if needed) and migrate the database at `path`.
 pub fn open(path: &Path) -> Result<Connection, DbError> {
     let shown = path.display().to_string();
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|source| DbError::CreateDir { path: dir.display().to_string(), source })?;
+        std::fs::create_dir_all(dir).map_err(|source| DbError::CreateDir {
+            path: dir.display().to_string(),
+            source,
+        })?;
     }
-    let mut conn = Connection::open(path).map_err(|source| DbError::Open { path: shown.clone(), source })?;
+    let mut conn = Connection::open(path).map_err(|source| DbError::Open {
+        path: shown.clone(),
+        source,
+    })?;
     conn.pragma_update(None, "journal_mode", "WAL")
         .and_then(|_| conn.pragma_update(None, "foreign_keys", "ON"))
-        .map_err(|source| DbError::Open { path: shown.clone(), source })?;
+        .map_err(|source| DbError::Open {
+            path: shown.clone(),
+            source,
+        })?;
     migrate(&mut conn, &shown)?;
     Ok(conn)
 }
 
 /// The schema version of an open database.
 pub fn schema_version(conn: &Connection) -> rusqlite::Result<usize> {
-    conn.query_row("PRAGMA user_version", [], |row| row.get::<_, i64>(0)).map(|v| v as usize)
+    conn.query_row("PRAGMA user_version", [], |row| row.get::<_, i64>(0))
+        .map(|v| v as usize)
 }
 
 fn migrate(conn: &mut Connection, path: &str) -> Result<(), DbError> {
-    let err = |version: usize| move |source| DbError::Migrate { path: path.to_string(), version, source };
+    let err = |version: usize| {
+        move |source| DbError::Migrate {
+            path: path.to_string(),
+            version,
+            source,
+        }
+    };
     let current = schema_version(conn).map_err(err(0))?;
     if current > MIGRATIONS.len() {
-        return Err(DbError::TooNew { path: path.to_string(), found: current, known: MIGRATIONS.len() });
+        return Err(DbError::TooNew {
+            path: path.to_string(),
+            found: current,
+            known: MIGRATIONS.len(),
+        });
     }
     for (index, sql) in MIGRATIONS.iter().enumerate().skip(current) {
         let version = index + 1;
         let tx = conn.transaction().map_err(err(version))?;
         tx.execute_batch(sql).map_err(err(version))?;
-        tx.pragma_update(None, "user_version", version as i64).map_err(err(version))?;
+        tx.pragma_update(None, "user_version", version as i64)
+            .map_err(err(version))?;
         tx.commit().map_err(err(version))?;
     }
     Ok(())
@@ -85,8 +120,13 @@ mod tests {
         .unwrap();
         drop(conn);
         let conn = open(&path).unwrap();
-        let n: i64 = conn.query_row("SELECT count(*) FROM published_report", [], |r| r.get(0)).unwrap();
-        assert_eq!(n, 1, "reopening keeps the data and does not re-run migrations");
+        let n: i64 = conn
+            .query_row("SELECT count(*) FROM published_report", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(
+            n, 1,
+            "reopening keeps the data and does not re-run migrations"
+        );
         drop(conn);
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -99,7 +139,10 @@ mod tests {
         let conn = open(&path).unwrap();
         conn.pragma_update(None, "user_version", 999).unwrap();
         drop(conn);
-        assert!(matches!(open(&path), Err(DbError::TooNew { found: 999, .. })));
+        assert!(matches!(
+            open(&path),
+            Err(DbError::TooNew { found: 999, .. })
+        ));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

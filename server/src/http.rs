@@ -52,15 +52,24 @@ pub fn app(state: AppState) -> Router {
         .fallback(|uri: axum::http::Uri| async move { ApiError::NotFound(uri.path().to_string()) })
         .layer(DefaultBodyLimit::max(MAX_REQUEST_BYTES))
         .with_state(state.clone());
-    Router::new().nest("/api", api).fallback_service(static_files(&state.dist))
+    Router::new()
+        .nest("/api", api)
+        .fallback_service(static_files(&state.dist))
 }
 
-async fn health(axum::extract::State(state): axum::extract::State<AppState>) -> Result<Json<serde_json::Value>, ApiError> {
+async fn health(
+    axum::extract::State(state): axum::extract::State<AppState>,
+) -> Result<Json<serde_json::Value>, ApiError> {
     let schema = {
-        let conn = state.db.lock().map_err(|_| ApiError::Internal("database lock poisoned".into()))?;
+        let conn = state
+            .db
+            .lock()
+            .map_err(|_| ApiError::Internal("database lock poisoned".into()))?;
         crate::db::schema_version(&conn).map_err(|e| ApiError::Internal(e.to_string()))?
     };
-    Ok(Json(json!({ "status": "ok", "version": env!("CARGO_PKG_VERSION"), "schema": schema })))
+    Ok(Json(
+        json!({ "status": "ok", "version": env!("CARGO_PKG_VERSION"), "schema": schema }),
+    ))
 }
 
 fn static_files(dist: &Path) -> Router {

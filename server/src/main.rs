@@ -6,7 +6,11 @@ use clap::{Parser, Subcommand};
 use server::{score, serve};
 
 #[derive(Parser)]
-#[command(name = "scorebench", version, about = "Score LLM benchmark predictions exactly as the official code does")]
+#[command(
+    name = "scorebench",
+    version,
+    about = "Score LLM benchmark predictions exactly as the official code does"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

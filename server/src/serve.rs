@@ -25,7 +25,8 @@ pub struct ServeArgs {
 pub fn run(args: ServeArgs) -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,tower_http=warn".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,tower_http=warn".into()),
         )
         .with_writer(std::io::stderr)
         .init();
@@ -48,9 +49,15 @@ pub fn run(args: ServeArgs) -> ExitCode {
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let conn = crate::db::open(&args.db)?;
     if !args.dist.join("index.html").is_file() {
-        tracing::warn!("{} has no index.html: the page will say the app is not built", args.dist.display());
+        tracing::warn!(
+            "{} has no index.html: the page will say the app is not built",
+            args.dist.display()
+        );
     }
-    let state = AppState { dist: args.dist.clone(), db: Arc::new(Mutex::new(conn)) };
+    let state = AppState {
+        dist: args.dist.clone(),
+        db: Arc::new(Mutex::new(conn)),
+    };
     let listener = tokio::net::TcpListener::bind(args.addr)
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", args.addr))?;
@@ -58,7 +65,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     // The URL goes to stdout on its own line: people read it, scripts and tests parse it.
     println!("scorebench listening on http://{addr}/");
     tracing::info!(db = %args.db.display(), dist = %args.dist.display(), "serving");
-    axum::serve(listener, app(state)).with_graceful_shutdown(shutdown_signal()).await?;
+    axum::serve(listener, app(state))
+        .with_graceful_shutdown(shutdown_signal())
+        .await?;
     tracing::info!("shut down cleanly");
     Ok(())
 }

@@ -14,7 +14,10 @@ use crate::files::{DroppedFile, read};
 /// What one dropped file became: a report with its chart, or a message naming file and line.
 #[derive(Clone)]
 enum Outcome {
-    Scored { report: Report, chart_svg: Result<String, String> },
+    Scored {
+        report: Report,
+        chart_svg: Result<String, String>,
+    },
     Failed(String),
 }
 
@@ -32,7 +35,11 @@ fn score_file(file: &DroppedFile) -> Outcome {
     };
     match parse_pairs(&file.name, text) {
         Ok(pairs) => {
-            let report = score_pairs(InputFile::from_bytes(file.name.clone(), &file.bytes), &pairs, &PairsOptions::default());
+            let report = score_pairs(
+                InputFile::from_bytes(file.name.clone(), &file.bytes),
+                &pairs,
+                &PairsOptions::default(),
+            );
             let chart_svg = confusion_heatmap(&ConfusionMatrix::new(&pairs.gold, &pairs.pred));
             Outcome::Scored { report, chart_svg }
         }
@@ -83,7 +90,10 @@ pub fn Workbench() -> impl IntoView {
 #[component]
 fn ResultCard(scored: Scored) -> impl IntoView {
     let body = match scored.outcome.clone() {
-        Outcome::Failed(message) => view! { <p class="error" role="alert" data-testid="file-error">{message}</p> }.into_any(),
+        Outcome::Failed(message) => {
+            view! { <p class="error" role="alert" data-testid="file-error">{message}</p> }
+                .into_any()
+        }
         Outcome::Scored { report, chart_svg } => {
             let why = report.warnings.iter().map(|w| w.message.clone()).next();
             let rows = report
@@ -100,7 +110,10 @@ fn ResultCard(scored: Scored) -> impl IntoView {
                 })
                 .collect_view();
             let chart = match chart_svg {
-                Ok(svg) => view! { <div class="chart" data-chart="confusion" inner_html=svg></div> }.into_any(),
+                Ok(svg) => {
+                    view! { <div class="chart" data-chart="confusion" inner_html=svg></div> }
+                        .into_any()
+                }
                 Err(e) => view! { <p class="error">{format!("chart: {e}")}</p> }.into_any(),
             };
             view! {

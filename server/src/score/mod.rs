@@ -70,7 +70,10 @@ impl LoadedFile {
     /// The file's text; invalid UTF-8 is an input error naming the file.
     pub fn text(&self) -> Result<&str, ScoreError> {
         std::str::from_utf8(&self.bytes).map_err(|e| {
-            ScoreError::Input(InputError::whole_file(&self.name, format!("not UTF-8 text: {e}")))
+            ScoreError::Input(InputError::whole_file(
+                &self.name,
+                format!("not UTF-8 text: {e}"),
+            ))
         })
     }
 
@@ -83,16 +86,25 @@ impl LoadedFile {
 pub const MAX_FILE_BYTES: u64 = 1 << 30;
 
 pub fn load(path: &Path) -> Result<LoadedFile, ScoreError> {
-    let io = |message: String| ScoreError::Io { path: path.to_path_buf(), message };
+    let io = |message: String| ScoreError::Io {
+        path: path.to_path_buf(),
+        message,
+    };
     let meta = std::fs::metadata(path).map_err(|e| io(describe_io(&e)))?;
     if meta.is_dir() {
         return Err(io("is a directory, expected a file".into()));
     }
     if meta.len() > MAX_FILE_BYTES {
-        return Err(io(format!("file is {} bytes, the limit is {MAX_FILE_BYTES} bytes", meta.len())));
+        return Err(io(format!(
+            "file is {} bytes, the limit is {MAX_FILE_BYTES} bytes",
+            meta.len()
+        )));
     }
     let bytes = std::fs::read(path).map_err(|e| io(describe_io(&e)))?;
-    Ok(LoadedFile { name: path.display().to_string(), bytes })
+    Ok(LoadedFile {
+        name: path.display().to_string(),
+        bytes,
+    })
 }
 
 fn describe_io(e: &std::io::Error) -> String {
@@ -136,5 +148,3 @@ pub fn run(args: ScoreArgs) -> ExitCode {
         }
     }
 }
-
-

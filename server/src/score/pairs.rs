@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use metrics_core::pairs::{PairsOptions, parse_pairs, score_pairs};
 use metrics_core::Report;
+use metrics_core::pairs::{PairsOptions, parse_pairs, score_pairs};
 
 use super::{ScoreError, load};
 
@@ -20,5 +20,11 @@ pub struct PairsArgs {
 pub fn report(args: PairsArgs) -> Result<Report, ScoreError> {
     let file = load(&args.file)?;
     let pairs = parse_pairs(&file.name, file.text()?)?;
-    Ok(score_pairs(file.input_file(), &pairs, &PairsOptions { labels: args.labels }))
+    Ok(score_pairs(
+        file.input_file(),
+        &pairs,
+        &PairsOptions {
+            labels: args.labels,
+        },
+    ))
 }

@@ -25,10 +25,18 @@ pub fn render(report: &Report) -> String {
             }
             acc
         });
-    let mut rows: Vec<(String, usize, &Metrics)> =
-        report.subsets.iter().map(|s| (s.name.clone(), s.n, &s.metrics)).collect();
+    let mut rows: Vec<(String, usize, &Metrics)> = report
+        .subsets
+        .iter()
+        .map(|s| (s.name.clone(), s.n, &s.metrics))
+        .collect();
     rows.push(("overall".into(), report.overall.n, &report.overall.metrics));
-    let name_width = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(7).max(7);
+    let name_width = rows
+        .iter()
+        .map(|r| r.0.chars().count())
+        .max()
+        .unwrap_or(7)
+        .max(7);
     let mut out = format!("{} ({})\n", report.benchmark, report.variant);
     out.push_str(&format!("{:<name_width$} {:>8}", "subset", "n"));
     for k in &keys {

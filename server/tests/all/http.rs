@@ -21,18 +21,37 @@ fn state(tag: &str) -> AppState {
     let dir = temp_dir(tag);
     let dist = dir.join("dist");
     std::fs::create_dir_all(&dist).unwrap();
-    std::fs::write(dist.join("index.html"), "<!doctype html><title>scorebench</title>INDEX").unwrap();
+    std::fs::write(
+        dist.join("index.html"),
+        "<!doctype html><title>scorebench</title>INDEX",
+    )
+    .unwrap();
     std::fs::write(dist.join("app.wasm"), b"\0asm").unwrap();
     let conn = server::db::open(&dir.join("db.sqlite3")).unwrap();
-    AppState { dist, db: Arc::new(Mutex::new(conn)) }
+    AppState {
+        dist,
+        db: Arc::new(Mutex::new(conn)),
+    }
 }
 
 async fn get(state: AppState, uri: &str) -> (StatusCode, Option<String>, String) {
-    let response = app(state).oneshot(Request::get(uri).body(Body::empty()).unwrap()).await.unwrap();
+    let response = app(state)
+        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
     let status = response.status();
-    let content_type = response.headers().get("content-type").map(|v| v.to_str().unwrap().to_string());
-    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
-    (status, content_type, String::from_utf8_lossy(&bytes).into_owned())
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_string());
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    (
+        status,
+        content_type,
+        String::from_utf8_lossy(&bytes).into_owned(),
+    )
 }
 
 #[tokio::test]
@@ -55,7 +74,11 @@ async fn deep_links_fall_back_to_index_and_wasm_has_its_type() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(content_type.as_deref(), Some("application/wasm"));
     let (status, _, body) = get(s, "/api/nope").await;
-    assert_eq!(status, StatusCode::NOT_FOUND, "unknown API paths are JSON 404s, not the app");
+    assert_eq!(
+        status,
+        StatusCode::NOT_FOUND,
+        "unknown API paths are JSON 404s, not the app"
+    );
     assert!(body.contains("\"error\""));
 }
 
@@ -65,26 +88,50 @@ fn serve_prints_its_url_answers_and_stops_on_sigterm() {
     let dir = temp_dir("process");
     let db = dir.join("data/db.sqlite3");
     let mut child = Command::new(env!("CARGO_BIN_EXE_scorebench"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db", db.to_str().unwrap(), "--dist", dir.join("dist").to_str().unwrap()])
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            db.to_str().unwrap(),
+            "--dist",
+            dir.join("dist").to_str().unwrap(),
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let mut first_line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first_line).unwrap();
-    let url = first_line.trim().strip_prefix("scorebench listening on ").expect("URL line").to_string();
-    let host = url.trim_start_matches("http://").trim_end_matches('/').to_string();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first_line)
+        .unwrap();
+    let url = first_line
+        .trim()
+        .strip_prefix("scorebench listening on ")
+        .expect("URL line")
+        .to_string();
+    let host = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
     assert!(host.starts_with("127.0.0.1:"), "{host}");
 
     let mut stream = TcpStream::connect(&host).unwrap();
-    write!(stream, "GET /api/health HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").unwrap();
+    write!(
+        stream,
+        "GET /api/health HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
     let mut response = String::new();
     stream.read_to_string(&mut response).unwrap();
     assert!(response.starts_with("HTTP/1.1 200"), "{response}");
     assert!(response.contains("\"status\":\"ok\""), "{response}");
     assert!(db.is_file(), "the database file was created");
 
-    let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
     assert!(status.success());
     let exit = child.wait().unwrap();
     assert!(exit.success(), "graceful shutdown exits 0, got {exit:?}");

@@ -6,8 +6,8 @@
 mod support;
 
 mod cli_pairs;
-mod http;
 mod golden_eotgc;
 mod golden_msqa;
 mod golden_sasbench;
 mod golden_sgibench;
+mod http;

@@ -12,7 +12,10 @@ pub fn golden_dir() -> PathBuf {
 
 /// Run `scorebench` with `args`; returns the process output.
 pub fn scorebench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_scorebench")).args(args).output().expect("scorebench runs")
+    Command::new(env!("CARGO_BIN_EXE_scorebench"))
+        .args(args)
+        .output()
+        .expect("scorebench runs")
 }
 
 /// Run `scorebench … --json`, assert exit 0, parse stdout.
@@ -29,7 +32,12 @@ pub fn score_json(args: &[&str]) -> serde_json::Value {
 /// Run `scorebench`, assert exit status 2 with nothing on stdout; returns stderr.
 pub fn score_fails(args: &[&str]) -> String {
     let out = scorebench(args);
-    assert_eq!(out.status.code(), Some(2), "expected exit 2 for {args:?}; stdout: {}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "expected exit 2 for {args:?}; stdout: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     assert!(out.stdout.is_empty(), "stdout must be empty on error");
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(!stderr.contains("panicked"), "panic: {stderr}");
