@@ -299,14 +299,81 @@ pub fn dimension_score(objective: f64, subjective: f64) -> f64 {
     (objective + subjective) / 2.0
 }
 
-/// Score an idea-generation evaluation log (not built yet: the embedding-based objective
-/// scores and the log reader are still to come).
-pub fn score_log(name: &str, _text: &str) -> Result<crate::Report, crate::InputError> {
-    Err(crate::InputError::whole_file(
-        name,
-        "sgi-idea scoring from logs is not available in this build yet",
-    ))
+/// The five dimensions the judges vote on, in the official order.
+pub const JUDGE_DIMENSIONS: [&str; 5] = [
+    "effectiveness",
+    "novelty",
+    "detailedness",
+    "feasibility",
+    "overall",
+];
+
+/// `parse_evaluation_result(reply)`: one vote per dimension of [`JUDGE_DIMENSIONS`], or `None`
+/// when any dimension has no verdict (the official code then retries and, with the same reply
+/// every time, drops this judge call).
+pub fn parse_judge_reply(reply: &str) -> Option<[Vote; 5]> {
+    let mut votes = [Vote::WinA; 5];
+    for (vote, dim) in votes.iter_mut().zip(JUDGE_DIMENSIONS) {
+        let mut chars = dim.chars();
+        let capitalized: String = chars
+            .next()
+            .map(|c| c.to_uppercase().chain(chars).collect())
+            .unwrap_or_default();
+        *vote = extract_win_lose(reply, &capitalized)?;
+    }
+    Some(votes)
 }
+
+/// Votes for the original and the generated idea on one dimension.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct VoteCount {
+    pub original: u32,
+    pub generated: u32,
+}
+
+/// `compare_ideas_with_voting`'s tally over the judge calls.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct JudgeTally {
+    /// Per dimension of [`JUDGE_DIMENSIONS`].
+    pub counts: [VoteCount; 5],
+    /// Calls whose reply gave a verdict on all five dimensions.
+    pub valid_calls: usize,
+}
+
+impl JudgeTally {
+    /// The count of a dimension (`"novelty"`, …).
+    pub fn count(&self, dimension: &str) -> Option<VoteCount> {
+        JUDGE_DIMENSIONS
+            .iter()
+            .position(|d| *d == dimension)
+            .map(|i| self.counts[i])
+    }
+}
+
+/// Tally judge calls `(positions_swapped, reply)`; a `None` reply is a failed call. With the
+/// positions swapped the generated idea is hypothesis A, so the verdicts are flipped first.
+pub fn tally_votes<'a>(calls: impl IntoIterator<Item = (bool, Option<&'a str>)>) -> JudgeTally {
+    let mut tally = JudgeTally::default();
+    for (swapped, reply) in calls {
+        let Some(votes) = reply.and_then(parse_judge_reply) else {
+            continue;
+        };
+        tally.valid_calls += 1;
+        for (count, vote) in tally.counts.iter_mut().zip(votes) {
+            // Unswapped: A is the original. Swapped: A is the generated idea.
+            if (vote == Vote::WinA) != swapped {
+                count.original += 1;
+            } else {
+                count.generated += 1;
+            }
+        }
+    }
+    tally
+}
+
+pub use super::idea_log::{IdeaSources, score_log, score_log_with};
+pub use super::idea_objective::{Embedder, EmbeddingTable};
+pub use super::idea_parse::parse_generated_idea;
 
 #[cfg(test)]
 mod tests {
@@ -319,5 +386,34 @@ mod tests {
         assert_eq!(vote_gate("feasibility", 4), Gate::Win);
         assert_eq!(vote_gate("feasibility", 2), Gate::Lose);
         assert_eq!(subjective_score(Gate::Tie), 0.0);
+    }
+
+    #[test]
+    fn judge_replies_are_flipped_and_incomplete_ones_dropped() {
+        let b = "Effectiveness: [Win B]\nNovelty: [Win B]\nDetailedness: [Win A]\nFeasibility: [Win B]\nOverall: [Win B]";
+        let a = "Effectiveness: [Win A]\nNovelty: [Win A]\nDetailedness: [Win A]\nFeasibility: [Win A]\nOverall: [Win A]";
+        let incomplete = "Effectiveness: [Win B]\nNovelty: [Win B]";
+        let tally = tally_votes([
+            (false, Some(b)),
+            (true, Some(a)),
+            (false, Some(incomplete)),
+            (true, None),
+        ]);
+        assert_eq!(tally.valid_calls, 2);
+        assert_eq!(
+            tally.count("novelty"),
+            Some(VoteCount {
+                original: 0,
+                generated: 2
+            })
+        );
+        assert_eq!(
+            tally.count("detailedness"),
+            Some(VoteCount {
+                original: 1,
+                generated: 1
+            })
+        );
+        assert_eq!(tally.count("nope"), None);
     }
 }

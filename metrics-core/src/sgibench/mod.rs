@@ -25,6 +25,9 @@
 pub mod deep_research;
 pub mod dry;
 pub mod idea;
+mod idea_log;
+pub mod idea_objective;
+pub mod idea_parse;
 pub mod reasoning;
 pub mod sgi_score;
 pub mod wet;

@@ -32,8 +32,16 @@ pub struct DeepResearchArgs {
 
 #[derive(Args)]
 pub struct IdeaArgs {
-    /// The step-2 evaluation log (`…_evaluation.json`): per item sub-scores and judge votes
+    /// The step-2 evaluation log (`…_evaluation.json`, per-item scores) or its input, the step-1
+    /// log (dataset rows with `generated_data`)
     log: PathBuf,
+    /// Sentence embeddings {"text": [f64, …], …}: recompute novelty, effectiveness and
+    /// detailedness (official model: all-MiniLM-L6-v2)
+    #[arg(long)]
+    embeddings: Option<PathBuf>,
+    /// Stored judge replies for a step-1 log: {"idx": {"<model>|swap=False": "<reply>", …}, …}
+    #[arg(long)]
+    judge_replies: Option<PathBuf>,
 }
 
 /// Replace the library's input record by the CLI's (same name and bytes).
@@ -69,6 +77,23 @@ pub fn report_deep_research(args: DeepResearchArgs) -> Result<Report, ScoreError
 
 pub fn report_idea(args: IdeaArgs) -> Result<Report, ScoreError> {
     let file = load(&args.log)?;
-    let report = idea::score_log(&file.name, file.text()?)?;
-    Ok(with_input(report, &[&file]))
+    let table_file = args.embeddings.as_deref().map(load).transpose()?;
+    let table = match &table_file {
+        Some(t) => Some(idea::EmbeddingTable::from_json(&t.name, t.text()?)?),
+        None => None,
+    };
+    let replies = args.judge_replies.as_deref().map(load).transpose()?;
+    let replies_text = match &replies {
+        Some(r) => Some((r.name.as_str(), r.text()?)),
+        None => None,
+    };
+    let sources = idea::IdeaSources {
+        embeddings: table.as_ref().map(|t| t as &dyn idea::Embedder),
+        judge_replies: replies_text,
+    };
+    let report = idea::score_log_with(&file.name, file.text()?, &sources)?;
+    let mut files = vec![&file];
+    files.extend(table_file.as_ref());
+    files.extend(replies.as_ref());
+    Ok(with_input(report, &files))
 }
