@@ -44,6 +44,9 @@ use super::log::{self, ItemResult};
 use crate::error::InputError;
 use crate::report::{MetricValue, Metrics, Report, Warning};
 
+/// Stored judge replies: idx → calls `(positions_swapped, reply)`.
+type JudgeReplies = HashMap<String, Vec<(bool, Option<String>)>>;
+
 /// The report's metric keys, in order.
 pub const METRIC_KEYS: [&str; 5] = [
     "effectiveness",
@@ -306,7 +309,7 @@ fn score_record(
     fields: &Map<String, Value>,
     idx: &str,
     embeddings: Option<&dyn Embedder>,
-    replies: Option<&HashMap<String, Vec<(bool, Option<String>)>>>,
+    replies: Option<&JudgeReplies>,
 ) -> Result<Scored, String> {
     if let Some(error) = fields.get("error") {
         return Err(format!(
@@ -539,10 +542,7 @@ fn effectiveness_part(
 }
 
 /// Stored judge replies: idx → calls `(positions_swapped, reply)`.
-fn parse_judge_replies(
-    name: &str,
-    text: &str,
-) -> Result<HashMap<String, Vec<(bool, Option<String>)>>, InputError> {
+fn parse_judge_replies(name: &str, text: &str) -> Result<JudgeReplies, InputError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let value: Value = serde_json::from_str(text)
         .map_err(|e| InputError::new(name, Some(e.line()), format!("not valid JSON: {e}")))?;

@@ -1,10 +1,10 @@
 //! SGI-Bench Idea Generation: turning texts into values the way the official Python does.
 //!
-//! - [`parse_generated_idea`]: `task_2_idea_generation/step_1_get_answer.parse_generated_idea`,
+//! - [`parse_generated_idea`] is `task_2_idea_generation/step_1_get_answer.parse_generated_idea`,
 //!   which builds the `generated_data` of the step-1 log from the model's reply.
-//! - [`literal_eval`]: `ast.literal_eval` on the dataset's Python-literal fields
-//!   (`related_work`, `implementation_steps`, …).
-//! - [`py_str`]: Python's `str(value)` of a JSON value (f-strings, `", ".join(str(t) …)`).
+//! - [`literal_eval`] is `ast.literal_eval` on the dataset's Python-literal fields
+//!   (`related_work`, `implementation_steps` and the like).
+//! - [`py_str`] is Python's `str(value)` of a JSON value (f-strings, `", ".join(str(t) …)`).
 //!
 //! ```text
 //! parse_generated_idea(text):

@@ -311,3 +311,209 @@ fn bad_logs_exit_2_naming_the_file() {
     let stderr = score_fails(&["score", "sgi-dry", "/nonexistent/log.json", "--json"]);
     assert!(stderr.contains("no such file"), "{stderr}");
 }
+
+const EMBEDDING: f64 = 1e-9;
+
+/// Per-item and overall scores of `expected.json` against a `sgi-idea` report; `tol_of(key)`.
+fn check_idea(case: &Path, report: &Value, expected: &Value, tol_of: impl Fn(&str) -> f64) {
+    assert_eq!(report["benchmark"], "sgi-idea");
+    let warnings = report["warnings"].as_array().unwrap();
+    let mut scored = 0;
+    for (n, item) in expected["items"].as_array().unwrap().iter().enumerate() {
+        if let Some(err) = item.get("error") {
+            let w = warnings
+                .iter()
+                .find(|w| w["line"] == n + 1)
+                .unwrap_or_else(|| panic!("{case:?}: no warning for record {}", n + 1));
+            assert!(
+                w["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains(err.as_str().unwrap()),
+                "{case:?}: {w}"
+            );
+            continue;
+        }
+        scored += 1;
+        let idx = item["idx"].as_str().unwrap();
+        let got = sample(report, idx);
+        for dim in ["effectiveness", "novelty", "detailedness", "feasibility"] {
+            for key in [
+                format!("{dim}_objective"),
+                format!("{dim}_subjective"),
+                dim.into(),
+            ] {
+                assert!(
+                    close(got[&key].as_f64(), item[&key].as_f64(), tol_of(&key)),
+                    "{case:?} {idx} {key}: {} vs {}",
+                    got[&key],
+                    item[&key]
+                );
+            }
+        }
+        assert!(
+            close(
+                got["final"].as_f64(),
+                item["final_score"].as_f64(),
+                tol_of("final")
+            ),
+            "{case:?} {idx} final"
+        );
+    }
+    assert_eq!(report["overall"]["n"], scored, "{case:?}");
+    let avg = &expected["meta_evaluation"]["average_scores"];
+    for (ours, theirs) in [
+        ("final", "final_score"),
+        ("effectiveness", "effectiveness"),
+        ("novelty", "novelty"),
+        ("detailedness", "detailedness"),
+        ("feasibility", "feasibility"),
+    ] {
+        assert!(
+            close(overall(report, ours), avg[theirs].as_f64(), tol_of(ours)),
+            "{case:?} overall {ours}"
+        );
+    }
+}
+
+#[test]
+fn idea_cases() {
+    let embedding_tol = |key: &str| {
+        if key.starts_with("feasibility") || key.ends_with("_subjective") {
+            EXACT
+        } else {
+            EMBEDDING
+        }
+    };
+    for case in cases("idea_generation") {
+        let expected = json(&case.join("expected.json"));
+        let step1 = case.join("step2_input.json");
+        let table = case.join("embedding_table.json");
+        let judges = case.join("mock_llm.json");
+
+        // The step-1 log, recomputed end to end from the embedding table and the judge replies.
+        let report = score_json(&[
+            "score",
+            "sgi-idea",
+            s(&step1),
+            "--embeddings",
+            s(&table),
+            "--judge-replies",
+            s(&judges),
+            "--json",
+            "--samples",
+        ]);
+        check_idea(&case, &report, &expected, embedding_tol);
+        let paths: Vec<&str> = report["inputs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["path"].as_str().unwrap())
+            .collect();
+        assert_eq!(paths, [s(&step1), s(&table), s(&judges)]);
+        // Official crashes name the idx.
+        let input = json(&step1);
+        for (item, record) in expected["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(input.as_array().unwrap())
+        {
+            if item.get("error").is_some() {
+                let idx = record["idx"].as_str().unwrap();
+                assert!(
+                    report["warnings"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|w| w["message"].as_str().unwrap().starts_with(idx)),
+                    "{case:?} {idx}"
+                );
+            }
+        }
+
+        // The step-2 evaluation log as the official run writes it: its own scores, exactly.
+        let merged: Vec<Value> = input
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(expected["items"].as_array().unwrap())
+            .map(|(record, out)| {
+                if out.get("error").is_some() {
+                    return out.clone();
+                }
+                let mut record = record.as_object().unwrap().clone();
+                record.extend(out.as_object().unwrap().clone());
+                Value::Object(record)
+            })
+            .collect();
+        let name = case.file_name().unwrap().to_string_lossy().into_owned();
+        let step2 = TempJson::new(&format!("idea-{name}"), &Value::Array(merged));
+        let report = score_json(&["score", "sgi-idea", s(&step2.0), "--json", "--samples"]);
+        check_idea(&case, &report, &expected, |_| EXACT);
+        // With the table, the embedding-derived objectives are recomputed (to 1e-9).
+        let report = score_json(&[
+            "score",
+            "sgi-idea",
+            s(&step2.0),
+            "--embeddings",
+            s(&table),
+            "--json",
+            "--samples",
+        ]);
+        check_idea(&case, &report, &expected, embedding_tol);
+
+        // The step-1 log alone: no subjective scores, no embeddings → no final score, warnings say why.
+        let report = score_json(&["score", "sgi-idea", s(&step1), "--json"]);
+        assert_eq!(
+            report["overall"]["metrics"]["final"],
+            Value::Null,
+            "{case:?}"
+        );
+        let messages: Vec<&str> = report["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w["message"].as_str().unwrap())
+            .collect();
+        assert!(
+            messages.iter().any(|m| m.contains("no embedding table")),
+            "{messages:?}"
+        );
+        assert!(
+            messages.iter().any(|m| m.contains("no subjective scores")),
+            "{messages:?}"
+        );
+    }
+}
+
+#[test]
+fn idea_bad_inputs_exit_2() {
+    let case = dir("idea_generation").join("idea_01_json_full_win");
+    let step1 = case.join("step2_input.json");
+    let bad = TempJson::new(
+        "idea-bad-table",
+        &serde_json::json!({"text": "not a vector"}),
+    );
+    let stderr = score_fails(&[
+        "score",
+        "sgi-idea",
+        s(&step1),
+        "--embeddings",
+        s(&bad.0),
+        "--json",
+    ]);
+    assert!(
+        stderr.contains(s(&bad.0)) && stderr.contains("array of numbers"),
+        "{stderr}"
+    );
+    let stderr = score_fails(&[
+        "score",
+        "sgi-idea",
+        s(&step1),
+        "--judge-replies",
+        "/nonexistent/judges.json",
+        "--json",
+    ]);
+    assert!(stderr.contains("no such file"), "{stderr}");
+}
