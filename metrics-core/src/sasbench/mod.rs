@@ -197,6 +197,17 @@ pub fn score_raw(inputs: &RawInputs, variant: Variant) -> Result<Report, InputEr
     build_report(&taxonomy, files, report_inputs, variant)
 }
 
+/// The report of already-parsed files `(file name, responses)`, as [`score_predictions`] and
+/// [`score_raw`] build it (for callers that keep the responses, e.g. the workbench).
+pub fn report_from_responses(
+    taxonomy: &Taxonomy,
+    files: Vec<(String, Vec<Response>)>,
+    inputs: Vec<InputFile>,
+    variant: Variant,
+) -> Result<Report, InputError> {
+    build_report(taxonomy, files, inputs, variant)
+}
+
 fn display_name(key: &str) -> &str {
     key.strip_prefix('\u{0}').unwrap_or(key)
 }
