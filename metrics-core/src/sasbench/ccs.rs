@@ -32,7 +32,7 @@
 use super::Variant;
 use super::format::Response;
 use crate::error::MetricError;
-use crate::numpy_sum::pairwise_sum_by;
+use crate::numpy_sum::{pairwise_sum, pairwise_sum_sparse};
 use crate::qwk::{quadratic_weighted_kappa, quadratic_weighted_kappa_with_labels};
 
 /// Where a scorer hit a value the official code crashes on.
@@ -134,6 +134,12 @@ pub struct Ccs {
 }
 
 /// CCS of the score vectors.
+///
+/// Only the entries that can be non-zero are computed: `O[a,b]` at the N observed pairs and
+/// `E[a,b]` where vector a is some record's gold vector and b some record's prediction
+/// (elsewhere a row or column sum is 0). The sums run over numpy's pairwise tree of the whole
+/// T × T array with the zeros left out ([`pairwise_sum_sparse`]), which is bit for bit numpy's
+/// sum; each `W[a,b]` is computed once, as numpy computes it.
 pub fn ccs(v: &ScoreVectors, variant: Variant) -> Ccs {
     let l = v.tuple_length;
     let n = v.n();
@@ -144,17 +150,19 @@ pub fn ccs(v: &ScoreVectors, variant: Variant) -> Ccs {
     levels.dedup();
     let t = levels.len();
     let index = |row: &[i64]| levels.binary_search(&row).unwrap_or(0);
-    let mut observed = vec![0u64; t * t];
     let mut row_sums = vec![0u64; t];
     let mut col_sums = vec![0u64; t];
     let gold_index: Vec<usize> = (0..n).map(|r| index(v.gold_row(r))).collect();
+    // The observed cells a·T + b, sorted; a run of equal cells is O[a,b].
+    let mut cells: Vec<usize> = Vec::with_capacity(n);
     for (r, &a) in gold_index.iter().enumerate() {
         let b = index(v.pred_row(r));
-        observed[a * t + b] += 1;
+        cells.push(a * t + b);
         row_sums[a] += 1;
         col_sums[b] += 1;
     }
-    // The weight row used for vector a.
+    cells.sort_unstable();
+    // The weight row used for vector a (`None`: W[a, ·] = 0).
     let weight_rows: Vec<Option<Vec<f64>>> = match variant {
         Variant::Official => (0..t)
             .map(|a| (a < n).then(|| v.weights[a * l..(a + 1) * l].to_vec()))
@@ -204,35 +212,49 @@ pub fn ccs(v: &ScoreVectors, variant: Variant) -> Ccs {
                 .collect()
         })
         .collect();
-    // W[a,b] as numpy computes it: np.sum(w_a * diff ** 2).
-    let w = |a: usize, b: usize| -> f64 {
-        match &weight_rows[a] {
-            None => 0.0,
-            Some(wa) => {
-                let (ua, ub) = (levels[a], levels[b]);
-                pairwise_sum_by(l, |k| {
-                    let offset = ua[k] - ub[k] + (highs[k] - lows[k]);
-                    wa[k] * squares[k][offset as usize]
-                })
+    // Per level and position, the offset of U_a[k] into squares[k] (U_a[k] − low_k + span_k);
+    // the entry for U_a[k] − U_b[k] is at offset_a[k] − (U_b[k] − low_k).
+    let shifted: Vec<usize> = levels
+        .iter()
+        .flat_map(|u| u.iter().zip(&lows).map(|(x, low)| (x - low) as usize))
+        .collect();
+    let spans: Vec<usize> = (0..l).map(|k| (highs[k] - lows[k]) as usize).collect();
+    let total = n as f64;
+    let pred_levels: Vec<usize> = (0..t).filter(|&b| col_sums[b] > 0).collect();
+    let mut o_entries: Vec<(usize, f64)> = Vec::with_capacity(cells.len());
+    let mut e_entries: Vec<(usize, f64)> = Vec::new();
+    let mut cell = 0;
+    let mut terms = vec![0.0f64; l];
+    for a in 0..t {
+        let Some(wa) = &weight_rows[a] else { continue };
+        if row_sums[a] == 0 {
+            continue;
+        }
+        let sa = &shifted[a * l..(a + 1) * l];
+        for &b in &pred_levels {
+            let sb = &shifted[b * l..(b + 1) * l];
+            // W[a,b] as numpy computes it: np.sum(w_a * diff ** 2).
+            for k in 0..l {
+                terms[k] = wa[k] * squares[k][sa[k] + spans[k] - sb[k]];
+            }
+            let w = pairwise_sum(&terms);
+            let i = a * t + b;
+            let e = (row_sums[a] as f64 * col_sums[b] as f64) / total;
+            e_entries.push((i, e * w));
+            while cell < cells.len() && cells[cell] < i {
+                cell += 1;
+            }
+            let first = cell;
+            while cell < cells.len() && cells[cell] == i {
+                cell += 1;
+            }
+            if cell > first {
+                o_entries.push((i, (cell - first) as f64 * w));
             }
         }
-    };
-    let total = n as f64;
-    let sum_o_times_w = 0.0
-        + pairwise_sum_by(t * t, |i| {
-            let o = observed[i];
-            if o == 0 {
-                0.0
-            } else {
-                o as f64 * w(i / t, i % t)
-            }
-        });
-    let sum_e_times_w = 0.0
-        + pairwise_sum_by(t * t, |i| {
-            let (a, b) = (i / t, i % t);
-            let e = (row_sums[a] as f64 * col_sums[b] as f64) / total;
-            e * w(a, b)
-        });
+    }
+    let sum_o_times_w = 0.0 + pairwise_sum_sparse(t * t, &o_entries);
+    let sum_e_times_w = 0.0 + pairwise_sum_sparse(t * t, &e_entries);
     let value = 1.0 - sum_o_times_w / sum_e_times_w;
     let ccs = if value.is_finite() {
         Ok(value)
