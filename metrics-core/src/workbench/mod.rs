@@ -1,0 +1,26 @@
+//! The browser workbench's computations: everything the page shows, as view models.
+//!
+//! The Leptos app holds no formula: it hands dropped files to this module and renders what
+//! comes back. Flow:
+//!
+//! ```text
+//! bytes ─ detect ─▶ WorkFile{role} ─ session::score_files ─▶ Outcome{Report + typed Records}
+//!   Report ─▶ table (view model + CSV/Markdown/LaTeX/JSON exports)
+//!   Report/Records ─▶ charts (confusion, histograms, bars, ECS error frequencies, EOTGC levels)
+//!   Report ─▶ drill (flat sample rows, filter, sample detail)
+//!   Records × Records ─▶ compare (per-model table, paired bootstrap in chunks, sample diff)
+//!   view state ⇄ URL query (url_state)
+//! ```
+//! Like the rest of the crate: no IO, no clock, randomness only from a seeded PRNG.
+
+pub mod detect;
+pub mod drill;
+pub mod session;
+pub mod table;
+
+pub use detect::{Benchmark, Confidence, Detected, Role, detect};
+pub use session::{
+    Outcome, Records, ScoreOptions, Scored, Variant, WorkFile, plan, rescore, score_files,
+    score_job,
+};
+pub use table::{Table, changed_cells, table, to_csv, to_json, to_latex, to_markdown};

@@ -1,0 +1,526 @@
+//! The report table as the page and the exports show it: one view model, four exports.
+//!
+//! ```text
+//! SAS-Bench   columns = files in the leaderboard's order (ids 0 2 1 3 4 5 6 7 10 8 9 11, present
+//!             files only, any other files after them) + "Avg." (= overall);
+//!             rows = qwk, ccs, ecs; display = value × 100 with 2 decimals (the paper's table)
+//! others      rows = subsets + overall; columns = scalar metric keys in report order;
+//!             display = value with 4 decimals
+//! ```
+//! Every cell keeps the full-precision unscaled value (`data-value` on the page) and, when the
+//! report has `null`, the reason (from the report's warnings where one names the metric).
+//! Exports: [`to_csv`], [`to_markdown`], [`to_latex`] (booktabs) from the same [`Table`], and
+//! [`to_json`] = [`Report::to_json_pretty`].
+
+use serde::Serialize;
+
+use crate::report::{MetricValue, Metrics, Report};
+use crate::sasbench::subset_name;
+
+/// The leaderboard's column order of SAS-Bench dataset file ids.
+pub const SASBENCH_COLUMN_ORDER: [&str; 12] =
+    ["0", "2", "1", "3", "4", "5", "6", "7", "10", "8", "9", "11"];
+
+/// The subset name of the overall row/column.
+pub const OVERALL: &str = "overall";
+
+/// One value of the table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Cell {
+    /// `data-subset`: the subset name, or `overall`.
+    pub subset: String,
+    /// `data-metric`: the metric key.
+    pub metric: String,
+    /// `data-value`: the report's value at full precision, unscaled; `None` = `null`.
+    pub value: Option<f64>,
+    /// The text to show (scaled, rounded; `—` when undefined).
+    pub display: String,
+    /// Why the value is undefined (only when `value` is `None`).
+    pub undefined_reason: Option<String>,
+}
+
+impl Cell {
+    /// `data-value` as JSON text: the number at full precision, or `null`.
+    pub fn data_value(&self) -> String {
+        match self.value {
+            Some(v) => serde_json::to_string(&v).unwrap_or_else(|_| "null".into()),
+            None => "null".into(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Column {
+    pub key: String,
+    pub label: String,
+    /// Records behind the column (SAS-Bench file columns).
+    pub n: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Row {
+    pub key: String,
+    pub label: String,
+    /// Records behind the row (subset rows).
+    pub n: Option<usize>,
+    pub cells: Vec<Cell>,
+}
+
+/// The table view model.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Table {
+    pub benchmark: String,
+    pub variant: String,
+    /// Displayed value = value × `scale` (100 for SAS-Bench, else 1).
+    pub scale: f64,
+    pub decimals: usize,
+    /// The header of the row-label column.
+    pub corner: String,
+    pub columns: Vec<Column>,
+    pub rows: Vec<Row>,
+    /// A caption, e.g. "sasbench (official), values ×100".
+    pub caption: String,
+}
+
+impl Table {
+    /// The cell for `subset` × `metric`.
+    pub fn cell(&self, subset: &str, metric: &str) -> Option<&Cell> {
+        self.rows
+            .iter()
+            .flat_map(|r| &r.cells)
+            .find(|c| c.subset == subset && c.metric == metric)
+    }
+
+    fn has_n(&self) -> bool {
+        self.rows.iter().any(|r| r.n.is_some())
+    }
+}
+
+fn scalar(metrics: &Metrics, key: &str) -> Option<f64> {
+    metrics.get(key).and_then(MetricValue::as_scalar)
+}
+
+fn display(value: Option<f64>, scale: f64, decimals: usize) -> String {
+    match value {
+        Some(v) => format!("{:.*}", decimals, v * scale),
+        None => "—".into(),
+    }
+}
+
+/// Why `metric` of `subset` is `null`: the best-matching warning of the report.
+pub fn undefined_reason(report: &Report, subset: &str, metric: &str) -> String {
+    let is_sas = report.benchmark == "sasbench";
+    let mentions_metric = |m: &str| {
+        m.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|w| w == metric)
+    };
+    let about_subset = |path: &str, message: &str| {
+        message.starts_with(&format!("{subset}:"))
+            || (is_sas && subset != OVERALL && subset_name(path) == subset)
+    };
+    let best = report
+        .warnings
+        .iter()
+        .filter(|w| mentions_metric(&w.message))
+        .max_by_key(|w| about_subset(&w.path, &w.message));
+    let from_warning = best.filter(|w| subset == OVERALL || about_subset(&w.path, &w.message));
+    match (from_warning, is_sas && subset == OVERALL) {
+        (Some(w), false) => w.message.clone(),
+        (Some(w), true) => format!(
+            "the mean over files is undefined because a file's value is: {}",
+            w.message
+        ),
+        (None, true) => "the mean over files is undefined because a file's value is".into(),
+        (None, false) => "undefined (null in the report)".into(),
+    }
+}
+
+fn cell(report: &Report, subset: &str, metric: &str, value: Option<f64>, t: (f64, usize)) -> Cell {
+    Cell {
+        subset: subset.to_string(),
+        metric: metric.to_string(),
+        value,
+        display: display(value, t.0, t.1),
+        undefined_reason: value
+            .is_none()
+            .then(|| undefined_reason(report, subset, metric)),
+    }
+}
+
+/// The report's table.
+pub fn table(report: &Report) -> Table {
+    if report.benchmark == "sasbench" {
+        sasbench_table(report)
+    } else {
+        subset_table(report)
+    }
+}
+
+fn sasbench_table(report: &Report) -> Table {
+    let (scale, decimals) = (100.0, 2);
+    let id = |name: &str| name.split('_').next().unwrap_or(name).to_string();
+    let mut subsets: Vec<&crate::report::Subset> = Vec::new();
+    for wanted in SASBENCH_COLUMN_ORDER {
+        subsets.extend(report.subsets.iter().filter(|s| id(&s.name) == wanted));
+    }
+    subsets.extend(
+        report
+            .subsets
+            .iter()
+            .filter(|s| !SASBENCH_COLUMN_ORDER.contains(&id(&s.name).as_str())),
+    );
+    let mut columns: Vec<Column> = subsets
+        .iter()
+        .map(|s| Column {
+            key: s.name.clone(),
+            label: s.name.clone(),
+            n: Some(s.n),
+        })
+        .collect();
+    columns.push(Column {
+        key: OVERALL.into(),
+        label: "Avg.".into(),
+        n: Some(report.overall.n),
+    });
+    let rows = ["qwk", "ccs", "ecs"]
+        .into_iter()
+        .map(|metric| {
+            let mut cells: Vec<Cell> = subsets
+                .iter()
+                .map(|s| {
+                    let v = scalar(&s.metrics, metric);
+                    cell(report, &s.name, metric, v, (scale, decimals))
+                })
+                .collect();
+            let v = scalar(&report.overall.metrics, metric);
+            cells.push(cell(report, OVERALL, metric, v, (scale, decimals)));
+            Row {
+                key: metric.into(),
+                label: metric.to_ascii_uppercase(),
+                n: None,
+                cells,
+            }
+        })
+        .collect();
+    Table {
+        benchmark: report.benchmark.clone(),
+        variant: report.variant.clone(),
+        scale,
+        decimals,
+        corner: String::new(),
+        columns,
+        rows,
+        caption: format!("{} ({}), values ×100", report.benchmark, report.variant),
+    }
+}
+
+/// The scalar metric keys of a report, overall first, in order of appearance.
+pub fn scalar_keys(report: &Report) -> Vec<String> {
+    let mut keys: Vec<String> = Vec::new();
+    let all =
+        std::iter::once(&report.overall.metrics).chain(report.subsets.iter().map(|s| &s.metrics));
+    for metrics in all {
+        for (k, v) in metrics {
+            if matches!(v, MetricValue::Scalar(_)) && !keys.contains(k) {
+                keys.push(k.clone());
+            }
+        }
+    }
+    keys
+}
+
+fn subset_table(report: &Report) -> Table {
+    let (scale, decimals) = (1.0, 4);
+    let keys = scalar_keys(report);
+    let columns = keys
+        .iter()
+        .map(|k| Column {
+            key: k.clone(),
+            label: k.clone(),
+            n: None,
+        })
+        .collect();
+    let row = |name: &str, n: usize, metrics: &Metrics| Row {
+        key: name.to_string(),
+        label: name.to_string(),
+        n: Some(n),
+        cells: keys
+            .iter()
+            .map(|k| cell(report, name, k, scalar(metrics, k), (scale, decimals)))
+            .collect(),
+    };
+    let mut rows: Vec<Row> = report
+        .subsets
+        .iter()
+        .map(|s| row(&s.name, s.n, &s.metrics))
+        .collect();
+    rows.push(row(OVERALL, report.overall.n, &report.overall.metrics));
+    Table {
+        benchmark: report.benchmark.clone(),
+        variant: report.variant.clone(),
+        scale,
+        decimals,
+        corner: "subset".into(),
+        columns,
+        rows,
+        caption: format!("{} ({})", report.benchmark, report.variant),
+    }
+}
+
+/// CSV: a header row (corner, [`n`,] column labels), then one line per row. Undefined cells are
+/// empty; values are the displayed (scaled, rounded) numbers.
+pub fn to_csv(table: &Table) -> String {
+    let mut out = csv::Writer::from_writer(Vec::new());
+    let has_n = table.has_n();
+    let corner = if table.corner.is_empty() {
+        "metric"
+    } else {
+        &table.corner
+    };
+    let mut header = vec![corner.to_string()];
+    if has_n {
+        header.push("n".into());
+    }
+    header.extend(table.columns.iter().map(|c| c.label.clone()));
+    // Writing to a Vec cannot fail for IO reasons; a csv error would leave the row out.
+    let _ = out.write_record(&header);
+    for row in &table.rows {
+        let mut record = vec![row.label.clone()];
+        if has_n {
+            record.push(row.n.map(|n| n.to_string()).unwrap_or_default());
+        }
+        record.extend(row.cells.iter().map(|c| {
+            if c.value.is_some() {
+                c.display.clone()
+            } else {
+                String::new()
+            }
+        }));
+        let _ = out.write_record(&record);
+    }
+    let bytes = out.into_inner().unwrap_or_default();
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
+fn md_escape(text: &str) -> String {
+    text.replace('|', "\\|")
+}
+
+/// A GitHub-flavoured Markdown table (`—` for undefined values).
+pub fn to_markdown(table: &Table) -> String {
+    let has_n = table.has_n();
+    let mut header = vec![md_escape(&table.corner)];
+    let mut rule = vec!["---".to_string()];
+    if has_n {
+        header.push("n".into());
+        rule.push("---:".into());
+    }
+    for c in &table.columns {
+        header.push(md_escape(&c.label));
+        rule.push("---:".into());
+    }
+    let mut out = format!("| {} |\n|{}|\n", header.join(" | "), rule.join("|"));
+    for row in &table.rows {
+        let mut cells = vec![md_escape(&row.label)];
+        if has_n {
+            cells.push(row.n.map(|n| n.to_string()).unwrap_or_default());
+        }
+        cells.extend(row.cells.iter().map(|c| md_escape(&c.display)));
+        out.push_str(&format!("| {} |\n", cells.join(" | ")));
+    }
+    out
+}
+
+/// Escape LaTeX's special characters in a label.
+pub fn latex_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\textbackslash{}"),
+            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '~' => out.push_str("\\textasciitilde{}"),
+            '^' => out.push_str("\\textasciicircum{}"),
+            '×' => out.push_str("$\\times$"),
+            '—' => out.push_str("--"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A booktabs `tabular` (`\toprule`, `\midrule`, `\bottomrule`), the paper's layout: for
+/// SAS-Bench rows QWK/CCS/ECS, one column per file and Avg., values ×100 with 2 decimals.
+/// Undefined values are `--`. Needs `\usepackage{booktabs}`.
+pub fn to_latex(table: &Table) -> String {
+    let has_n = table.has_n();
+    let numeric = table.columns.len() + usize::from(has_n);
+    let mut out = format!(
+        "% {}\n\\begin{{tabular}}{{l{}}}\n\\toprule\n",
+        latex_escape(&table.caption),
+        "r".repeat(numeric)
+    );
+    let mut header = vec![latex_escape(&table.corner)];
+    if has_n {
+        header.push("$n$".into());
+    }
+    header.extend(table.columns.iter().map(|c| latex_escape(&c.label)));
+    out.push_str(&format!("{} \\\\\n\\midrule\n", header.join(" & ")));
+    for row in &table.rows {
+        let mut cells = vec![latex_escape(&row.label)];
+        if has_n {
+            cells.push(row.n.map(|n| n.to_string()).unwrap_or_default());
+        }
+        cells.extend(row.cells.iter().map(|c| {
+            if c.value.is_some() {
+                c.display.clone()
+            } else {
+                "--".into()
+            }
+        }));
+        out.push_str(&format!("{} \\\\\n", cells.join(" & ")));
+    }
+    out.push_str("\\bottomrule\n\\end{tabular}\n");
+    out
+}
+
+/// The JSON export: exactly [`Report::to_json_pretty`] (what `scorebench score … --json
+/// --samples` prints for the same files; see [`to_json_without_samples`] for `--json`).
+pub fn to_json(report: &Report) -> String {
+    report.to_json_pretty()
+}
+
+/// The report without `samples`, as `scorebench score … --json` prints it.
+pub fn to_json_without_samples(report: &Report) -> String {
+    let mut report = report.clone();
+    report.samples = None;
+    report.to_json_pretty()
+}
+
+fn values(v: Option<&MetricValue>) -> Vec<Option<u64>> {
+    match v {
+        None => vec![],
+        Some(MetricValue::Scalar(x)) => vec![x.map(f64::to_bits)],
+        Some(MetricValue::Vector(xs)) => xs.iter().map(|x| x.map(f64::to_bits)).collect(),
+    }
+}
+
+/// The `(subset, metric)` cells whose value differs between two reports of the same files
+/// (e.g. official vs corrected), bit for bit; `overall` for the overall row. Subsets and
+/// metrics present in only one report count as changed.
+pub fn changed_cells(a: &Report, b: &Report) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let scopes_a = std::iter::once((OVERALL, &a.overall.metrics))
+        .chain(a.subsets.iter().map(|s| (s.name.as_str(), &s.metrics)));
+    let mut seen: Vec<(String, String)> = Vec::new();
+    let mut compare = |subset: &str, metric: &str| {
+        let key = (subset.to_string(), metric.to_string());
+        if seen.contains(&key) {
+            return;
+        }
+        if values(a.metric(subset, metric)) != values(b.metric(subset, metric)) {
+            out.push(key.clone());
+        }
+        seen.push(key);
+    };
+    for (subset, metrics) in scopes_a {
+        for metric in metrics.keys() {
+            compare(subset, metric);
+        }
+    }
+    let scopes_b = std::iter::once((OVERALL, &b.overall.metrics))
+        .chain(b.subsets.iter().map(|s| (s.name.as_str(), &s.metrics)));
+    for (subset, metrics) in scopes_b {
+        for metric in metrics.keys() {
+            compare(subset, metric);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{InputFile, Overall, Subset, Warning};
+
+    fn m(pairs: &[(&str, Option<f64>)]) -> Metrics {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), MetricValue::Scalar(*v)))
+            .collect()
+    }
+
+    fn report(benchmark: &str) -> Report {
+        Report {
+            benchmark: benchmark.into(),
+            variant: "official".into(),
+            inputs: vec![InputFile::from_bytes("a", b"")],
+            overall: Overall {
+                n: 3,
+                metrics: m(&[("acc_a", Some(0.5)), ("pearson", None)]),
+            },
+            subsets: vec![Subset {
+                name: "grade 9".into(),
+                n: 3,
+                metrics: m(&[("acc_a", Some(0.123456)), ("pearson", Some(-1.0))]),
+            }],
+            samples: None,
+            warnings: vec![Warning {
+                path: "p.json".into(),
+                line: None,
+                message: "overall: pearson is undefined: constant".into(),
+            }],
+        }
+    }
+
+    #[test]
+    fn subset_table_and_exports() {
+        let t = table(&report("eotgc"));
+        assert_eq!(t.rows.len(), 2);
+        assert_eq!(t.rows[1].key, OVERALL);
+        assert_eq!(t.cell("grade 9", "acc_a").unwrap().display, "0.1235");
+        let undefined = t.cell(OVERALL, "pearson").unwrap();
+        assert_eq!(undefined.data_value(), "null");
+        assert_eq!(
+            undefined.undefined_reason.as_deref(),
+            Some("overall: pearson is undefined: constant")
+        );
+        assert_eq!(
+            to_csv(&t),
+            "subset,n,acc_a,pearson\ngrade 9,3,0.1235,-1.0000\noverall,3,0.5000,\n"
+        );
+        assert!(
+            to_markdown(&t).starts_with("| subset | n | acc_a | pearson |\n|---|---:|---:|---:|\n")
+        );
+        let latex = to_latex(&t);
+        assert!(latex.contains("\\toprule") && latex.contains("\\bottomrule"));
+        assert!(latex.contains("overall & 3 & 0.5000 & -- \\\\"));
+    }
+
+    #[test]
+    fn changed_cells_compares_bits() {
+        let a = report("eotgc");
+        let mut b = a.clone();
+        assert!(changed_cells(&a, &b).is_empty());
+        b.subsets[0]
+            .metrics
+            .insert("acc_a".into(), MetricValue::Scalar(Some(0.2)));
+        b.overall
+            .metrics
+            .insert("pearson".into(), MetricValue::Scalar(Some(0.0)));
+        assert_eq!(
+            changed_cells(&a, &b),
+            vec![
+                (OVERALL.to_string(), "pearson".to_string()),
+                ("grade 9".to_string(), "acc_a".to_string())
+            ]
+        );
+    }
+
+    #[test]
+    fn latex_escapes_labels() {
+        assert_eq!(latex_escape("7_Math & 5%"), "7\\_Math \\& 5\\%");
+    }
+}

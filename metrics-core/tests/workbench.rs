@@ -1,0 +1,459 @@
+//! The workbench over the golden vectors: every golden file's detected role, `score_files` equal
+//! to the benchmark APIs, exports that round-trip, and the page state.
+
+#![allow(clippy::unwrap_used)] // a panic is how these tests report a mismatch
+
+use std::path::{Path, PathBuf};
+
+use metrics_core::eotgc;
+use metrics_core::msqa;
+use metrics_core::sasbench::{
+    self, NamedText, RawFile, RawInputs, SasInputs, Variant as SasVariant,
+};
+use metrics_core::sgibench::{deep_research, dry, idea, wet};
+use metrics_core::workbench::detect::{Role, detect};
+use metrics_core::workbench::session::{ScoreOptions, Variant, WorkFile, score_files};
+use metrics_core::workbench::table::{self, OVERALL};
+use serde_json::Value;
+
+fn golden_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden")
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            walk(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    walk(dir, &mut files);
+    files.sort();
+    files
+}
+
+fn rel(path: &Path) -> String {
+    path.strip_prefix(golden_root())
+        .unwrap()
+        .display()
+        .to_string()
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// What each golden file is (by its place in the golden tree).
+fn expected_role(rel: &str) -> Role {
+    let base = rel.rsplit('/').next().unwrap();
+    let in_dir = |d: &str| rel.contains(d);
+    match () {
+        _ if base == "error_type.jsonl" => Role::SasTaxonomy,
+        _ if in_dir("sasbench/") && in_dir("/datasets/") => Role::SasDataset,
+        _ if base.ends_with("_prediction.jsonl") => Role::SasPrediction,
+        _ if base.ends_with("_scored.jsonl") => Role::SasRaw,
+        _ if in_dir("eotgc/") && base == "gold.json" => Role::EotgcGold,
+        _ if in_dir("eotgc/") && base == "pred.json" => Role::EotgcSubmission,
+        _ if in_dir("eotgc/") && base == "input.json" => Role::EotgcTrack2,
+        _ if base == "evaluation.log" => Role::MsqaEvaluation,
+        _ if in_dir("wet_experiment/") && base == "step2_input.json" => Role::SgiWetLog,
+        _ if in_dir("deep_research/") && base == "step2_input.json" => Role::SgiDeepResearchLog,
+        _ if in_dir("dry_experiment/") && base == "step4_input.json" => Role::SgiDryLog,
+        _ if in_dir("idea_generation/") && base == "step2_input.json" => Role::SgiIdeaLog,
+        _ => Role::Unknown,
+    }
+}
+
+#[test]
+fn every_golden_file_is_detected() {
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for path in files_under(&golden_root()) {
+        let rel = rel(&path);
+        let bytes = std::fs::read(&path).unwrap();
+        let d = detect(&rel, &bytes);
+        if d.role != expected_role(&rel) {
+            wrong.push(format!(
+                "{rel}: {:?} ({}), expected {:?}",
+                d.role,
+                d.why,
+                expected_role(&rel)
+            ));
+        }
+        assert_eq!(d.benchmark, d.role.benchmark());
+        checked += 1;
+    }
+    assert!(checked > 300, "{checked}");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The toolkit's evaluation.json of each MSQA case (stored inside expected.json).
+fn msqa_evaluations() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for dir in std::fs::read_dir(golden_root().join("msqa")).unwrap() {
+        let dir = dir.unwrap().path();
+        let expected: Value = serde_json::from_str(&read(&dir.join("expected.json"))).unwrap();
+        if let Some(records) = expected.get("evaluation_json").filter(|v| v.is_array()) {
+            out.push((
+                rel(&dir.join("evaluation.json")),
+                serde_json::to_string_pretty(records).unwrap(),
+            ));
+        }
+    }
+    out.sort();
+    assert!(out.len() >= 5);
+    out
+}
+
+#[test]
+fn msqa_evaluation_json_is_detected_and_scored_as_the_api_does() {
+    for (name, text) in msqa_evaluations() {
+        assert_eq!(
+            detect(&name, text.as_bytes()).role,
+            Role::MsqaEvaluation,
+            "{name}"
+        );
+        let outcomes = score_files(
+            &[WorkFile::new(&name, text.clone().into_bytes())],
+            &ScoreOptions::default(),
+        );
+        assert_eq!(outcomes.len(), 1);
+        let expected = msqa::score_evaluation_text(&name, &text);
+        assert_eq!(
+            outcomes[0].result.as_ref().map(|s| &s.report),
+            expected.as_ref(),
+            "{name}"
+        );
+    }
+}
+
+fn work_files(paths: &[PathBuf]) -> Vec<WorkFile> {
+    paths
+        .iter()
+        .map(|p| WorkFile::new(rel(p), std::fs::read(p).unwrap()))
+        .collect()
+}
+
+fn sas_cases() -> Vec<PathBuf> {
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(golden_root().join("sasbench"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 10);
+    cases
+}
+
+fn with_suffix(dir: &Path, suffix: &str) -> Vec<PathBuf> {
+    files_under(dir)
+        .into_iter()
+        .filter(|p| p.to_str().unwrap().ends_with(suffix))
+        .collect()
+}
+
+#[test]
+fn sasbench_cases_score_as_score_predictions_and_score_raw() {
+    for case in sas_cases() {
+        let taxonomy = case.join("datasets/error_type.jsonl");
+        let predictions = with_suffix(
+            &case.join("datasets_GoldenModel_Scored"),
+            "_prediction.jsonl",
+        );
+        let raws = with_suffix(&case.join("datasets_GoldenModel_Scored"), "_scored.jsonl");
+        for variant in [Variant::Official, Variant::Corrected] {
+            let sas_variant = match variant {
+                Variant::Official => SasVariant::Official,
+                Variant::Corrected => SasVariant::Corrected,
+            };
+            let options = ScoreOptions { variant };
+            // Prediction files + taxonomy.
+            let mut paths = vec![taxonomy.clone()];
+            paths.extend(predictions.iter().cloned());
+            let files = work_files(&paths);
+            let outcomes = score_files(&files, &options);
+            assert_eq!(outcomes.len(), 1, "{case:?}");
+            let texts: Vec<String> = paths.iter().map(|p| read(p)).collect();
+            let names: Vec<String> = paths.iter().map(|p| rel(p)).collect();
+            let inputs = SasInputs {
+                taxonomy: NamedText {
+                    name: &names[0],
+                    text: &texts[0],
+                },
+                predictions: (1..paths.len())
+                    .map(|i| NamedText {
+                        name: &names[i],
+                        text: &texts[i],
+                    })
+                    .collect(),
+            };
+            let expected = sasbench::score_predictions(&inputs, sas_variant);
+            assert_eq!(
+                outcomes[0].result.as_ref().map(|s| &s.report),
+                expected.as_ref(),
+                "{case:?}"
+            );
+            if let Ok(report) = &expected {
+                assert!(report.samples.as_ref().is_some_and(|s| !s.is_empty()));
+            }
+
+            // Raw replies + dataset files + taxonomy (step 2 first).
+            if raws.is_empty() {
+                continue;
+            }
+            let datasets: Vec<PathBuf> = raws
+                .iter()
+                .map(|r| {
+                    case.join("datasets").join(format!(
+                        "{}.jsonl",
+                        sasbench::subset_name(r.to_str().unwrap())
+                    ))
+                })
+                .collect();
+            let mut paths = vec![taxonomy.clone()];
+            paths.extend(datasets.iter().cloned());
+            paths.extend(raws.iter().cloned());
+            let files = work_files(&paths);
+            let outcomes = score_files(&files, &options);
+            assert_eq!(outcomes.len(), 1, "{case:?}");
+            let text = |p: &Path| read(p);
+            let (dt, st): (Vec<String>, Vec<String>) = (
+                datasets.iter().map(|p| text(p)).collect(),
+                raws.iter().map(|p| text(p)).collect(),
+            );
+            let (dn, sn): (Vec<String>, Vec<String>) = (
+                datasets.iter().map(|p| rel(p)).collect(),
+                raws.iter().map(|p| rel(p)).collect(),
+            );
+            let tax_text = read(&taxonomy);
+            let tax_name = rel(&taxonomy);
+            let inputs = RawInputs {
+                taxonomy: NamedText {
+                    name: &tax_name,
+                    text: &tax_text,
+                },
+                files: (0..raws.len())
+                    .map(|i| RawFile {
+                        dataset: NamedText {
+                            name: &dn[i],
+                            text: &dt[i],
+                        },
+                        scored: NamedText {
+                            name: &sn[i],
+                            text: &st[i],
+                        },
+                    })
+                    .collect(),
+            };
+            let expected = sasbench::score_raw(&inputs, sas_variant);
+            assert_eq!(
+                outcomes[0].result.as_ref().map(|s| &s.report),
+                expected.as_ref(),
+                "{case:?} raw"
+            );
+        }
+    }
+}
+
+#[test]
+fn eotgc_and_sgi_cases_score_as_their_apis() {
+    for dir in std::fs::read_dir(golden_root().join("eotgc")).unwrap() {
+        let dir = dir.unwrap().path();
+        let files = work_files(&files_under(&dir));
+        let outcomes = score_files(&files, &ScoreOptions::default());
+        assert_eq!(outcomes.len(), 1, "{dir:?}");
+        let expected = if dir.join("gold.json").exists() {
+            eotgc::score_track1(
+                &rel(&dir.join("gold.json")),
+                &read(&dir.join("gold.json")),
+                &rel(&dir.join("pred.json")),
+                &read(&dir.join("pred.json")),
+            )
+        } else {
+            let name = rel(&dir.join("input.json"));
+            let text = read(&dir.join("input.json"));
+            let parsed = eotgc::parse_track2_file(&name, &text).unwrap();
+            eotgc::score_track2_file(
+                metrics_core::InputFile::from_bytes(name, text.as_bytes()),
+                &parsed,
+            )
+        };
+        assert_eq!(
+            outcomes[0].result.as_ref().map(|s| &s.report),
+            expected.as_ref(),
+            "{dir:?}"
+        );
+    }
+    let mut logs = 0;
+    for path in files_under(&golden_root().join("sgibench")) {
+        let name = rel(&path);
+        let text = read(&path);
+        let expected = match expected_role(&name) {
+            Role::SgiWetLog => wet::score_log(&name, &text),
+            Role::SgiDryLog => dry::score_log(&name, &text, None),
+            Role::SgiDeepResearchLog => deep_research::score_log(&name, &text),
+            Role::SgiIdeaLog => idea::score_log(&name, &text, None),
+            _ => continue,
+        };
+        let outcomes = score_files(
+            &[WorkFile::new(&name, text.into_bytes())],
+            &ScoreOptions::default(),
+        );
+        assert_eq!(
+            outcomes[0].result.as_ref().map(|s| &s.report),
+            expected.as_ref(),
+            "{name}"
+        );
+        logs += 1;
+    }
+    assert!(logs >= 20, "{logs}");
+}
+
+#[test]
+fn a_whole_case_folder_gives_one_report_per_job() {
+    // Dropping a SAS-Bench case folder as it is: predictions and raw replies are two jobs with
+    // the same numbers; expected.json and meta.json are not used.
+    let case = golden_root().join("sasbench/case_02");
+    let files = work_files(&files_under(&case));
+    let outcomes = score_files(&files, &ScoreOptions::default());
+    assert_eq!(outcomes.len(), 2);
+    let (a, b) = (outcomes[0].report().unwrap(), outcomes[1].report().unwrap());
+    assert_eq!(a.overall, b.overall);
+    assert_eq!(a.subsets, b.subsets);
+}
+
+fn sas_report(case: &str, variant: Variant) -> metrics_core::Report {
+    let dir = golden_root().join(case);
+    let mut paths = vec![dir.join("datasets/error_type.jsonl")];
+    paths.extend(with_suffix(
+        &dir.join("datasets_GoldenModel_Scored"),
+        "_prediction.jsonl",
+    ));
+    let outcomes = score_files(&work_files(&paths), &ScoreOptions { variant });
+    outcomes[0].report().unwrap().clone()
+}
+
+/// A case with several files (for the column order and the exports).
+fn biggest_sas_case() -> String {
+    sas_cases()
+        .into_iter()
+        .max_by_key(|c| {
+            with_suffix(&c.join("datasets_GoldenModel_Scored"), "_prediction.jsonl").len()
+        })
+        .map(|c| rel(&c))
+        .unwrap()
+}
+
+#[test]
+fn sasbench_table_is_the_leaderboard_layout_and_exports_round_trip() {
+    let case = biggest_sas_case();
+    let report = sas_report(&case, Variant::Official);
+    let t = table::table(&report);
+    assert_eq!(t.scale, 100.0);
+    assert_eq!(
+        t.rows.iter().map(|r| r.key.as_str()).collect::<Vec<_>>(),
+        ["qwk", "ccs", "ecs"]
+    );
+    let order = ["0", "2", "1", "3", "4", "5", "6", "7", "10", "8", "9", "11"];
+    let ids: Vec<&str> = t
+        .columns
+        .iter()
+        .map(|c| c.key.split('_').next().unwrap())
+        .collect();
+    let positions: Vec<usize> = ids[..ids.len() - 1]
+        .iter()
+        .map(|id| order.iter().position(|o| o == id).unwrap())
+        .collect();
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
+    assert_eq!(t.columns.last().unwrap().label, "Avg.");
+    assert_eq!(t.columns.last().unwrap().key, OVERALL);
+
+    // CSV cells parse back to the ×100 values (2 decimals).
+    let csv = table::to_csv(&t);
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(header.len(), t.columns.len() + 1);
+    let mut cells = 0;
+    for (row, record) in t.rows.iter().zip(reader.records()) {
+        let record = record.unwrap();
+        for (i, cell) in row.cells.iter().enumerate() {
+            let text = &record[i + 1];
+            match cell.value {
+                Some(v) => {
+                    let parsed: f64 = text.parse().unwrap();
+                    assert!((parsed - v * 100.0).abs() <= 0.005 + 1e-9, "{text} vs {v}");
+                    assert_eq!(text, format!("{:.2}", v * 100.0));
+                    cells += 1;
+                }
+                None => {
+                    assert_eq!(text, "");
+                    assert!(cell.undefined_reason.is_some());
+                }
+            }
+        }
+    }
+    assert!(cells > 0);
+    // Markdown and LaTeX carry the same displayed values.
+    let md = table::to_markdown(&t);
+    let latex = table::to_latex(&t);
+    for cell in t
+        .rows
+        .iter()
+        .flat_map(|r| &r.cells)
+        .filter(|c| c.value.is_some())
+    {
+        assert!(md.contains(&cell.display));
+        assert!(latex.contains(&cell.display));
+    }
+    assert!(
+        latex.contains("\\toprule")
+            && latex.contains("\\midrule")
+            && latex.contains("\\bottomrule")
+    );
+    assert!(latex.contains("QWK &"));
+    // JSON export is the report's own JSON, and parses back to the same report.
+    let json = table::to_json(&report);
+    assert_eq!(json, report.to_json_pretty());
+    let back: metrics_core::Report = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, report);
+    let without = table::to_json_without_samples(&report);
+    assert!(
+        serde_json::from_str::<Value>(&without)
+            .unwrap()
+            .get("samples")
+            .is_none()
+    );
+}
+
+#[test]
+fn official_and_corrected_differ_in_named_cells() {
+    let case = biggest_sas_case();
+    let official = sas_report(&case, Variant::Official);
+    let corrected = sas_report(&case, Variant::Corrected);
+    let changed = table::changed_cells(&official, &corrected);
+    for (subset, metric) in &changed {
+        assert_ne!(
+            official.metric(subset, metric),
+            corrected.metric(subset, metric)
+        );
+    }
+    // Every unchanged cell is equal.
+    for s in official
+        .subsets
+        .iter()
+        .map(|s| s.name.clone())
+        .chain([OVERALL.to_string()])
+    {
+        for m in ["qwk", "ccs", "ecs", "ecs_tiers"] {
+            if !changed.contains(&(s.clone(), m.to_string())) {
+                assert_eq!(official.metric(&s, m), corrected.metric(&s, m));
+            }
+        }
+    }
+}
