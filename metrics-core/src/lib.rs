@@ -31,5 +31,7 @@ pub mod msqa;
 pub mod sasbench;
 pub mod sgibench;
 
+pub mod workbench;
+
 pub use error::{InputError, MetricError};
 pub use report::{InputFile, MetricValue, Metrics, Overall, Report, Subset, Warning};
