@@ -1,36 +1,39 @@
-//! Reading the user's files in the browser (nothing is uploaded).
+//! Reading the user's files in the browser, in chunks with progress (nothing is uploaded).
 
 use js_sys::Uint8Array;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-
-/// A file the user dropped or picked, read into memory.
-#[derive(Clone, Debug)]
-pub struct DroppedFile {
-    pub name: String,
-    pub bytes: Vec<u8>,
-}
 
 /// Largest file the page reads (the CLI applies the same limit).
 pub const MAX_FILE_BYTES: f64 = (1u64 << 30) as f64;
+/// Bytes read per step; progress is reported after each.
+const CHUNK_BYTES: f64 = (8u64 << 20) as f64;
 
 /// The files of a `FileList` (from an `<input type=file>` or a drop).
 pub fn list(files: &web_sys::FileList) -> Vec<web_sys::File> {
     (0..files.length()).filter_map(|i| files.get(i)).collect()
 }
 
-/// Read one file's bytes; an error message names the file.
-pub async fn read(file: &web_sys::File) -> Result<DroppedFile, String> {
+/// Read a file into a JS byte array chunk by chunk, calling `progress(bytes_read)` after each
+/// chunk. The bytes stay on the JS side: they are transferred to the worker, not copied.
+pub async fn read_in_chunks(file: &web_sys::File, progress: impl Fn(f64)) -> Result<Uint8Array, String> {
     let name = file.name();
-    if file.size() > MAX_FILE_BYTES {
-        return Err(format!(
-            "{name}: file is {} bytes, the limit is {MAX_FILE_BYTES} bytes",
-            file.size()
-        ));
+    let size = file.size();
+    if size > MAX_FILE_BYTES {
+        return Err(format!("{name}: file is {size} bytes, the limit is {MAX_FILE_BYTES} bytes"));
     }
-    let buffer = JsFuture::from(file.array_buffer())
-        .await
-        .map_err(|e| format!("{name}: cannot read the file: {e:?}"))?;
-    let bytes = Uint8Array::new(buffer.unchecked_ref()).to_vec();
-    Ok(DroppedFile { name, bytes })
+    let out = Uint8Array::new_with_length(size as u32);
+    let mut offset = 0.0;
+    while offset < size {
+        let end = (offset + CHUNK_BYTES).min(size);
+        let blob = file
+            .slice_with_f64_and_f64(offset, end)
+            .map_err(|e| format!("{name}: cannot read the file: {e:?}"))?;
+        let buffer = JsFuture::from(blob.array_buffer())
+            .await
+            .map_err(|e| format!("{name}: cannot read the file: {e:?}"))?;
+        out.set(&Uint8Array::new(&buffer), offset as u32);
+        offset = end;
+        progress(offset);
+    }
+    Ok(out)
 }

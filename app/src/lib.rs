@@ -1,11 +1,21 @@
-//! The scorebench workbench in the browser: mount the app.
+//! The scorebench workbench in the browser.
+//!
+//! Two wasm binaries share this library: `app` (the page, `src/main.rs`) and `worker` (a Web
+//! Worker, `src/bin/worker.rs`) that parses and scores off the main thread, so big files never
+//! freeze the page. They talk through [`protocol`]. No formula lives here: every number comes
+//! from metrics-core.
 
-mod charts;
-mod components;
-mod files;
-mod pages;
+pub mod charts;
+pub mod download;
+pub mod components;
+pub mod files;
+pub mod pages;
+pub mod protocol;
+pub mod worker;
+pub mod worker_client;
 
-fn main() {
+/// Mount the page.
+pub fn mount() {
     console_error_panic_hook::set_once();
     leptos::mount::mount_to_body(pages::workbench::Workbench);
 }

@@ -25,7 +25,7 @@ impl MetricError {
 }
 
 /// A problem in an input file, located by file name and (1-based) line or record.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 #[error("{}", self.location_message())]
 pub struct InputError {
     /// The file name as the user gave it.

@@ -1,5 +1,8 @@
 //! Property tests of the statistics and of the corrected CCS.
 
+// proptest is a native-only dev-dependency (it needs OS randomness).
+#![cfg(not(target_arch = "wasm32"))]
+
 // Test helpers: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 

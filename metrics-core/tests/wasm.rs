@@ -8,7 +8,18 @@ use metrics_core::confusion::ConfusionMatrix;
 use metrics_core::pairs::{PairsOptions, parse_pairs, score_pairs};
 use metrics_core::pearson::pearson;
 use metrics_core::qwk::quadratic_weighted_kappa;
+use metrics_core::sasbench::{NamedText, SasInputs, Variant, score_predictions};
 use metrics_core::{InputFile, MetricValue};
+
+/// Golden SAS-Bench case_10 (three files with their own taxonomies), embedded so the same
+/// bytes are scored natively and in wasm.
+const TAXONOMY: &str = include_str!("../../tests/golden/sasbench/case_10/datasets/error_type.jsonl");
+const PREDICTIONS: [(&str, &str); 3] = [
+    ("7_Math_ShortAns_prediction.jsonl", include_str!("../../tests/golden/sasbench/case_10/datasets_GoldenModel_Scored/7_Math_ShortAns_prediction.jsonl")),
+    ("10_Math_gapfilling_prediction.jsonl", include_str!("../../tests/golden/sasbench/case_10/datasets_GoldenModel_Scored/10_Math_gapfilling_prediction.jsonl")),
+    ("11_Chemistry_gapfilling_prediction.jsonl", include_str!("../../tests/golden/sasbench/case_10/datasets_GoldenModel_Scored/11_Chemistry_gapfilling_prediction.jsonl")),
+];
+const EXPECTED: &str = include_str!("../../tests/golden/sasbench/case_10/expected.json");
 
 macro_rules! both {
     ($(fn $name:ident() $body:block)*) => {$(
@@ -49,6 +60,26 @@ both! {
         assert_eq!(report.inputs[0].sha256.len(), 64);
         let cm = ConfusionMatrix::new(&pairs.gold, &pairs.pred);
         assert_eq!(cm.count(3, 2), 1);
+    }
+
+    fn sasbench_golden_case_10_is_bit_exact() {
+        let inputs = SasInputs {
+            taxonomy: NamedText { name: "error_type.jsonl", text: TAXONOMY },
+            predictions: PREDICTIONS.iter().map(|&(name, text)| NamedText { name, text }).collect(),
+        };
+        let report = score_predictions(&inputs, Variant::Official).unwrap();
+        let expected: serde_json::Value = serde_json::from_str(EXPECTED).unwrap();
+        let files = expected["files"].as_object().unwrap();
+        assert_eq!(report.subsets.len(), files.len());
+        for (subset, (file, want)) in report.subsets.iter().zip(files) {
+            assert_eq!(format!("{}_prediction.jsonl", subset.name), *file, "numeric file order");
+            for key in ["qwk", "ccs"] {
+                let got = subset.metrics[key].as_scalar();
+                assert_eq!(got, want[key].as_f64(), "{file} {key} bit for bit");
+            }
+            let ecs = subset.metrics["ecs"].as_scalar().unwrap();
+            assert!((ecs - want["ecs"].as_f64().unwrap()).abs() <= 1e-12, "{file} ecs");
+        }
     }
 
     fn bad_lines_are_located() {

@@ -40,10 +40,10 @@ test('a dropped JSONL file shows the CLI\'s QWK and a confusion heat map', async
   const page = await browser.newPage();
   await page.goto(server.url);
   await page.setInputFiles('input[type=file]', good);
-  const card = page.locator('section.card[data-file="model_a.jsonl"]');
+  const card = page.locator('section.card[data-files~="model_a.jsonl"]');
   await card.locator('[data-metric="qwk"][data-subset="overall"]').waitFor();
 
-  const metrics = await pageMetrics(page, 'section.card[data-file="model_a.jsonl"]');
+  const metrics = await pageMetrics(page, 'section.card[data-files~="model_a.jsonl"]');
   assert.equal(metrics['overall/n'], expected.overall.n);
   for (const [key, value] of Object.entries(expected.overall.metrics)) {
     assert.equal(metrics[`overall/${key}`], value, `${key} on the page equals the CLI`);
@@ -65,10 +65,10 @@ test('a malformed file shows file:line while the other file still scores', async
   const page = await browser.newPage();
   await page.goto(server.url);
   await page.setInputFiles('input[type=file]', [bad, good]);
-  const error = page.locator('section.card[data-file="bad.jsonl"] [data-testid="file-error"]');
+  const error = page.locator('section.card[data-files~="bad.jsonl"] [data-testid="file-error"]');
   await error.waitFor();
   assert.match(await error.innerText(), /^bad\.jsonl:2: `pred` must be a finite number/);
-  await page.locator('section.card[data-file="good.jsonl"] [data-metric="qwk"]').waitFor();
+  await page.locator('section.card[data-files~="good.jsonl"] [data-metric="qwk"]').waitFor();
   await page.screenshot({ path: join(artifacts, 'skeleton-bad-file.png'), fullPage: true });
   await page.close();
 });

@@ -1,2 +1,4 @@
 pub mod drop_zone;
-pub mod metric_cell;
+pub mod files_panel;
+pub mod progress;
+pub mod report_table;

@@ -1,144 +1,135 @@
-//! The workbench page: drop files, see each file's report and chart.
+//! The workbench page: drop files, see what was recognised, the official report, charts,
+//! samples and model comparison. All work happens in the worker; this page renders.
 
+use js_sys::Uint8Array;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use metrics_core::confusion::ConfusionMatrix;
-use metrics_core::pairs::{PairsOptions, parse_pairs, score_pairs};
-use metrics_core::{InputFile, Report};
+use metrics_core::workbench::Variant;
 
-use crate::charts::confusion_heatmap;
 use crate::components::drop_zone::DropZone;
-use crate::components::metric_cell::MetricCell;
-use crate::files::{DroppedFile, read};
-
-/// What one dropped file became: a report with its chart, or a message naming file and line.
-#[derive(Clone)]
-enum Outcome {
-    Scored {
-        report: Report,
-        chart_svg: Result<String, String>,
-    },
-    Failed(String),
-}
-
-#[derive(Clone)]
-struct Scored {
-    id: usize,
-    name: String,
-    outcome: Outcome,
-}
-
-fn score_file(file: &DroppedFile) -> Outcome {
-    let text = match std::str::from_utf8(&file.bytes) {
-        Ok(t) => t,
-        Err(e) => return Outcome::Failed(format!("{}: not UTF-8 text: {e}", file.name)),
-    };
-    match parse_pairs(&file.name, text) {
-        Ok(pairs) => {
-            let report = score_pairs(
-                InputFile::from_bytes(file.name.clone(), &file.bytes),
-                &pairs,
-                &PairsOptions::default(),
-            );
-            let chart_svg = confusion_heatmap(&ConfusionMatrix::new(&pairs.gold, &pairs.pred));
-            Outcome::Scored { report, chart_svg }
-        }
-        Err(e) => Outcome::Failed(e.to_string()),
-    }
-}
+use crate::components::files_panel::FilesPanel;
+use crate::components::progress::ProgressBar;
+use crate::components::report_table::ReportTable;
+use crate::files::read_in_chunks;
+use crate::protocol::OutcomeView;
+use crate::worker_client::{Progress, WorkbenchState};
 
 #[component]
 pub fn Workbench() -> impl IntoView {
-    let (results, set_results) = signal(Vec::<Scored>::new());
-    let (busy, set_busy) = signal(0usize);
-    let next_id = StoredValue::new(0usize);
+    let state = WorkbenchState::new();
 
     let on_files = Callback::new(move |files: Vec<web_sys::File>| {
-        for file in files {
-            set_busy.update(|n| *n += 1);
-            let id = next_id.get_value();
-            next_id.set_value(id + 1);
-            spawn_local(async move {
-                let name = file.name();
-                let outcome = match read(&file).await {
-                    Ok(dropped) => score_file(&dropped),
-                    Err(message) => Outcome::Failed(message),
+        spawn_local(async move {
+            let total: f64 = files.iter().map(|f| f.size()).sum();
+            let mut done = 0.0;
+            let mut names = Vec::new();
+            let mut bytes: Vec<Uint8Array> = Vec::new();
+            for file in &files {
+                let base = done;
+                let progress = move |read: f64| {
+                    state.progress.set(Some(Progress { stage: "reading".into(), done: base + read, total }));
                 };
-                set_results.update(|r| r.push(Scored { id, name, outcome }));
-                set_busy.update(|n| *n -= 1);
-            });
-        }
+                match read_in_chunks(file, progress).await {
+                    Ok(b) => {
+                        names.push(file.name());
+                        bytes.push(b);
+                    }
+                    Err(message) => state.errors.update(|v| v.push(message)),
+                }
+                done += file.size();
+            }
+            if names.is_empty() {
+                state.progress.set(None);
+            } else {
+                state.add_files(names, bytes);
+            }
+        });
     });
 
     view! {
         <header>
-            <h1>"scorebench"</h1>
-            <p class="tagline">"Official benchmark numbers, computed in your browser."</p>
+            <div class="brand">
+                <h1>"scorebench"</h1>
+                <p class="tagline">"Official benchmark numbers, computed in your browser. Nothing is uploaded."</p>
+            </div>
         </header>
         <main>
             <DropZone on_files=on_files />
-            <Show when=move || { busy.get() > 0 }>
-                <p class="progress" role="status">"Reading and scoring…"</p>
-            </Show>
-            <For each=move || results.get().into_iter().rev() key=|s| s.id let:s>
-                <ResultCard scored=s />
-            </For>
+            <ProgressBar progress=state.progress.into() />
+            <ul class="page-errors">
+                {move || state.errors.get().into_iter().map(|e| view! { <li class="error" role="alert">{e}</li> }).collect_view()}
+            </ul>
+            <FilesPanel state=state />
+            <VariantToggle state=state />
+            <div class="outcomes" data-ready=move || state.ready.get().to_string()>
+                <For each=move || state.outcomes.get() key=|o| (o.id, o.variant, o.title.clone(), o.result.is_ok()) let:outcome>
+                    <OutcomeCard outcome=outcome />
+                </For>
+            </div>
+            <p class="timing">
+                {move || state.elapsed_ms.get().map(|ms| format!("scored in {ms:.0} ms"))}
+            </p>
         </main>
     }
 }
 
+/// Official / corrected (or paper) toggle, shown when a scored benchmark offers a variant.
 #[component]
-fn ResultCard(scored: Scored) -> impl IntoView {
-    let body = match scored.outcome.clone() {
-        Outcome::Failed(message) => {
-            view! { <p class="error" role="alert" data-testid="file-error">{message}</p> }
-                .into_any()
+fn VariantToggle(state: WorkbenchState) -> impl IntoView {
+    let offered = move || {
+        let mut all: Vec<Variant> = Vec::new();
+        for o in state.outcomes.get() {
+            for v in o.variants {
+                if !all.contains(&v) {
+                    all.push(v);
+                }
+            }
         }
-        Outcome::Scored { report, chart_svg } => {
-            let why = report.warnings.iter().map(|w| w.message.clone()).next();
-            let rows = report
-                .overall
-                .metrics
-                .iter()
-                .map(|(key, value)| {
+        all
+    };
+    move || {
+        let variants = offered();
+        (variants.len() > 1).then(|| {
+            let buttons = variants
+                .into_iter()
+                .map(|v| {
                     view! {
-                        <tr>
-                            <th scope="row">{key.clone()}</th>
-                            <MetricCell metric=key.clone() subset="overall".to_string() value=value.clone() why=why.clone().unwrap_or_default() />
-                        </tr>
+                        <button
+                            class="variant"
+                            class:active=move || state.variant.get() == v
+                            data-variant=v.key()
+                            on:click=move |_| state.set_variant(v)
+                        >
+                            {v.key()}
+                        </button>
                     }
                 })
                 .collect_view();
-            let chart = match chart_svg {
-                Ok(svg) => {
-                    view! { <div class="chart" data-chart="confusion" inner_html=svg></div> }
-                        .into_any()
-                }
-                Err(e) => view! { <p class="error">{format!("chart: {e}")}</p> }.into_any(),
-            };
             view! {
-                <div class="report">
-                    <table class="metrics">
-                        <tbody>
-                            <tr>
-                                <th scope="row">"n"</th>
-                                <td data-metric="n" data-subset="overall" data-value=report.overall.n.to_string()>
-                                    {report.overall.n}
-                                </td>
-                            </tr>
-                            {rows}
-                        </tbody>
-                    </table>
-                    {chart}
+                <div class="variant-toggle" role="group" aria-label="variant">
+                    "Variant: " {buttons}
+                    <span class="hint">"Cells that differ from the official numbers are highlighted."</span>
                 </div>
             }
-            .into_any()
-        }
+        })
+    }
+}
+
+#[component]
+fn OutcomeCard(outcome: OutcomeView) -> impl IntoView {
+    let body = match outcome.result {
+        Ok(report) => view! { <ReportTable report=report official=outcome.official model=None /> }.into_any(),
+        Err(e) => view! { <p class="error" role="alert" data-testid="file-error">{e.to_string()}</p> }.into_any(),
     };
-    let title = scored.name.clone();
     view! {
-        <section class="card" data-file=scored.name>
-            <h2>{title}</h2>
+        <section
+            class="card"
+            data-job=outcome.title.clone()
+            data-benchmark=outcome.benchmark.key()
+            data-files=outcome.files.join(" ")
+        >
+            <h2>{outcome.title.clone()}</h2>
+            <p class="files-line mono">{outcome.files.join(", ")}</p>
             {body}
         </section>
     }

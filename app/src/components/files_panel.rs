@@ -1,0 +1,78 @@
+//! The files the user dropped, what each was recognised as, and a role override.
+
+use leptos::prelude::*;
+use metrics_core::workbench::Role;
+
+use crate::worker_client::WorkbenchState;
+
+fn size_text(bytes: usize) -> String {
+    match bytes {
+        b if b >= 1 << 20 => format!("{:.1} MB", b as f64 / (1u64 << 20) as f64),
+        b if b >= 1 << 10 => format!("{:.1} KB", b as f64 / 1024.0),
+        b => format!("{b} B"),
+    }
+}
+
+#[component]
+pub fn FilesPanel(state: WorkbenchState) -> impl IntoView {
+    let rows = move || {
+        state
+            .files
+            .get()
+            .into_iter()
+            .map(|f| {
+                let index = f.index;
+                let current = f.role;
+                let options = Role::all()
+                    .iter()
+                    .map(|r| {
+                        view! { <option value=r.key() selected=*r == current>{r.label()}</option> }
+                    })
+                    .collect_view();
+                view! {
+                    <tr data-file=f.name.clone() data-role=f.role.key()>
+                        <td class="mono">{f.name.clone()}</td>
+                        <td class="num">{size_text(f.size_bytes)}</td>
+                        <td>
+                            <select
+                                aria-label="role"
+                                on:change=move |ev| {
+                                    if let Some(role) = Role::from_key(&event_target_value(&ev)) {
+                                        state.set_role(index, role);
+                                    }
+                                }
+                            >
+                                {options}
+                            </select>
+                        </td>
+                        <td class="why">{f.detected.why.clone()}</td>
+                        <td>
+                            <button class="link" title="remove" on:click=move |_| state.remove(index)>
+                                "✕"
+                            </button>
+                        </td>
+                    </tr>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <Show when=move || !state.files.get().is_empty()>
+            <details class="files" open>
+                <summary>{move || format!("{} files", state.files.get().len())}</summary>
+                <table class="files-table">
+                    <thead>
+                        <tr>
+                            <th>"file"</th>
+                            <th>"size"</th>
+                            <th>"recognised as"</th>
+                            <th>"why"</th>
+                            <th></th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </details>
+        </Show>
+    }
+}

@@ -1,0 +1,25 @@
+//! A progress bar for reading and scoring.
+
+use leptos::prelude::*;
+
+use crate::worker_client::Progress;
+
+#[component]
+pub fn ProgressBar(progress: Signal<Option<Progress>>) -> impl IntoView {
+    move || {
+        progress.get().map(|p| {
+            let fraction = if p.total > 0.0 { (p.done / p.total).clamp(0.0, 1.0) } else { 0.0 };
+            let label = if p.stage == "reading" {
+                format!("Reading files… {:.0} of {:.0} MB", p.done / 1e6, p.total / 1e6)
+            } else {
+                "Parsing and scoring (in a background worker)…".to_string()
+            };
+            view! {
+                <div class="progress" role="status" data-testid="progress">
+                    <progress max="1" value=fraction.to_string()></progress>
+                    <span>{label}</span>
+                </div>
+            }
+        })
+    }
+}

@@ -1,0 +1,126 @@
+//! A report's table in the benchmark's layout, every value with its `data-*` attributes
+//! (specs/report.md), changed cells highlighted, and exports.
+
+use leptos::prelude::*;
+use metrics_core::Report;
+use metrics_core::workbench::{changed_cells, table, to_csv, to_json, to_latex, to_markdown};
+
+use crate::download::download_text;
+
+#[component]
+pub fn ReportTable(
+    report: Report,
+    /// The official variant's report, when this one is a corrected variant.
+    #[prop(optional_no_strip)]
+    official: Option<Report>,
+    /// Shown on `data-model` when several models are on the page.
+    #[prop(optional_no_strip)]
+    model: Option<String>,
+) -> impl IntoView {
+    let t = table(&report);
+    let changed = official.as_ref().map(|o| changed_cells(o, &report)).unwrap_or_default();
+    let header = t
+        .columns
+        .iter()
+        .map(|c| {
+            let title = c.n.map(|n| format!("{n} records")).unwrap_or_default();
+            view! { <th scope="col" title=title>{c.label.clone()}</th> }
+        })
+        .collect_view();
+    let has_n = t.rows.iter().any(|r| r.n.is_some());
+    let rows = t
+        .rows
+        .iter()
+        .map(|row| {
+            let cells = row
+                .cells
+                .iter()
+                .map(|cell| {
+                    let is_changed = changed.iter().any(|(s, m)| *s == cell.subset && *m == cell.metric);
+                    let title = match (&cell.value, &cell.undefined_reason) {
+                        (Some(v), _) => format!("{v}"),
+                        (None, Some(why)) => format!("undefined: {why}"),
+                        (None, None) => "undefined".into(),
+                    };
+                    view! {
+                        <td
+                            class="metric"
+                            class:changed=is_changed
+                            class:undefined=cell.value.is_none()
+                            data-metric=cell.metric.clone()
+                            data-subset=cell.subset.clone()
+                            data-value=cell.data_value()
+                            data-model=model.clone()
+                            title=title
+                        >
+                            {cell.display.clone()}
+                        </td>
+                    }
+                })
+                .collect_view();
+            let n = has_n.then(|| view! { <td class="num n">{row.n.map(|n| n.to_string()).unwrap_or_default()}</td> });
+            view! {
+                <tr data-row=row.key.clone()>
+                    <th scope="row">{row.label.clone()}</th>
+                    {n}
+                    {cells}
+                </tr>
+            }
+        })
+        .collect_view();
+    let n_header = has_n.then(|| view! { <th scope="col">"n"</th> });
+    let stem = format!("{}-{}", report.benchmark, report.variant);
+    let (csv, md, tex, json) = (to_csv(&t), to_markdown(&t), to_latex(&t), to_json(&report));
+    let exports = [
+        ("CSV", "csv", "text/csv", csv),
+        ("Markdown", "md", "text/markdown", md),
+        ("LaTeX", "tex", "application/x-tex", tex),
+        ("JSON", "json", "application/json", json),
+    ]
+    .into_iter()
+    .map(|(label, ext, mime, content)| {
+        let file_name = format!("{stem}.{ext}");
+        let for_click = content.clone();
+        view! {
+            <button
+                class="export"
+                data-export=ext
+                data-content=content
+                on:click=move |_| download_text(&file_name, mime, &for_click)
+            >
+                {label}
+            </button>
+        }
+    })
+    .collect_view();
+    let warnings = report
+        .warnings
+        .iter()
+        .map(|w| {
+            let at = w.line.map(|l| format!(":{l}")).unwrap_or_default();
+            view! { <li>{format!("{}{at}: {}", w.path, w.message)}</li> }
+        })
+        .collect_view();
+    view! {
+        <div class="report-table">
+            <table class="metrics" data-benchmark=report.benchmark.clone() data-variant=report.variant.clone()>
+                <caption>{t.caption.clone()}</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">{t.corner.clone()}</th>
+                        {n_header}
+                        {header}
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+            <div class="exports">"Export: " {exports}</div>
+            {(!report.warnings.is_empty()).then(|| view! {
+                <details class="warnings">
+                    <summary>{format!("{} warnings", report.warnings.len())}</summary>
+                    <ul>{warnings}</ul>
+                </details>
+            })}
+        </div>
+    }
+}

@@ -1,0 +1,5 @@
+//! The page's entry point.
+
+fn main() {
+    app::mount();
+}

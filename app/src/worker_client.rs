@@ -1,0 +1,128 @@
+//! The page's side of the worker: start it, send requests, turn its messages into signals.
+
+use js_sys::{Array, Uint8Array};
+use leptos::prelude::*;
+use metrics_core::workbench::{Role, Variant};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{MessageEvent, Worker};
+
+use crate::protocol::{FileView, FromWorker, OutcomeView, ToWorker};
+
+/// Where the page is in reading and scoring.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    pub stage: String,
+    pub done: f64,
+    pub total: f64,
+}
+
+/// Everything the worker tells the page, as signals.
+#[derive(Clone, Copy)]
+pub struct WorkbenchState {
+    pub ready: RwSignal<bool>,
+    pub files: RwSignal<Vec<FileView>>,
+    pub outcomes: RwSignal<Vec<OutcomeView>>,
+    pub progress: RwSignal<Option<Progress>>,
+    pub variant: RwSignal<Variant>,
+    /// Problems outside any scoring job (a file that could not be read, a worker failure).
+    pub errors: RwSignal<Vec<String>>,
+    /// Milliseconds the worker spent on the last scoring.
+    pub elapsed_ms: RwSignal<Option<f64>>,
+    worker: StoredValue<Option<Worker>, LocalStorage>,
+}
+
+impl WorkbenchState {
+    pub fn new() -> Self {
+        let state = Self {
+            ready: RwSignal::new(false),
+            files: RwSignal::new(Vec::new()),
+            outcomes: RwSignal::new(Vec::new()),
+            progress: RwSignal::new(None),
+            variant: RwSignal::new(Variant::Official),
+            errors: RwSignal::new(Vec::new()),
+            elapsed_ms: RwSignal::new(None),
+            worker: StoredValue::new_local(None),
+        };
+        match Worker::new("/worker_loader.js") {
+            Ok(worker) => {
+                let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+                    state.receive(event.data());
+                });
+                worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+                on_message.forget();
+                state.worker.set_value(Some(worker));
+            }
+            Err(e) => state.errors.update(|v| v.push(format!("cannot start the scoring worker: {e:?}"))),
+        }
+        state
+    }
+
+    fn receive(&self, data: JsValue) {
+        let message = data.as_string().map(|t| serde_json::from_str::<FromWorker>(&t));
+        match message {
+            Some(Ok(FromWorker::Ready)) => self.ready.set(true),
+            Some(Ok(FromWorker::Progress { stage, done, total })) => {
+                self.progress.set(Some(Progress { stage, done: done as f64, total: total as f64 }))
+            }
+            Some(Ok(FromWorker::Files { files })) => self.files.set(files),
+            Some(Ok(FromWorker::Scored { variant, outcomes, elapsed_ms })) => {
+                self.variant.set(variant);
+                self.outcomes.set(outcomes);
+                self.elapsed_ms.set(Some(elapsed_ms));
+                self.progress.set(None);
+            }
+            Some(Ok(FromWorker::Failed { message })) => {
+                self.progress.set(None);
+                self.errors.update(|v| v.push(message));
+            }
+            Some(Err(e)) => self.errors.update(|v| v.push(format!("unreadable worker message: {e}"))),
+            None => self.errors.update(|v| v.push("worker sent a non-text message".into())),
+        }
+    }
+
+    fn post(&self, request: &ToWorker, bytes: &[Uint8Array]) {
+        let Some(worker) = self.worker.get_value() else { return };
+        let json = match serde_json::to_string(request) {
+            Ok(json) => json,
+            Err(e) => return self.errors.update(|v| v.push(format!("cannot encode a request: {e}"))),
+        };
+        let message = Array::new();
+        message.push(&JsValue::from_str(&json));
+        let transfer = Array::new();
+        for b in bytes {
+            message.push(b);
+            transfer.push(&b.buffer());
+        }
+        if let Err(e) = worker.post_message_with_transfer(&message, &transfer) {
+            self.errors.update(|v| v.push(format!("cannot reach the scoring worker: {e:?}")));
+        }
+    }
+
+    pub fn add_files(&self, names: Vec<String>, bytes: Vec<Uint8Array>) {
+        self.progress.set(Some(Progress { stage: "scoring".into(), done: 0.0, total: 1.0 }));
+        self.post(&ToWorker::AddFiles { names }, &bytes);
+    }
+
+    pub fn set_role(&self, index: usize, role: Role) {
+        self.post(&ToWorker::SetRole { index, role }, &[]);
+    }
+
+    pub fn remove(&self, index: usize) {
+        self.post(&ToWorker::Remove { index }, &[]);
+    }
+
+    pub fn set_variant(&self, variant: Variant) {
+        self.post(&ToWorker::SetVariant { variant }, &[]);
+    }
+
+    pub fn clear(&self) {
+        self.post(&ToWorker::Clear, &[]);
+    }
+}
+
+impl Default for WorkbenchState {
+    fn default() -> Self {
+        Self::new()
+    }
+}
