@@ -457,3 +457,238 @@ fn official_and_corrected_differ_in_named_cells() {
         }
     }
 }
+
+mod bootstrap {
+    use metrics_core::workbench::compare::{Bootstrap, metrics_table, sample_diff};
+    use metrics_core::workbench::session::{ScoreOptions, Scored, Variant, WorkFile, score_files};
+
+    fn pairs_file(name: &str, gold: &[i64], pred: &[i64]) -> Scored {
+        let text: String = gold
+            .iter()
+            .zip(pred)
+            .map(|(g, p)| format!("{{\"gold\": {g}, \"pred\": {p}}}\n"))
+            .collect();
+        let outcomes = score_files(
+            &[WorkFile::new(name, text.into_bytes())],
+            &ScoreOptions::default(),
+        );
+        outcomes[0].result.clone().unwrap()
+    }
+
+    fn models() -> (Scored, Scored) {
+        let gold: Vec<i64> = (0..20).map(|i| i % 4).collect();
+        let a = [1, 1, 2, 3, 0, 2, 2, 3, 0, 1, 3, 3, 0, 1, 2, 0, 0, 1, 2, 3];
+        let b = [2, 1, 2, 1, 0, 1, 0, 3, 0, 3, 2, 3, 2, 1, 2, 1, 0, 1, 0, 3];
+        (
+            pairs_file("a.jsonl", &gold, &a),
+            pairs_file("b.jsonl", &gold, &b),
+        )
+    }
+
+    #[test]
+    fn accuracy_interval_matches_a_python_port() {
+        // Python: the same splitmix64/xoshiro256** and Lemire draws (seed 2024, 20 indices per
+        // resample), then d.append(np.mean(g[idx]==A[idx]) - np.mean(g[idx]==B[idx])) for 1,000
+        // resamples; np.percentile(d, [2.5, 97.5]) == [-0.09999999999999998, 0.4];
+        // np.mean(g==A) - np.mean(g==B) == 0.15000000000000002.
+        let (a, b) = models();
+        let mut boot = Bootstrap::new(&a, &b, Variant::Official, 2024, 1000).unwrap();
+        while !boot.is_done() {
+            boot.step(100);
+        }
+        let intervals = boot.finish();
+        let acc = intervals.iter().find(|i| i.metric == "accuracy").unwrap();
+        assert_eq!(acc.difference, Some(0.15000000000000002));
+        assert!(
+            (acc.low.unwrap() - -0.09999999999999998).abs() < 1e-12,
+            "{acc:?}"
+        );
+        assert!((acc.high.unwrap() - 0.4).abs() < 1e-12, "{acc:?}");
+        assert_eq!(acc.resamples_defined, 1000);
+        // The interval contains the observed difference, for every metric.
+        for i in &intervals {
+            if let (Some(d), Some(lo), Some(hi)) = (i.difference, i.low, i.high) {
+                assert!(lo <= d && d <= hi, "{i:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn same_seed_same_intervals_in_any_chunking() {
+        let (a, b) = models();
+        let mut one = Bootstrap::new(&a, &b, Variant::Official, 9, 1000).unwrap();
+        one.step(1000);
+        let mut many = Bootstrap::new(&a, &b, Variant::Official, 9, 1000).unwrap();
+        let mut last = many.progress();
+        while !many.is_done() {
+            let p = many.step(37);
+            assert!(p.done > last.done && p.done <= p.total);
+            last = p;
+        }
+        assert_eq!(last.fraction, 1.0);
+        assert_eq!(one.finish(), many.finish());
+        let mut other = Bootstrap::new(&a, &b, Variant::Official, 10, 1000).unwrap();
+        other.step(1000);
+        assert_ne!(one.finish(), other.finish());
+    }
+
+    #[test]
+    fn identical_models_give_zero_intervals() {
+        let (a, _) = models();
+        let mut boot = Bootstrap::new(&a, &a, Variant::Official, 1, 10).unwrap();
+        assert_eq!(boot.progress().total, 1000);
+        boot.step(usize::MAX);
+        for i in boot.finish() {
+            assert_eq!((i.low, i.high), (Some(0.0), Some(0.0)), "{i:?}");
+            assert_eq!(i.difference, Some(0.0));
+        }
+    }
+
+    #[test]
+    fn mismatched_gold_is_refused_and_tables_and_diffs_align() {
+        let (a, b) = models();
+        let other = pairs_file("c.jsonl", &[1, 2], &[1, 2]);
+        assert!(Bootstrap::new(&a, &other, Variant::Official, 1, 1000).is_err());
+        let t = metrics_table(&[("A".into(), &a.report), ("B".into(), &b.report)]);
+        assert_eq!(t.rows.len(), 2);
+        assert_eq!(t.cell("overall", "accuracy").unwrap().value, Some(0.8));
+        let diff = sample_diff(&a.report, &b.report);
+        assert_eq!(diff.len(), 20);
+        // Line 1: a says 1, b says 2 → 1; line 7: a 2, b 0 → 2 (the largest).
+        assert_eq!(diff[0].disagreement, 2.0);
+        assert!(
+            diff.windows(2)
+                .all(|w| w[0].disagreement >= w[1].disagreement)
+        );
+    }
+}
+
+mod sas_views {
+    use super::*;
+    use metrics_core::workbench::charts;
+    use metrics_core::workbench::compare::Bootstrap;
+    use metrics_core::workbench::drill;
+    use metrics_core::workbench::session::Records;
+
+    /// The non-crash cases with their prediction-file outcomes.
+    fn scored_cases() -> Vec<(
+        PathBuf,
+        Vec<WorkFile>,
+        metrics_core::workbench::session::Outcome,
+    )> {
+        let mut out = Vec::new();
+        for case in sas_cases() {
+            let mut paths = vec![case.join("datasets/error_type.jsonl")];
+            paths.extend(with_suffix(
+                &case.join("datasets_GoldenModel_Scored"),
+                "_prediction.jsonl",
+            ));
+            paths.extend(with_suffix(
+                &case.join("datasets_GoldenModel_Scored"),
+                "_scored.jsonl",
+            ));
+            paths.extend(
+                with_suffix(&case.join("datasets"), ".jsonl")
+                    .into_iter()
+                    .filter(|p| !p.ends_with("error_type.jsonl")),
+            );
+            let files = work_files(&paths);
+            let outcomes = score_files(&files, &ScoreOptions::default());
+            for o in outcomes {
+                if o.result.is_ok() {
+                    out.push((case.clone(), files.clone(), o));
+                }
+            }
+        }
+        assert!(out.len() >= 10);
+        out
+    }
+
+    #[test]
+    fn ecs_error_frequencies_are_the_official_matrices() {
+        let mut checked = 0;
+        for (case, _, outcome) in scored_cases() {
+            let expected: Value = serde_json::from_str(&read(&case.join("expected.json"))).unwrap();
+            let Some(Records::Sas(records)) = outcome.records() else {
+                panic!()
+            };
+            for (subset, result) in charts::ecs_error_frequencies(records, Variant::Official) {
+                let Ok(chart) = result else { continue };
+                let file = format!("{subset}_prediction.jsonl");
+                let detail = &expected["files"][&file]["ecs_detail"];
+                if detail.is_null() {
+                    continue;
+                }
+                for tier in &chart.tiers {
+                    let row = |key: &str| -> Vec<f64> {
+                        detail[key][tier.tier]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|v| v.as_f64().unwrap())
+                            .collect()
+                    };
+                    assert_eq!(tier.gold, row("gold_error_matrix"), "{case:?} {subset}");
+                    assert_eq!(tier.pred, row("pred_error_matrix"), "{case:?} {subset}");
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked >= 10, "{checked}");
+    }
+
+    #[test]
+    fn rows_charts_and_details_of_every_case() {
+        for (case, files, outcome) in scored_cases() {
+            let report = outcome.report().unwrap();
+            let rows = drill::sample_rows(report);
+            assert_eq!(rows.len(), report.samples.as_ref().unwrap().len());
+            let cm = charts::confusion(&rows).unwrap();
+            assert_eq!(cm.counts.iter().sum::<u64>() as usize, rows.len());
+            let h = charts::histogram(&rows);
+            assert_eq!(h.gold.iter().sum::<u64>() as usize, rows.len());
+            assert_eq!(charts::subset_bars(report).len(), 3);
+            // The detail of the most disagreeing sample: question, steps side by side, and for
+            // raw jobs the model's reply.
+            let worst = (0..rows.len())
+                .max_by(|&i, &j| rows[i].disagreement.total_cmp(&rows[j].disagreement))
+                .unwrap();
+            let detail = drill::sample_detail(&files, &outcome, worst).unwrap();
+            let labels: Vec<&str> = detail.fields.iter().map(|(l, _)| l.as_str()).collect();
+            assert!(labels.contains(&"Question"), "{case:?} {labels:?}");
+            assert!(!detail.steps.is_empty(), "{case:?}");
+            let raw = matches!(
+                outcome.job.kind,
+                metrics_core::workbench::session::JobKind::SasRaw { .. }
+            );
+            assert_eq!(labels.contains(&"Model reply"), raw, "{case:?}");
+            let sample = &report.samples.as_ref().unwrap()[worst];
+            let pred_steps: Vec<String> =
+                detail.steps.iter().map(|s| s.pred_score.clone()).collect();
+            if let Some(p) = sample["pred_steps"].as_array() {
+                let expected: Vec<String> = p.iter().map(|v| v.to_string()).collect();
+                assert_eq!(pred_steps, expected, "{case:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn sasbench_bootstrap_of_a_model_against_itself_is_zero() {
+        let (_, _, outcome) = scored_cases()
+            .into_iter()
+            .find(|(_, _, o)| {
+                o.report()
+                    .is_some_and(|r| r.overall.metrics["qwk"].as_scalar().is_some())
+            })
+            .unwrap();
+        let scored = outcome.result.unwrap();
+        let mut boot = Bootstrap::new(&scored, &scored, Variant::Official, 3, 1000).unwrap();
+        boot.step(50);
+        for i in boot.finish() {
+            assert_eq!(i.difference.map(|d| d == 0.0), i.a.map(|_| true), "{i:?}");
+            if i.resamples_defined > 0 {
+                assert_eq!((i.low, i.high), (Some(0.0), Some(0.0)), "{i:?}");
+            }
+        }
+    }
+}

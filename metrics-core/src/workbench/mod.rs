@@ -13,12 +13,17 @@
 //! ```
 //! Like the rest of the crate: no IO, no clock, randomness only from a seeded PRNG.
 
+pub mod charts;
+pub mod compare;
 pub mod detect;
 pub mod drill;
 pub mod session;
 pub mod table;
 
+pub use charts::{Bars, EcsErrors, Histogram, LevelDistribution};
+pub use compare::{Bootstrap, MetricInterval, Progress, SampleDiff, metrics_table, sample_diff};
 pub use detect::{Benchmark, Confidence, Detected, Role, detect};
+pub use drill::{Filter, SampleDetail, SampleRow, filter, sample_detail, sample_rows};
 pub use session::{
     Outcome, Records, ScoreOptions, Scored, Variant, WorkFile, plan, rescore, score_files,
     score_job,
