@@ -18,7 +18,37 @@ const MIGRATIONS: &[&str] = &[
         report_json   TEXT NOT NULL
     );
     CREATE INDEX published_report_benchmark ON published_report (benchmark, created_unix);",
+    // 2: the upstream reply cache (= resume) and benchmark runs with their token use.
+    "CREATE TABLE reply_cache (
+        key           TEXT PRIMARY KEY,
+        upstream      TEXT NOT NULL,
+        model         TEXT NOT NULL,
+        endpoint      TEXT NOT NULL,
+        created_unix  INTEGER NOT NULL,
+        reply         BLOB NOT NULL
+    );
+    CREATE TABLE run (
+        id            TEXT PRIMARY KEY,
+        created_unix  INTEGER NOT NULL,
+        kind          TEXT NOT NULL,
+        model         TEXT NOT NULL,
+        state         TEXT NOT NULL,
+        out_dir       TEXT NOT NULL
+    );
+    CREATE TABLE run_usage (
+        run_id            TEXT NOT NULL,
+        role              TEXT NOT NULL,
+        upstream_calls    INTEGER NOT NULL,
+        cache_hits        INTEGER NOT NULL,
+        prompt_tokens     INTEGER NOT NULL,
+        completion_tokens INTEGER NOT NULL,
+        cost              REAL,
+        PRIMARY KEY (run_id, role)
+    );",
 ];
+
+/// The schema version this build migrates to.
+pub const SCHEMA_VERSION: usize = MIGRATIONS.len();
 
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {

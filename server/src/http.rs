@@ -22,6 +22,9 @@ pub struct AppState {
     pub dist: PathBuf,
     /// The SQLite connection (rusqlite is synchronous; requests are short).
     pub db: Arc<Mutex<rusqlite::Connection>>,
+    /// Upstreams, cache and runs; `None` when served without `--config` (the proxy and run
+    /// routes then answer 503).
+    pub llm: Option<Arc<crate::runs::Llm>>,
 }
 
 /// Errors of the JSON API: a status and a message the client may show.
@@ -29,14 +32,39 @@ pub struct AppState {
 pub enum ApiError {
     #[error("not found: {0}")]
     NotFound(String),
+    #[error("bad request: {0}")]
+    BadRequest(String),
+    #[error("conflict: {0}")]
+    Conflict(String),
+    #[error("bad gateway: {0}")]
+    BadGateway(String),
+    #[error("unavailable: {0}")]
+    Unavailable(String),
+    /// An upstream's own non-success reply, passed through (status and JSON body).
+    #[error("upstream answered {status}")]
+    Upstream { status: u16, body: bytes::Bytes },
     #[error("internal error")]
     Internal(String),
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        if let ApiError::Upstream { status, body } = self {
+            let status = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_GATEWAY);
+            return (
+                status,
+                [(axum::http::header::CONTENT_TYPE, "application/json")],
+                body,
+            )
+                .into_response();
+        }
         let status = match &self {
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::BadGateway(_) => StatusCode::BAD_GATEWAY,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Upstream { .. } => StatusCode::BAD_GATEWAY,
             ApiError::Internal(detail) => {
                 tracing::error!("internal error: {detail}");
                 StatusCode::INTERNAL_SERVER_ERROR
@@ -49,6 +77,8 @@ impl IntoResponse for ApiError {
 pub fn app(state: AppState) -> Router {
     let api = Router::new()
         .route("/health", get(health))
+        .merge(crate::proxy::routes())
+        .merge(crate::runs::http::routes())
         .fallback(|uri: axum::http::Uri| async move { ApiError::NotFound(uri.path().to_string()) })
         .layer(DefaultBodyLimit::max(MAX_REQUEST_BYTES))
         .with_state(state.clone());

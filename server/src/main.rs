@@ -22,11 +22,14 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Score prediction files and print the report
     Score(score::ScoreArgs),
+    /// Run a benchmark against a model through the configured upstreams (cached, resumable)
+    Run(server::runs::cli::RunArgs),
 }
 
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Serve(args) => serve::run(args),
         Command::Score(args) => score::run(args),
+        Command::Run(args) => server::runs::cli::run(args),
     }
 }

@@ -20,6 +20,12 @@ pub struct ServeArgs {
     /// The built app to serve (output of `trunk build`)
     #[arg(long, env = "SCOREBENCH_DIST", default_value = "dist")]
     pub dist: PathBuf,
+    /// Upstream configuration (TOML, see server/API.md): enables the proxy and the runs
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Where runs started over HTTP write their files (`DIR/{run id}/`)
+    #[arg(long, default_value = "data/runs")]
+    pub runs_dir: PathBuf,
 }
 
 pub fn run(args: ServeArgs) -> ExitCode {
@@ -54,9 +60,26 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             args.dist.display()
         );
     }
+    let llm = match &args.config {
+        Some(path) => {
+            let config = crate::config::Config::load(path)?;
+            let gateway = crate::gateway::Gateway::open(&config, &args.db)?;
+            tracing::info!(
+                upstreams = config.upstreams.len(),
+                models = gateway.upstreams.models().len(),
+                "proxy enabled"
+            );
+            Some(Arc::new(crate::runs::Llm::new(
+                gateway,
+                args.runs_dir.clone(),
+            )))
+        }
+        None => None,
+    };
     let state = AppState {
         dist: args.dist.clone(),
         db: Arc::new(Mutex::new(conn)),
+        llm,
     };
     let listener = tokio::net::TcpListener::bind(args.addr)
         .await

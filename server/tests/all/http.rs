@@ -31,6 +31,7 @@ fn state(tag: &str) -> AppState {
     AppState {
         dist,
         db: Arc::new(Mutex::new(conn)),
+        llm: None,
     }
 }
 
@@ -61,7 +62,7 @@ async fn health_reports_ok_version_and_schema() {
     let json: serde_json::Value = serde_json::from_str(&body).unwrap();
     assert_eq!(json["status"], "ok");
     assert_eq!(json["version"], env!("CARGO_PKG_VERSION"));
-    assert_eq!(json["schema"], 1);
+    assert_eq!(json["schema"], server::db::SCHEMA_VERSION);
 }
 
 #[tokio::test]

@@ -11,3 +11,6 @@ mod golden_msqa;
 mod golden_sasbench;
 mod golden_sgibench;
 mod http;
+mod mock_upstream;
+mod proxy;
+mod run_msqa;

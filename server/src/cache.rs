@@ -1,0 +1,280 @@
+//! The reply cache (which is also what makes runs resumable) and per-run token accounting, in
+//! SQLite (tables `reply_cache`, `run`, `run_usage`; migration 2 in [`crate::db`]).
+//!
+//! ```text
+//! key = sha256( canonical JSON of [upstream name, endpoint, request body with keys sorted
+//!               and "stream"/"stream_options" removed, sample index] )
+//! ```
+//! The body holds the model, the messages and every sampling parameter, so two requests share
+//! a key exactly when they ask the same thing of the same upstream for the same sample.
+//! Only successful (2xx, JSON) replies are stored; the table holds no key or URL.
+//!
+//! rusqlite is synchronous: one connection behind a `Mutex`, used from `spawn_blocking`.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use bytes::Bytes;
+use rusqlite::{Connection, OptionalExtension, params};
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::upstream::Endpoint;
+
+/// Whose tokens: the model under test, or an LLM judge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Model,
+    Judge,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Model => "model",
+            Role::Judge => "judge",
+        }
+    }
+}
+
+/// Token use and cost of some calls.
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
+pub struct UsageTotals {
+    /// Calls that reached an upstream (each retry counts).
+    pub upstream_calls: u64,
+    /// Replies answered from the cache.
+    pub cache_hits: u64,
+    /// Tokens of all replies, cached ones included.
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    /// Price of the upstream (not cached) replies; `None` when no price is configured.
+    pub cost: Option<f64>,
+}
+
+impl UsageTotals {
+    pub fn add(&mut self, other: &UsageTotals) {
+        self.upstream_calls += other.upstream_calls;
+        self.cache_hits += other.cache_hits;
+        self.prompt_tokens = self.prompt_tokens.saturating_add(other.prompt_tokens);
+        self.completion_tokens = self
+            .completion_tokens
+            .saturating_add(other.completion_tokens);
+        self.cost = match (self.cost, other.cost) {
+            (None, None) => None,
+            (a, b) => Some(a.unwrap_or(0.0) + b.unwrap_or(0.0)),
+        };
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CacheError {
+    #[error("cache database: {0}")]
+    Sql(#[from] rusqlite::Error),
+    #[error(transparent)]
+    Open(#[from] crate::db::DbError),
+    #[error("cache database: lock poisoned")]
+    Poisoned,
+    #[error("cache database: worker thread failed: {0}")]
+    Join(String),
+}
+
+/// The cache and accounting store.
+#[derive(Clone, Debug)]
+pub struct Cache {
+    conn: Arc<Mutex<Connection>>,
+}
+
+/// Sort object keys recursively, so equal requests hash equally whatever their key order.
+pub fn canonical(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            let mut out = Map::new();
+            for k in keys {
+                out.insert(k.clone(), canonical(&map[k]));
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(canonical).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The cache key of a request body (see the module doc).
+pub fn cache_key(upstream: &str, endpoint: Endpoint, body: &Value, sample: u64) -> String {
+    let mut body = body.clone();
+    if let Some(map) = body.as_object_mut() {
+        map.remove("stream");
+        map.remove("stream_options");
+    }
+    let material = json!([upstream, endpoint.path(), canonical(&body), sample]);
+    hex::encode(Sha256::digest(material.to_string().as_bytes()))
+}
+
+fn now_unix() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+impl Cache {
+    /// Open (creating and migrating) the database at `path` with its own connection.
+    pub fn open(path: &Path) -> Result<Cache, CacheError> {
+        let conn = crate::db::open(path)?;
+        conn.busy_timeout(std::time::Duration::from_secs(30))?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        Ok(Cache {
+            conn: Arc::new(Mutex::new(conn)),
+        })
+    }
+
+    async fn with<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, CacheError> + Send + 'static,
+    ) -> Result<T, CacheError> {
+        let conn = self.conn.clone();
+        tokio::task::spawn_blocking(move || {
+            let guard = conn.lock().map_err(|_| CacheError::Poisoned)?;
+            f(&guard)
+        })
+        .await
+        .map_err(|e| CacheError::Join(e.to_string()))?
+    }
+
+    pub async fn get(&self, key: String) -> Result<Option<Bytes>, CacheError> {
+        self.with(move |c| {
+            Ok(c.query_row(
+                "SELECT reply FROM reply_cache WHERE key = ?1",
+                params![key],
+                |r| r.get::<_, Vec<u8>>(0),
+            )
+            .optional()?
+            .map(Bytes::from))
+        })
+        .await
+    }
+
+    pub async fn put(
+        &self,
+        key: String,
+        upstream: String,
+        model: String,
+        endpoint: Endpoint,
+        reply: Bytes,
+    ) -> Result<(), CacheError> {
+        self.with(move |c| {
+            c.execute(
+                "INSERT OR REPLACE INTO reply_cache (key, upstream, model, endpoint, created_unix, reply)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![key, upstream, model, endpoint.path(), now_unix(), reply.as_ref()],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Add `delta` to a run's totals for `role`.
+    pub async fn add_usage(
+        &self,
+        run_id: String,
+        role: Role,
+        delta: UsageTotals,
+    ) -> Result<(), CacheError> {
+        self.with(move |c| {
+            c.execute(
+                "INSERT INTO run_usage (run_id, role, upstream_calls, cache_hits, prompt_tokens, completion_tokens, cost)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                 ON CONFLICT (run_id, role) DO UPDATE SET
+                   upstream_calls = upstream_calls + excluded.upstream_calls,
+                   cache_hits = cache_hits + excluded.cache_hits,
+                   prompt_tokens = prompt_tokens + excluded.prompt_tokens,
+                   completion_tokens = completion_tokens + excluded.completion_tokens,
+                   cost = CASE WHEN cost IS NULL AND excluded.cost IS NULL THEN NULL
+                               ELSE coalesce(cost, 0) + coalesce(excluded.cost, 0) END",
+                params![
+                    run_id,
+                    role.as_str(),
+                    delta.upstream_calls as i64,
+                    delta.cache_hits as i64,
+                    delta.prompt_tokens as i64,
+                    delta.completion_tokens as i64,
+                    delta.cost
+                ],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// A run's stored totals per role.
+    pub async fn usage(&self, run_id: String) -> Result<Vec<(Role, UsageTotals)>, CacheError> {
+        self.with(move |c| {
+            let mut stmt = c.prepare(
+                "SELECT role, upstream_calls, cache_hits, prompt_tokens, completion_tokens, cost
+                 FROM run_usage WHERE run_id = ?1 ORDER BY role DESC",
+            )?;
+            let rows = stmt.query_map(params![run_id], |r| {
+                let role: String = r.get(0)?;
+                Ok((
+                    if role == "judge" {
+                        Role::Judge
+                    } else {
+                        Role::Model
+                    },
+                    UsageTotals {
+                        upstream_calls: r.get::<_, i64>(1)? as u64,
+                        cache_hits: r.get::<_, i64>(2)? as u64,
+                        prompt_tokens: r.get::<_, i64>(3)? as u64,
+                        completion_tokens: r.get::<_, i64>(4)? as u64,
+                        cost: r.get(5)?,
+                    },
+                ))
+            })?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        })
+        .await
+    }
+
+    /// Record a run (or update its state).
+    pub async fn save_run(
+        &self,
+        id: String,
+        kind: String,
+        model: String,
+        state: String,
+        out_dir: String,
+    ) -> Result<(), CacheError> {
+        self.with(move |c| {
+            c.execute(
+                "INSERT INTO run (id, created_unix, kind, model, state, out_dir) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                 ON CONFLICT (id) DO UPDATE SET state = excluded.state",
+                params![id, now_unix(), kind, model, state, out_dir],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_ignores_key_order_and_stream_but_not_sample_or_parameters() {
+        let a = json!({"model": "m", "messages": [{"role": "user", "content": "x"}], "temperature": 0.5});
+        let b = json!({"temperature": 0.5, "stream": false, "messages": [{"content": "x", "role": "user"}], "model": "m"});
+        let k = |v: &Value, s| cache_key("up", Endpoint::ChatCompletions, v, s);
+        assert_eq!(k(&a, 0), k(&b, 0));
+        assert_ne!(k(&a, 0), k(&a, 1));
+        let c = json!({"model": "m", "messages": [{"role": "user", "content": "x"}], "temperature": 0.6});
+        assert_ne!(k(&a, 0), k(&c, 0));
+        assert_ne!(
+            k(&a, 0),
+            cache_key("other", Endpoint::ChatCompletions, &a, 0)
+        );
+    }
+}

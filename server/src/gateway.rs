@@ -1,0 +1,207 @@
+//! The one way scorebench calls a model: route by `model`, answer from the cache when it can,
+//! else call the upstream (bounded, retried), store a successful reply, and count tokens and
+//! cost. The HTTP proxy and the benchmark runs both go through [`Gateway::call_json`].
+
+use std::path::Path;
+
+use bytes::Bytes;
+use serde_json::Value;
+
+use crate::cache::{Cache, CacheError, UsageTotals, cache_key};
+use crate::config::Config;
+use crate::upstream::{Endpoint, RetryPolicy, Upstream, UpstreamError, Upstreams};
+
+/// Largest upstream reply read into memory (non-streaming).
+pub const MAX_REPLY_BYTES: usize = 64 * 1024 * 1024;
+
+/// Upstreams plus cache.
+#[derive(Debug)]
+pub struct Gateway {
+    pub upstreams: Upstreams,
+    pub cache: Cache,
+}
+
+/// One call: the JSON body (holding `model`), the sample index, whether the cache may answer,
+/// and the retry policy (`None`: the upstream's configured one).
+pub struct Call {
+    pub endpoint: Endpoint,
+    pub body: Value,
+    pub sample: u64,
+    pub use_cache: bool,
+    pub policy: Option<RetryPolicy>,
+}
+
+/// A successful reply.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    pub json: Value,
+    pub bytes: Bytes,
+    pub cached: bool,
+    /// Calls, tokens and cost of this one answer.
+    pub usage: UsageTotals,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CallError {
+    #[error("the request body has no \"model\" string")]
+    NoModel,
+    #[error("model {0:?} is not served here: GET /api/v1/models lists the allowed models")]
+    UnknownModel(String),
+    #[error(transparent)]
+    Upstream(#[from] UpstreamError),
+    /// The upstream answered with a non-success status (after retries).
+    #[error("upstream {upstream} answered {status} after {attempts} attempt(s)")]
+    Status {
+        upstream: String,
+        status: u16,
+        body: Bytes,
+        attempts: u32,
+    },
+    #[error("upstream {upstream}: the reply is not JSON: {message}")]
+    NotJson { upstream: String, message: String },
+    #[error("upstream {upstream}: the reply was refused: {why}")]
+    Refused { upstream: String, why: String },
+    #[error(transparent)]
+    Cache(#[from] CacheError),
+}
+
+/// `usage.prompt_tokens` and `usage.completion_tokens` of a reply (0 when absent).
+pub fn reply_tokens(reply: &Value) -> (u64, u64) {
+    let get = |k: &str| reply["usage"][k].as_u64().unwrap_or(0);
+    (get("prompt_tokens"), get("completion_tokens"))
+}
+
+/// The price of some tokens on an upstream, `None` when it has no price.
+pub fn cost(upstream: &Upstream, prompt_tokens: u64, completion_tokens: u64) -> Option<f64> {
+    let c = &upstream.config;
+    if c.price_per_million_input_tokens.is_none() && c.price_per_million_output_tokens.is_none() {
+        return None;
+    }
+    Some(
+        (prompt_tokens as f64 * c.price_per_million_input_tokens.unwrap_or(0.0)
+            + completion_tokens as f64 * c.price_per_million_output_tokens.unwrap_or(0.0))
+            / 1e6,
+    )
+}
+
+impl Gateway {
+    pub fn open(config: &Config, db: &Path) -> anyhow::Result<Gateway> {
+        Ok(Gateway {
+            upstreams: Upstreams::new(config)
+                .map_err(|e| anyhow::anyhow!("cannot build the HTTP client: {e}"))?,
+            cache: Cache::open(db)?,
+        })
+    }
+
+    /// The upstream serving the body's `model`.
+    pub fn route(&self, body: &Value) -> Result<&Upstream, CallError> {
+        let model = body["model"].as_str().ok_or(CallError::NoModel)?;
+        self.upstreams
+            .route(model)
+            .ok_or_else(|| CallError::UnknownModel(model.to_string()))
+    }
+
+    /// Call with the cache. `accept` checks a reply before it is returned or stored: a refused
+    /// upstream reply is an error and is not cached; a refused cached reply is ignored and the
+    /// upstream is asked.
+    pub async fn call_json(
+        &self,
+        call: Call,
+        accept: impl Fn(&Value) -> Result<(), String>,
+    ) -> Result<Answer, CallError> {
+        let upstream = self.route(&call.body)?;
+        let name = upstream.config.name.clone();
+        let key = cache_key(&name, call.endpoint, &call.body, call.sample);
+        if call.use_cache
+            && let Some(bytes) = self.cache.get(key.clone()).await?
+            && let Ok(json) = serde_json::from_slice::<Value>(&bytes)
+            && accept(&json).is_ok()
+        {
+            let (prompt_tokens, completion_tokens) = reply_tokens(&json);
+            return Ok(Answer {
+                json,
+                bytes,
+                cached: true,
+                usage: UsageTotals {
+                    cache_hits: 1,
+                    prompt_tokens,
+                    completion_tokens,
+                    ..UsageTotals::default()
+                },
+            });
+        }
+        let body = Bytes::from(call.body.to_string());
+        let policy = call.policy.unwrap_or_else(|| Upstreams::policy(upstream));
+        let reply = self
+            .upstreams
+            .post(upstream, call.endpoint, body, policy)
+            .await?;
+        let status = reply.response.status();
+        let attempts = reply.attempts;
+        let bytes = read_limited(reply.response, &name, attempts).await?;
+        drop(reply.permit);
+        if !status.is_success() {
+            return Err(CallError::Status {
+                upstream: name,
+                status: status.as_u16(),
+                body: bytes,
+                attempts,
+            });
+        }
+        let json: Value = serde_json::from_slice(&bytes).map_err(|e| CallError::NotJson {
+            upstream: name.clone(),
+            message: e.to_string(),
+        })?;
+        accept(&json).map_err(|why| CallError::Refused {
+            upstream: name.clone(),
+            why,
+        })?;
+        let model = call.body["model"].as_str().unwrap_or_default().to_string();
+        self.cache
+            .put(key, name, model, call.endpoint, bytes.clone())
+            .await?;
+        let (prompt_tokens, completion_tokens) = reply_tokens(&json);
+        Ok(Answer {
+            json,
+            bytes,
+            cached: false,
+            usage: UsageTotals {
+                upstream_calls: u64::from(attempts),
+                cache_hits: 0,
+                prompt_tokens,
+                completion_tokens,
+                cost: cost(upstream, prompt_tokens, completion_tokens),
+            },
+        })
+    }
+}
+
+async fn read_limited(
+    mut response: reqwest::Response,
+    upstream: &str,
+    attempts: u32,
+) -> Result<Bytes, CallError> {
+    let mut out = Vec::new();
+    loop {
+        match response.chunk().await {
+            Ok(Some(chunk)) => {
+                if out.len() + chunk.len() > MAX_REPLY_BYTES {
+                    return Err(CallError::Upstream(UpstreamError::Transport {
+                        upstream: upstream.to_string(),
+                        message: format!("the reply is larger than {MAX_REPLY_BYTES} bytes"),
+                        attempts,
+                    }));
+                }
+                out.extend_from_slice(&chunk);
+            }
+            Ok(None) => return Ok(Bytes::from(out)),
+            Err(e) => {
+                return Err(CallError::Upstream(UpstreamError::Transport {
+                    upstream: upstream.to_string(),
+                    message: crate::upstream::describe(&e),
+                    attempts,
+                }));
+            }
+        }
+    }
+}

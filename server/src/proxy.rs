@@ -1,0 +1,184 @@
+//! The key-holding proxy: OpenAI-compatible `POST /api/v1/chat/completions` and
+//! `POST /api/v1/embeddings`, routed by `model`; `GET /api/v1/models`.
+//!
+//! Request headers (all optional):
+//! - `x-scorebench-sample: N` — the sample index in the cache key (default 0), so n samples of
+//!   one prompt are n cache entries;
+//! - `x-scorebench-cache: off` — do not answer from the cache (the reply is still stored);
+//! - `x-scorebench-run: ID` and `x-scorebench-role: model|judge` — count the tokens to a run.
+//!
+//! Reply header `x-scorebench-cache: hit|miss` (not on streamed replies, which bypass the
+//! cache). Nothing the client sends is forwarded but the JSON body: its `Authorization` header
+//! is dropped and the upstream's is set from the config.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use bytes::Bytes;
+use futures_util::StreamExt;
+use serde_json::{Value, json};
+
+use crate::cache::Role;
+use crate::gateway::{Call, CallError};
+use crate::http::{ApiError, AppState};
+use crate::runs::Llm;
+use crate::upstream::{Endpoint, Upstreams};
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/v1/chat/completions", post(chat_completions))
+        .route("/v1/embeddings", post(embeddings))
+        .route("/v1/models", get(models))
+}
+
+/// The configured services, or 503.
+pub fn llm(state: &AppState) -> Result<Arc<Llm>, ApiError> {
+    state.llm.clone().ok_or_else(|| {
+        ApiError::Unavailable("no upstream is configured: start the server with --config".into())
+    })
+}
+
+async fn models(State(state): State<AppState>) -> Result<Response, ApiError> {
+    let llm = llm(&state)?;
+    let data: Vec<Value> = llm
+        .gateway
+        .upstreams
+        .models()
+        .into_iter()
+        .map(|(model, upstream)| json!({"id": model, "object": "model", "owned_by": upstream}))
+        .collect();
+    Ok(axum::Json(json!({"object": "list", "data": data})).into_response())
+}
+
+async fn chat_completions(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    forward(state, headers, body, Endpoint::ChatCompletions).await
+}
+
+async fn embeddings(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    forward(state, headers, body, Endpoint::Embeddings).await
+}
+
+fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+/// Map a gateway error to the API's: the client's mistakes are 400, upstream trouble 502 (or
+/// the upstream's own status and body).
+pub fn api_error(e: CallError) -> ApiError {
+    match e {
+        CallError::NoModel | CallError::UnknownModel(_) => ApiError::BadRequest(e.to_string()),
+        CallError::Status { status, body, .. } => ApiError::Upstream { status, body },
+        CallError::Upstream(_) | CallError::NotJson { .. } | CallError::Refused { .. } => {
+            ApiError::BadGateway(e.to_string())
+        }
+        CallError::Cache(e) => ApiError::Internal(e.to_string()),
+    }
+}
+
+async fn forward(
+    state: AppState,
+    headers: HeaderMap,
+    body: Bytes,
+    endpoint: Endpoint,
+) -> Result<Response, ApiError> {
+    let llm = llm(&state)?;
+    let json: Value = serde_json::from_slice(&body)
+        .map_err(|e| ApiError::BadRequest(format!("the request body is not JSON: {e}")))?;
+    if !json.is_object() {
+        return Err(ApiError::BadRequest(
+            "the request body must be a JSON object".into(),
+        ));
+    }
+    let upstream = llm.gateway.route(&json).map_err(api_error)?;
+    if json["stream"].as_bool() == Some(true) {
+        let policy = Upstreams::policy(upstream);
+        let reply = llm
+            .gateway
+            .upstreams
+            .post(upstream, endpoint, body, policy)
+            .await
+            .map_err(|e| ApiError::BadGateway(e.to_string()))?;
+        let status = reply.response.status();
+        let content_type = reply
+            .response
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .cloned()
+            .unwrap_or_else(|| HeaderValue::from_static("text/event-stream"));
+        let permit = reply.permit;
+        // The permit lives as long as the stream: the concurrency limit covers the whole body.
+        let stream = reply.response.bytes_stream().map(move |chunk| {
+            let _held = &permit;
+            chunk
+        });
+        let mut response = Response::new(Body::from_stream(stream));
+        *response.status_mut() = status;
+        response
+            .headers_mut()
+            .insert(header::CONTENT_TYPE, content_type);
+        return Ok(response);
+    }
+    let sample = match header_str(&headers, "x-scorebench-sample") {
+        None => 0,
+        Some(s) => s.parse().map_err(|_| {
+            ApiError::BadRequest(format!(
+                "x-scorebench-sample must be a whole number, got {s:?}"
+            ))
+        })?,
+    };
+    let use_cache = header_str(&headers, "x-scorebench-cache") != Some("off");
+    let role = match header_str(&headers, "x-scorebench-role") {
+        None | Some("model") => Role::Model,
+        Some("judge") => Role::Judge,
+        Some(other) => {
+            return Err(ApiError::BadRequest(format!(
+                "x-scorebench-role must be model or judge, got {other:?}"
+            )));
+        }
+    };
+    let answer = llm
+        .gateway
+        .call_json(
+            Call {
+                endpoint,
+                body: json,
+                sample,
+                use_cache,
+                policy: None,
+            },
+            |_| Ok(()),
+        )
+        .await
+        .map_err(api_error)?;
+    if let Some(run) = header_str(&headers, "x-scorebench-run") {
+        llm.gateway
+            .cache
+            .add_usage(run.to_string(), role, answer.usage)
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+    }
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (
+                header::HeaderName::from_static("x-scorebench-cache"),
+                if answer.cached { "hit" } else { "miss" },
+            ),
+        ],
+        answer.bytes,
+    )
+        .into_response())
+}

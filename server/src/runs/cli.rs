@@ -1,0 +1,260 @@
+//! `scorebench run <benchmark> --config FILE …`: one run in the foreground, with a progress
+//! line on the terminal (redrawn when stderr is a TTY, else a line every 10 seconds).
+//! Exit status: 0 done, 1 the run failed (upstream, files, or no score), 2 bad input.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+
+use super::eotgc::{EotgcOptions, Track};
+use super::msqa::MsqaOptions;
+use super::{Progress, RunError, new_run_id};
+use crate::config::Config;
+use crate::gateway::Gateway;
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    #[command(subcommand)]
+    benchmark: RunBenchmark,
+}
+
+/// Arguments every run takes.
+#[derive(Args, Debug)]
+pub struct Common {
+    /// The upstream configuration (TOML; see server/API.md)
+    #[arg(long)]
+    pub config: PathBuf,
+    /// SQLite database holding the reply cache (what makes a killed run resume for free)
+    #[arg(long, default_value = "data/scorebench.sqlite3")]
+    pub db: PathBuf,
+    /// The model to run, as listed by an upstream
+    #[arg(long)]
+    pub model: String,
+    /// The dataset file
+    #[arg(long)]
+    pub dataset: PathBuf,
+    /// Output folder (created); an earlier run's files there are reused
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Concurrent requests
+    #[arg(long, default_value_t = 8)]
+    pub workers: usize,
+    #[arg(long)]
+    pub max_tokens: Option<u64>,
+    #[arg(long)]
+    pub temperature: Option<f64>,
+    #[arg(long)]
+    pub top_p: Option<f64>,
+    /// Per-request timeout in seconds
+    #[arg(long, default_value_t = 3600)]
+    pub timeout: u64,
+    /// Wait between the attempts of a failed request, in milliseconds
+    #[arg(long, default_value_t = 10_000)]
+    pub retry_wait_ms: u64,
+}
+
+#[derive(Subcommand, Debug)]
+enum RunBenchmark {
+    /// MSQA_Short, the official procedure: evaluation.json, score.json, subtasks.json
+    Msqa {
+        #[command(flatten)]
+        common: Common,
+        /// Samples per question (records in sample-major order)
+        #[arg(long, default_value_t = 1)]
+        n: u64,
+        #[arg(long)]
+        presence_penalty: Option<f64>,
+        /// An earlier run's folder to resume from (default: --out itself)
+        #[arg(long)]
+        resume: Option<PathBuf>,
+    },
+    /// EOTGC: Track 1 levels or Track 2 comments, written as the shared task's submission file
+    Eotgc {
+        #[command(flatten)]
+        common: Common,
+        /// 1: relevance level per essay; 2: a comment of at most 250 characters
+        #[arg(long)]
+        track: u8,
+    },
+}
+
+pub fn run(args: RunArgs) -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "error".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run_async(args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(RunError::Input(message)) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn read(path: &std::path::Path) -> Result<String, RunError> {
+    std::fs::read_to_string(path)
+        .map_err(|e| RunError::Input(format!("{}: cannot read: {e}", path.display())))
+}
+
+async fn run_async(args: RunArgs) -> Result<(), RunError> {
+    let common = match &args.benchmark {
+        RunBenchmark::Msqa { common, .. } | RunBenchmark::Eotgc { common, .. } => common,
+    };
+    let config = Config::load(&common.config).map_err(|e| RunError::Input(e.to_string()))?;
+    let gateway =
+        Gateway::open(&config, &common.db).map_err(|e| RunError::Internal(format!("{e:#}")))?;
+    let benchmark = match &args.benchmark {
+        RunBenchmark::Msqa { .. } => "msqa",
+        RunBenchmark::Eotgc { .. } => "eotgc",
+    };
+    let progress = Arc::new(Progress::new(
+        new_run_id(),
+        benchmark,
+        &common.model,
+        common.out.clone(),
+    ));
+    let _ = gateway
+        .cache
+        .save_run(
+            progress.id.clone(),
+            benchmark.into(),
+            common.model.clone(),
+            "running".into(),
+            common.out.display().to_string(),
+        )
+        .await;
+    let display = tokio::spawn(show_progress(progress.clone()));
+    let outcome = match &args.benchmark {
+        RunBenchmark::Msqa {
+            common,
+            n,
+            presence_penalty,
+            resume,
+        } => {
+            let rows = super::msqa::parse_dataset(
+                &common.dataset.display().to_string(),
+                &read(&common.dataset)?,
+            )?;
+            let previous = super::msqa::read_previous(resume.as_ref().unwrap_or(&common.out))?;
+            let options = MsqaOptions {
+                model: common.model.clone(),
+                n: *n,
+                workers: common.workers,
+                max_tokens: common.max_tokens,
+                temperature: common.temperature,
+                top_p: common.top_p,
+                presence_penalty: *presence_penalty,
+                timeout_secs: common.timeout,
+                attempts: 3,
+                retry_wait_ms: common.retry_wait_ms,
+            };
+            super::msqa::run(
+                &gateway,
+                &options,
+                rows,
+                previous,
+                &common.out,
+                progress.clone(),
+            )
+            .await
+            .map(|summary| {
+                format!(
+                    "MSQA_short: overall_score {} over {} records; files in {}",
+                    summary.score["evaluation"]["overall_score"],
+                    summary.tally.total,
+                    common.out.display()
+                )
+            })
+        }
+        RunBenchmark::Eotgc { common, track } => {
+            let track = Track::from_number(*track)?;
+            let essays = super::eotgc::parse_essays(
+                &common.dataset.display().to_string(),
+                &read(&common.dataset)?,
+            )?;
+            let options = EotgcOptions {
+                model: common.model.clone(),
+                track,
+                workers: common.workers,
+                max_tokens: common.max_tokens,
+                temperature: common.temperature,
+                top_p: common.top_p,
+                timeout_secs: common.timeout,
+                attempts: 3,
+                retry_wait_ms: common.retry_wait_ms,
+            };
+            super::eotgc::run(&gateway, &options, essays, &common.out, progress.clone())
+                .await
+                .map(|s| {
+                    format!(
+                        "EOTGC track {}: {} essays, {} without a usable answer; {}",
+                        track.number(),
+                        s.total,
+                        s.unparsed,
+                        common.out.join(track.file_name()).display()
+                    )
+                })
+        }
+    };
+    display.abort();
+    let state = if outcome.is_ok() {
+        "finished"
+    } else {
+        "failed"
+    };
+    let _ = gateway
+        .cache
+        .save_run(
+            progress.id.clone(),
+            benchmark.into(),
+            common.model.clone(),
+            state.into(),
+            common.out.display().to_string(),
+        )
+        .await;
+    let line = progress.line();
+    if std::io::stderr().is_terminal() {
+        eprintln!("\r\x1b[K{line}");
+    } else {
+        eprintln!("{line}");
+    }
+    let summary = outcome?;
+    println!("{summary}");
+    Ok(())
+}
+
+async fn show_progress(progress: Arc<Progress>) {
+    let tty = std::io::stderr().is_terminal();
+    let every = if tty {
+        Duration::from_millis(250)
+    } else {
+        Duration::from_secs(10)
+    };
+    loop {
+        tokio::time::sleep(every).await;
+        if tty {
+            eprint!("\r\x1b[K{}", progress.line());
+        } else {
+            eprintln!("{}", progress.line());
+        }
+    }
+}

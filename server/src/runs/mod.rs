@@ -1,0 +1,320 @@
+//! Benchmark runs: the same engine from the CLI (`scorebench run …`) and from the HTTP API
+//! (`/api/v1/runs`). A run turns a dataset into model calls through the [`Gateway`] (so every
+//! reply is cached and a killed run resumes without asking again), writes the benchmark's
+//! output files, and reports progress (done/total, rate, ETA, tokens, cost) as it goes.
+//!
+//! - [`msqa`]: MSQA_Short, the official `run.py` procedure (evaluation.json, score.json)
+//! - [`eotgc`]: EOTGC Track 1 (levels) and Track 2 (comments) submission files
+//! - [`http`]: the `/api/v1/runs` routes; [`cli`]: `scorebench run`
+//!
+//! SGI-Bench LLM judges are not run here yet (see `server/API.md`).
+
+pub mod cli;
+pub mod eotgc;
+pub mod http;
+pub mod msqa;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use serde_json::{Value, json};
+use tokio::sync::watch;
+
+use crate::cache::{Role, UsageTotals};
+use crate::gateway::Gateway;
+
+/// Everything the proxy and the runs share.
+#[derive(Debug)]
+pub struct Llm {
+    pub gateway: Gateway,
+    /// Runs started over HTTP, by id.
+    pub runs: Mutex<HashMap<String, Arc<Progress>>>,
+    /// Where HTTP-started runs write their files (`{runs_dir}/{id}/`).
+    pub runs_dir: PathBuf,
+}
+
+impl Llm {
+    pub fn new(gateway: Gateway, runs_dir: PathBuf) -> Llm {
+        Llm {
+            gateway,
+            runs: Mutex::new(HashMap::new()),
+            runs_dir,
+        }
+    }
+}
+
+/// Where a run is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunState {
+    Running,
+    Paused,
+    Finished,
+    Failed,
+}
+
+/// The live state of one run, shared by its workers, the terminal display and the API.
+#[derive(Debug)]
+pub struct Progress {
+    pub id: String,
+    pub benchmark: String,
+    pub model: String,
+    pub out_dir: PathBuf,
+    pub total: AtomicU64,
+    pub done: AtomicU64,
+    /// Items reused from an earlier run's files or answered from the cache.
+    pub reused: AtomicU64,
+    /// Items whose request failed every attempt.
+    pub failed: AtomicU64,
+    started: Instant,
+    usage: Mutex<[UsageTotals; 2]>,
+    state: Mutex<RunState>,
+    error: Mutex<Option<String>>,
+    paused: watch::Sender<bool>,
+}
+
+impl Progress {
+    pub fn new(id: String, benchmark: &str, model: &str, out_dir: PathBuf) -> Progress {
+        Progress {
+            id,
+            benchmark: benchmark.to_string(),
+            model: model.to_string(),
+            out_dir,
+            total: AtomicU64::new(0),
+            done: AtomicU64::new(0),
+            reused: AtomicU64::new(0),
+            failed: AtomicU64::new(0),
+            started: Instant::now(),
+            usage: Mutex::new([UsageTotals::default(); 2]),
+            state: Mutex::new(RunState::Running),
+            error: Mutex::new(None),
+            paused: watch::channel(false).0,
+        }
+    }
+
+    pub fn add_usage(&self, role: Role, delta: &UsageTotals) {
+        if let Ok(mut u) = self.usage.lock() {
+            u[role as usize].add(delta);
+        }
+    }
+
+    pub fn usage(&self, role: Role) -> UsageTotals {
+        self.usage
+            .lock()
+            .map(|u| u[role as usize])
+            .unwrap_or_default()
+    }
+
+    pub fn state(&self) -> RunState {
+        self.state.lock().map(|s| *s).unwrap_or(RunState::Failed)
+    }
+
+    pub fn set_state(&self, state: RunState) {
+        if let Ok(mut s) = self.state.lock() {
+            *s = state;
+        }
+    }
+
+    pub fn fail(&self, message: String) {
+        if let Ok(mut e) = self.error.lock() {
+            *e = Some(message);
+        }
+        self.set_state(RunState::Failed);
+    }
+
+    /// Pause: workers finish the item they hold and take no new one.
+    pub fn pause(&self) -> bool {
+        if self.state() != RunState::Running {
+            return false;
+        }
+        self.paused.send_replace(true);
+        self.set_state(RunState::Paused);
+        true
+    }
+
+    pub fn resume(&self) -> bool {
+        if self.state() != RunState::Paused {
+            return false;
+        }
+        self.paused.send_replace(false);
+        self.set_state(RunState::Running);
+        true
+    }
+
+    /// Wait while paused.
+    pub async fn wait_if_paused(&self) {
+        let mut rx = self.paused.subscribe();
+        let _ = rx.wait_for(|paused| !paused).await;
+    }
+
+    /// Items done per second since the start, counting only items that needed the model.
+    pub fn rate_per_s(&self) -> f64 {
+        let elapsed = self.started.elapsed().as_secs_f64();
+        let fresh = self
+            .done
+            .load(Ordering::Relaxed)
+            .saturating_sub(self.reused.load(Ordering::Relaxed));
+        if elapsed > 0.0 {
+            fresh as f64 / elapsed
+        } else {
+            0.0
+        }
+    }
+
+    pub fn eta_s(&self) -> Option<f64> {
+        let left = self
+            .total
+            .load(Ordering::Relaxed)
+            .saturating_sub(self.done.load(Ordering::Relaxed));
+        let rate = self.rate_per_s();
+        if left == 0 {
+            Some(0.0)
+        } else if rate > 0.0 {
+            Some(left as f64 / rate)
+        } else {
+            None
+        }
+    }
+
+    /// The JSON the API answers for `GET /api/v1/runs/{id}`.
+    pub fn snapshot(&self) -> Value {
+        let usage = |role| serde_json::to_value(self.usage(role)).unwrap_or(Value::Null);
+        let files: Vec<String> = std::fs::read_dir(&self.out_dir)
+            .map(|dir| {
+                let mut names: Vec<String> = dir
+                    .filter_map(|e| e.ok())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|n| http::ALLOWED_FILES.contains(&n.as_str()))
+                    .collect();
+                names.sort();
+                names
+            })
+            .unwrap_or_default();
+        json!({
+            "id": self.id,
+            "benchmark": self.benchmark,
+            "model": self.model,
+            "state": self.state(),
+            "done": self.done.load(Ordering::Relaxed),
+            "total": self.total.load(Ordering::Relaxed),
+            "reused": self.reused.load(Ordering::Relaxed),
+            "failed": self.failed.load(Ordering::Relaxed),
+            "elapsed_s": self.started.elapsed().as_secs_f64(),
+            "rate_per_s": self.rate_per_s(),
+            "eta_s": self.eta_s(),
+            "usage": {"model": usage(Role::Model), "judge": usage(Role::Judge)},
+            "error": self.error.lock().ok().and_then(|e| e.clone()),
+            "files": files,
+        })
+    }
+
+    /// One line for the terminal.
+    pub fn line(&self) -> String {
+        let done = self.done.load(Ordering::Relaxed);
+        let total = self.total.load(Ordering::Relaxed);
+        let model = self.usage(Role::Model);
+        let eta = self
+            .eta_s()
+            .map(|s| format!("{:.0}s", s))
+            .unwrap_or_else(|| "?".into());
+        let cost = model
+            .cost
+            .map(|c| format!(", cost {c:.4}"))
+            .unwrap_or_default();
+        format!(
+            "{}: {done}/{total} ({} reused, {} failed), {:.2}/s, ETA {eta}, {} calls, {} cache hits, {} tokens out{cost}",
+            self.benchmark,
+            self.reused.load(Ordering::Relaxed),
+            self.failed.load(Ordering::Relaxed),
+            self.rate_per_s(),
+            model.upstream_calls,
+            model.cache_hits,
+            model.completion_tokens,
+        )
+    }
+}
+
+/// Why a run stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("{0}")]
+    Input(String),
+    #[error("{path}: {message}")]
+    Io { path: String, message: String },
+    #[error("{0}")]
+    Internal(String),
+    /// The run finished but the official code would have crashed here (no score file).
+    #[error("{0}")]
+    NoScore(String),
+}
+
+impl RunError {
+    pub fn io(path: &std::path::Path, e: impl std::fmt::Display) -> RunError {
+        RunError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// A fresh run id: 16 hex characters from the clock, the process and a counter.
+pub fn new_run_id() -> String {
+    use sha2::{Digest, Sha256};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let material = format!(
+        "{nanos}-{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    );
+    hex::encode(&Sha256::digest(material.as_bytes())[..8])
+}
+
+/// Append-only JSONL log, flushed per line (what survives a kill).
+pub struct JsonlLog {
+    path: PathBuf,
+    file: Mutex<std::fs::File>,
+}
+
+impl JsonlLog {
+    pub fn create(path: PathBuf) -> Result<JsonlLog, RunError> {
+        let file = std::fs::File::create(&path).map_err(|e| RunError::io(&path, e))?;
+        Ok(JsonlLog {
+            path,
+            file: Mutex::new(file),
+        })
+    }
+
+    pub fn append(&self, value: &Value) -> Result<(), RunError> {
+        use std::io::Write;
+        let mut line = value.to_string();
+        line.push('\n');
+        let mut file = self
+            .file
+            .lock()
+            .map_err(|_| RunError::Internal("log lock poisoned".into()))?;
+        file.write_all(line.as_bytes())
+            .and_then(|_| file.flush())
+            .map_err(|e| RunError::io(&self.path, e))
+    }
+}
+
+/// Write a JSON file (pretty, UTF-8 as is).
+pub fn write_json(path: &std::path::Path, value: &Value) -> Result<(), RunError> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| RunError::io(path, e))?;
+    std::fs::write(path, text).map_err(|e| RunError::io(path, e))
+}
+
+/// The message text and finish reason of a chat completion (`choices[0]`).
+pub fn first_choice(reply: &Value) -> Result<(&Value, Option<&str>), String> {
+    let choice = reply["choices"]
+        .get(0)
+        .ok_or_else(|| "the reply has no choices[0]".to_string())?;
+    Ok((&choice["message"], choice["finish_reason"].as_str()))
+}
