@@ -1,0 +1,650 @@
+//! Several models on the same benchmark: a metrics-per-model table, a paired bootstrap interval
+//! for each metric's difference between two models, and a per-sample diff.
+//!
+//! Paired bootstrap (Efron & Tibshirani 1993, ch. 13; the percentile interval):
+//! ```text
+//! align     records of model A and model B on their id (SAS-Bench: file + id; EOTGC, MSQA: id;
+//!           pairs: line position, same gold required); unmatched records are left out
+//! observed  Δ = metric(A) − metric(B) on the aligned records
+//! repeat R times (R ≥ 1,000):
+//!           draw n record indices uniformly with replacement (SAS-Bench: within each file, so
+//!           every file keeps its size — the overall value is the mean over files)
+//!           Δ*_r = metric(A on the draw) − metric(B on the same draw)
+//! interval  [P2.5, P97.5] of the Δ*_r that are defined, numpy.percentile's linear rule
+//! ```
+//! A resample on which a metric is undefined for either model (a constant draw for Pearson) is
+//! left out of that metric's percentiles; `resamples_defined` says how many remained.
+//!
+//! Randomness: xoshiro256** seeded through splitmix64 (Blackman & Vigna, reference C code at
+//! prng.di.unimi.it), indices by Lemire's unbiased multiply-shift rejection. The same seed gives
+//! the same intervals on every platform. The work is chunked: [`Bootstrap::step`] does a few
+//! resamples and returns [`Progress`], so the page can yield between chunks.
+
+use serde::Serialize;
+
+use super::drill::sample_rows;
+use super::session::{EotgcRecord, MsqaRecord, Records, Scored, Variant};
+use super::table::{Cell, Column, OVERALL, Row, Table, scalar_keys};
+use crate::eotgc::{Level, track1_scores};
+use crate::msqa::Tally;
+use crate::pairs::{Pairs, PairsOptions, score_pairs};
+use crate::report::{InputFile, MetricValue, Report};
+use crate::sasbench::{self, Response, ccs, ecs};
+
+/// The metrics-per-model table: one row per model, one column per overall scalar metric.
+pub fn metrics_table(models: &[(String, &Report)]) -> Table {
+    let mut keys: Vec<String> = Vec::new();
+    for (_, r) in models {
+        for k in scalar_keys(r) {
+            if !keys.contains(&k) && r.overall.metrics.contains_key(&k) {
+                keys.push(k);
+            }
+        }
+    }
+    let sas = models.iter().all(|(_, r)| r.benchmark == "sasbench");
+    let (scale, decimals) = if sas { (100.0, 2) } else { (1.0, 4) };
+    let rows = models
+        .iter()
+        .map(|(model, r)| Row {
+            key: model.clone(),
+            label: model.clone(),
+            n: Some(r.overall.n),
+            cells: keys
+                .iter()
+                .map(|k| {
+                    let value = r.overall.metrics.get(k).and_then(MetricValue::as_scalar);
+                    Cell {
+                        subset: OVERALL.into(),
+                        metric: k.clone(),
+                        value,
+                        display: value
+                            .map_or_else(|| "—".into(), |v| format!("{:.*}", decimals, v * scale)),
+                        undefined_reason: value
+                            .is_none()
+                            .then(|| super::table::undefined_reason(r, OVERALL, k)),
+                    }
+                })
+                .collect(),
+        })
+        .collect();
+    Table {
+        benchmark: models
+            .first()
+            .map(|(_, r)| r.benchmark.clone())
+            .unwrap_or_default(),
+        variant: models
+            .first()
+            .map(|(_, r)| r.variant.clone())
+            .unwrap_or_default(),
+        scale,
+        decimals,
+        corner: "model".into(),
+        columns: keys
+            .iter()
+            .map(|k| Column {
+                key: k.clone(),
+                label: k.clone(),
+                n: None,
+            })
+            .collect(),
+        rows,
+        caption: "overall metrics per model".into(),
+    }
+}
+
+/// xoshiro256** seeded by splitmix64: a small, fast, well-tested PRNG with no OS entropy.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Xoshiro256StarStar {
+    s: [u64; 4],
+}
+
+impl Xoshiro256StarStar {
+    /// The state is four successive splitmix64 outputs of `seed` (the authors' recommendation).
+    pub fn seed_from_u64(seed: u64) -> Self {
+        let mut x = seed;
+        let mut splitmix = || {
+            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        Self {
+            s: [splitmix(), splitmix(), splitmix(), splitmix()],
+        }
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        let result = self.s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
+        let t = self.s[1] << 17;
+        self.s[2] ^= self.s[0];
+        self.s[3] ^= self.s[1];
+        self.s[1] ^= self.s[2];
+        self.s[0] ^= self.s[3];
+        self.s[2] ^= t;
+        self.s[3] = self.s[3].rotate_left(45);
+        result
+    }
+
+    /// A uniform integer in `0..n` (Lemire's multiply-shift with rejection; `n` > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        if n == 0 {
+            return 0;
+        }
+        let mut m = u128::from(self.next_u64()) * u128::from(n);
+        if (m as u64) < n {
+            let threshold = n.wrapping_neg() % n;
+            while (m as u64) < threshold {
+                m = u128::from(self.next_u64()) * u128::from(n);
+            }
+        }
+        (m >> 64) as u64
+    }
+}
+
+/// numpy.percentile(values, q) with the default linear rule; `None` for no values.
+pub fn percentile(sorted: &[f64], q: f64) -> Option<f64> {
+    let last = sorted.len().checked_sub(1)?;
+    let position = q / 100.0 * last as f64;
+    let below = position.floor() as usize;
+    let above = (below + 1).min(last);
+    let t = position - below as f64;
+    let (a, b) = (sorted[below], sorted[above]);
+    // numpy's _lerp: from the upper end when t ≥ 0.5.
+    Some(if t >= 0.5 {
+        b - (b - a) * (1.0 - t)
+    } else {
+        a + (b - a) * t
+    })
+}
+
+/// Why two models cannot be compared.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct CompareError(pub String);
+
+/// SAS-Bench records of one file, aligned on id.
+#[derive(Debug, Clone)]
+struct SasPair {
+    a: Vec<Response>,
+    b: Vec<Response>,
+    slots: sasbench::ErrorSlots,
+}
+
+#[derive(Debug, Clone)]
+enum Aligned {
+    Sas {
+        files: Vec<SasPair>,
+        variant: sasbench::Variant,
+    },
+    Pairs {
+        a: Pairs,
+        b: Pairs,
+    },
+    Eotgc {
+        gold: Vec<Level>,
+        a: Vec<Level>,
+        b: Vec<Level>,
+    },
+    Msqa {
+        a: Vec<MsqaRecord>,
+        b: Vec<MsqaRecord>,
+    },
+}
+
+/// Positions of `b`'s ids in `a`'s order: `(index in a, index in b)` for ids in both (the first
+/// occurrence of a repeated id).
+fn align_ids<'x>(
+    a: impl Iterator<Item = &'x str>,
+    b: impl Iterator<Item = &'x str>,
+) -> Vec<(usize, usize)> {
+    let mut index = std::collections::HashMap::new();
+    for (j, id) in b.enumerate() {
+        index.entry(id).or_insert(j);
+    }
+    let mut seen = std::collections::HashSet::new();
+    a.enumerate()
+        .filter(|(_, id)| seen.insert(*id))
+        .filter_map(|(i, id)| index.get(id).map(|&j| (i, j)))
+        .collect()
+}
+
+fn pick<T: Clone>(items: &[T], indices: &[usize]) -> Vec<T> {
+    indices.iter().map(|&i| items[i].clone()).collect()
+}
+
+impl Aligned {
+    fn new(a: &Scored, b: &Scored, variant: Variant) -> Result<Self, CompareError> {
+        let none = |what: &str| CompareError(format!("no {what} in common: nothing to compare"));
+        match (&a.records, &b.records) {
+            (Records::Sas(ra), Records::Sas(rb)) => {
+                let mut files = Vec::new();
+                for fa in &ra.files {
+                    let Some(fb) = rb.files.iter().find(|f| f.subset == fa.subset) else {
+                        continue;
+                    };
+                    let pairs = align_ids(
+                        fa.responses.iter().map(|r| r.id.as_str()),
+                        fb.responses.iter().map(|r| r.id.as_str()),
+                    );
+                    if pairs.is_empty() {
+                        continue;
+                    }
+                    let (ia, ib): (Vec<usize>, Vec<usize>) = pairs.into_iter().unzip();
+                    files.push(SasPair {
+                        a: pick(&fa.responses, &ia),
+                        b: pick(&fb.responses, &ib),
+                        slots: fa.slots.clone(),
+                    });
+                }
+                if files.is_empty() {
+                    return Err(none("SAS-Bench file and record ids"));
+                }
+                let variant = match variant {
+                    Variant::Official => sasbench::Variant::Official,
+                    Variant::Corrected => sasbench::Variant::Corrected,
+                };
+                Ok(Self::Sas { files, variant })
+            }
+            (Records::Pairs(pa), Records::Pairs(pb)) => {
+                if pa.gold.len() != pb.gold.len() {
+                    return Err(CompareError(format!(
+                        "gold/pred files pair by position: {} records vs {}",
+                        pa.gold.len(),
+                        pb.gold.len()
+                    )));
+                }
+                if let Some(k) = (0..pa.gold.len()).find(|&k| pa.gold[k] != pb.gold[k]) {
+                    return Err(CompareError(format!(
+                        "gold/pred files pair by position, but record {} has gold {} in one file and {} in the other",
+                        k + 1,
+                        pa.gold[k],
+                        pb.gold[k]
+                    )));
+                }
+                Ok(Self::Pairs {
+                    a: pa.clone(),
+                    b: pb.clone(),
+                })
+            }
+            (Records::Eotgc(ea), Records::Eotgc(eb)) => {
+                let pairs = align_ids(
+                    ea.iter().map(|r| r.id.as_str()),
+                    eb.iter().map(|r| r.id.as_str()),
+                );
+                if pairs.is_empty() {
+                    return Err(none("essay ids"));
+                }
+                let rec = |v: &[EotgcRecord], i: usize| v[i].clone();
+                Ok(Self::Eotgc {
+                    gold: pairs.iter().map(|&(i, _)| rec(ea, i).gold).collect(),
+                    a: pairs.iter().map(|&(i, _)| rec(ea, i).pred).collect(),
+                    b: pairs.iter().map(|&(_, j)| rec(eb, j).pred).collect(),
+                })
+            }
+            (Records::Msqa(ma), Records::Msqa(mb)) => {
+                let pairs = align_ids(
+                    ma.iter().map(|r| r.id.as_str()),
+                    mb.iter().map(|r| r.id.as_str()),
+                );
+                if pairs.is_empty() {
+                    return Err(none("question ids"));
+                }
+                let (ia, ib): (Vec<usize>, Vec<usize>) = pairs.into_iter().unzip();
+                Ok(Self::Msqa {
+                    a: pick(ma, &ia),
+                    b: pick(mb, &ib),
+                })
+            }
+            _ => Err(CompareError(
+                "the bootstrap needs two reports of the same benchmark with typed records \
+                 (SAS-Bench, EOTGC Track 1, MSQA official rule, or gold/pred files)"
+                    .into(),
+            )),
+        }
+    }
+
+    fn keys(&self) -> Vec<&'static str> {
+        match self {
+            Self::Sas { .. } => vec!["qwk", "ccs", "ecs"],
+            Self::Pairs { .. } => vec!["qwk", "pearson", "spearman", "kendall_tau_b", "accuracy"],
+            Self::Eotgc { .. } => vec!["acc_a", "pearson", "score"],
+            Self::Msqa { .. } => vec!["accuracy", "answer_coverage", "average_completion_tokens"],
+        }
+    }
+
+    /// Sizes of the strata (SAS-Bench files; one stratum otherwise).
+    fn strata(&self) -> Vec<usize> {
+        match self {
+            Self::Sas { files, .. } => files.iter().map(|f| f.a.len()).collect(),
+            Self::Pairs { a, .. } => vec![a.gold.len()],
+            Self::Eotgc { gold, .. } => vec![gold.len()],
+            Self::Msqa { a, .. } => vec![a.len()],
+        }
+    }
+
+    /// The metrics of both models on the records `draw` (one index list per stratum).
+    fn metrics(&self, draw: &[Vec<usize>]) -> Vec<(Option<f64>, Option<f64>)> {
+        match self {
+            Self::Sas { files, variant } => {
+                let per_file: Vec<(SasValues, SasValues)> = files
+                    .iter()
+                    .zip(draw)
+                    .map(|(f, idx)| {
+                        (
+                            sas_metrics(&pick(&f.a, idx), &f.slots, *variant),
+                            sas_metrics(&pick(&f.b, idx), &f.slots, *variant),
+                        )
+                    })
+                    .collect();
+                // The overall value: the plain mean over files, undefined if any file's is.
+                let mean = |values: Vec<Option<f64>>| -> Option<f64> {
+                    let values: Option<Vec<f64>> = values.into_iter().collect();
+                    let values = values?;
+                    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+                };
+                (0..3)
+                    .map(|k| {
+                        (
+                            mean(per_file.iter().map(|(a, _)| a[k]).collect()),
+                            mean(per_file.iter().map(|(_, b)| b[k]).collect()),
+                        )
+                    })
+                    .collect()
+            }
+            Self::Pairs { a, b } => {
+                let idx = &draw[0];
+                let sub = |p: &Pairs| Pairs {
+                    gold: idx.iter().map(|&i| p.gold[i]).collect(),
+                    pred: idx.iter().map(|&i| p.pred[i]).collect(),
+                    lines: Vec::new(),
+                };
+                let input = InputFile {
+                    path: String::new(),
+                    sha256: String::new(),
+                };
+                let ra = score_pairs(input.clone(), &sub(a), &PairsOptions::default());
+                let rb = score_pairs(input, &sub(b), &PairsOptions::default());
+                self.keys()
+                    .iter()
+                    .map(|k| {
+                        let v =
+                            |r: &Report| r.overall.metrics.get(*k).and_then(MetricValue::as_scalar);
+                        (v(&ra), v(&rb))
+                    })
+                    .collect()
+            }
+            Self::Eotgc { gold, a, b } => {
+                let idx = &draw[0];
+                let g: Vec<Level> = idx.iter().map(|&i| gold[i]).collect();
+                let scores = |p: &[Level]| {
+                    let p: Vec<Level> = idx.iter().map(|&i| p[i]).collect();
+                    match track1_scores(&g, &p) {
+                        Ok(s) => [Some(s.acc_a), s.pearson.clone().ok(), s.score().ok()],
+                        Err(_) => [None; 3],
+                    }
+                };
+                let (sa, sb) = (scores(a), scores(b));
+                (0..3).map(|k| (sa[k], sb[k])).collect()
+            }
+            Self::Msqa { a, b } => {
+                let idx = &draw[0];
+                let tally = |records: &[MsqaRecord]| {
+                    let mut t = Tally::default();
+                    for &i in idx {
+                        t.add(&records[i].judgement);
+                    }
+                    [
+                        t.accuracy().ok(),
+                        t.answer_coverage().ok(),
+                        t.average_completion_tokens().ok(),
+                    ]
+                };
+                let (ta, tb) = (tally(a), tally(b));
+                (0..3).map(|k| (ta[k], tb[k])).collect()
+            }
+        }
+    }
+}
+
+/// QWK, CCS and ECS of one file.
+type SasValues = [Option<f64>; 3];
+
+/// QWK, CCS and ECS of one file's responses (`None` where undefined or not computed).
+fn sas_metrics(
+    responses: &[Response],
+    slots: &sasbench::ErrorSlots,
+    variant: sasbench::Variant,
+) -> SasValues {
+    let qwk = ccs::qwk(responses, variant).ok();
+    let ccs_value = sasbench::ScoreVectors::from_responses(responses)
+        .ok()
+        .and_then(|v| ccs::ccs(&v, variant).ccs.ok());
+    let ecs_value = ecs::ecs(responses, slots, variant).ok().map(|e| e.ecs);
+    [qwk, ccs_value, ecs_value]
+}
+
+/// How far the bootstrap is.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Progress {
+    pub done: usize,
+    pub total: usize,
+    /// `done / total`, for a progress bar.
+    pub fraction: f64,
+}
+
+/// One metric's observed difference and its bootstrap interval.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MetricInterval {
+    pub metric: String,
+    /// The metric of each model on the aligned records.
+    pub a: Option<f64>,
+    pub b: Option<f64>,
+    /// `a − b` (`None` when either is undefined).
+    pub difference: Option<f64>,
+    /// The 2.5 % and 97.5 % percentiles of the resampled differences.
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+    /// Resamples on which the difference was defined.
+    pub resamples_defined: usize,
+}
+
+/// The smallest number of resamples [`Bootstrap::new`] accepts.
+pub const MIN_RESAMPLES: usize = 1_000;
+
+/// A paired bootstrap, run in chunks.
+#[derive(Debug, Clone)]
+pub struct Bootstrap {
+    aligned: Aligned,
+    rng: Xoshiro256StarStar,
+    total: usize,
+    done: usize,
+    observed: Vec<(Option<f64>, Option<f64>)>,
+    differences: Vec<Vec<f64>>,
+    /// Records aligned in both models.
+    pub aligned_records: usize,
+}
+
+impl Bootstrap {
+    /// Align the two models' records and compute the observed metrics; `resamples` is raised to
+    /// [`MIN_RESAMPLES`]. Both must be scored with the same variant (`a`'s is used).
+    pub fn new(
+        a: &Scored,
+        b: &Scored,
+        variant: Variant,
+        seed: u64,
+        resamples: usize,
+    ) -> Result<Self, CompareError> {
+        if a.report.benchmark != b.report.benchmark {
+            return Err(CompareError(format!(
+                "different benchmarks: {} vs {}",
+                a.report.benchmark, b.report.benchmark
+            )));
+        }
+        let aligned = Aligned::new(a, b, variant)?;
+        let strata = aligned.strata();
+        let identity: Vec<Vec<usize>> = strata.iter().map(|&n| (0..n).collect()).collect();
+        let observed = aligned.metrics(&identity);
+        let keys = aligned.keys().len();
+        Ok(Self {
+            aligned,
+            rng: Xoshiro256StarStar::seed_from_u64(seed),
+            total: resamples.max(MIN_RESAMPLES),
+            done: 0,
+            observed,
+            differences: vec![Vec::new(); keys],
+            aligned_records: strata.iter().sum(),
+        })
+    }
+
+    pub fn progress(&self) -> Progress {
+        Progress {
+            done: self.done,
+            total: self.total,
+            fraction: self.done as f64 / self.total as f64,
+        }
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.done >= self.total
+    }
+
+    /// Run up to `n` more resamples.
+    pub fn step(&mut self, n: usize) -> Progress {
+        let strata = self.aligned.strata();
+        for _ in 0..n.min(self.total - self.done) {
+            let draw: Vec<Vec<usize>> = strata
+                .iter()
+                .map(|&size| {
+                    (0..size)
+                        .map(|_| self.rng.below(size as u64) as usize)
+                        .collect()
+                })
+                .collect();
+            for (k, (a, b)) in self.aligned.metrics(&draw).into_iter().enumerate() {
+                if let (Some(a), Some(b)) = (a, b) {
+                    self.differences[k].push(a - b);
+                }
+            }
+            self.done += 1;
+        }
+        self.progress()
+    }
+
+    /// The intervals from the resamples done so far (all of them once [`Self::is_done`]).
+    pub fn finish(&self) -> Vec<MetricInterval> {
+        self.aligned
+            .keys()
+            .into_iter()
+            .zip(&self.observed)
+            .zip(&self.differences)
+            .map(|((metric, &(a, b)), diffs)| {
+                let mut sorted = diffs.clone();
+                sorted.sort_by(f64::total_cmp);
+                MetricInterval {
+                    metric: metric.into(),
+                    a,
+                    b,
+                    difference: a.zip(b).map(|(a, b)| a - b),
+                    low: percentile(&sorted, 2.5),
+                    high: percentile(&sorted, 97.5),
+                    resamples_defined: sorted.len(),
+                }
+            })
+            .collect()
+    }
+}
+
+/// One sample of two models side by side.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SampleDiff {
+    pub subset: String,
+    pub id: String,
+    pub gold: String,
+    pub pred_a: String,
+    pub pred_b: String,
+    /// |pred_a − pred_b| when numeric, else 0 (same) or 1 (different).
+    pub disagreement: f64,
+    /// Indices into each report's samples.
+    pub index_a: usize,
+    pub index_b: usize,
+}
+
+/// The samples of two reports aligned on (subset, id), most disagreeing first (ties in `a`'s
+/// order).
+pub fn sample_diff(a: &Report, b: &Report) -> Vec<SampleDiff> {
+    let (ra, rb) = (sample_rows(a), sample_rows(b));
+    let keys_a: Vec<String> = ra
+        .iter()
+        .map(|r| format!("{}\u{0}{}", r.subset, r.id))
+        .collect();
+    let keys_b: Vec<String> = rb
+        .iter()
+        .map(|r| format!("{}\u{0}{}", r.subset, r.id))
+        .collect();
+    let mut out: Vec<SampleDiff> = align_ids(
+        keys_a.iter().map(String::as_str),
+        keys_b.iter().map(String::as_str),
+    )
+    .into_iter()
+    .map(|(i, j)| {
+        let (x, y) = (&ra[i], &rb[j]);
+        let disagreement = match (x.pred_value, y.pred_value) {
+            (Some(p), Some(q)) => (p - q).abs(),
+            _ => f64::from(u8::from(x.pred != y.pred)),
+        };
+        SampleDiff {
+            subset: x.subset.clone(),
+            id: x.id.clone(),
+            gold: x.gold.clone(),
+            pred_a: x.pred.clone(),
+            pred_b: y.pred.clone(),
+            disagreement,
+            index_a: x.index,
+            index_b: y.index,
+        }
+    })
+    .collect();
+    out.sort_by(|p, q| q.disagreement.total_cmp(&p.disagreement));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xoshiro_matches_the_reference() {
+        // Python port of splitmix64 + xoshiro256** (prng.di.unimi.it), seed 42: the first three
+        // outputs.
+        let mut rng = Xoshiro256StarStar::seed_from_u64(42);
+        let first: Vec<u64> = (0..3).map(|_| rng.next_u64()).collect();
+        assert_eq!(first, REFERENCE_SEED_42);
+        let mut rng = Xoshiro256StarStar::seed_from_u64(7);
+        for _ in 0..1000 {
+            assert!(rng.below(3) < 3);
+        }
+    }
+
+    // M = 2**64 - 1; rotl = lambda x, k: ((x << k) | (x >> (64 - k))) & M
+    // state: x = 42; 4 × {x = (x + 0x9e3779b97f4a7c15) & M; z = x;
+    //   z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & M; z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M;
+    //   z ^ (z >> 31)}
+    // next: r = rotl(s1 * 5 & M, 7) * 9 & M; t = s1 << 17 & M; s2 ^= s0; s3 ^= s1; s1 ^= s2;
+    //   s0 ^= s3; s2 ^= t; s3 = rotl(s3, 45)
+    const REFERENCE_SEED_42: [u64; 3] = [
+        1_546_998_764_402_558_742,
+        6_990_951_692_964_543_102,
+        12_544_586_762_248_559_009,
+    ];
+
+    #[test]
+    fn percentile_is_numpys() {
+        // numpy: np.percentile([3.0, 1.0, 4.0, 1.5, 9.0, 2.6], [2.5, 97.5]) → [1.0625, 8.375]
+        let mut v = vec![3.0, 1.0, 4.0, 1.5, 9.0, 2.6];
+        v.sort_by(f64::total_cmp);
+        assert!((percentile(&v, 2.5).unwrap() - 1.0625).abs() < 1e-12);
+        assert!((percentile(&v, 97.5).unwrap() - 8.375).abs() < 1e-12);
+        assert_eq!(percentile(&[], 50.0), None);
+    }
+}
