@@ -19,6 +19,7 @@ pub mod detect;
 pub mod drill;
 pub mod session;
 pub mod table;
+pub mod url_state;
 
 pub use charts::{Bars, EcsErrors, Histogram, LevelDistribution};
 pub use compare::{Bootstrap, MetricInterval, Progress, SampleDiff, metrics_table, sample_diff};
@@ -29,3 +30,4 @@ pub use session::{
     score_job,
 };
 pub use table::{Table, changed_cells, table, to_csv, to_json, to_latex, to_markdown};
+pub use url_state::{Tab, ViewState};
