@@ -11,6 +11,8 @@ mod golden_msqa;
 mod golden_sasbench;
 mod golden_sgibench;
 mod http;
+mod key_hygiene;
 mod mock_upstream;
 mod proxy;
+mod run_http;
 mod run_msqa;
