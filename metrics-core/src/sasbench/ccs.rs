@@ -32,7 +32,7 @@
 use super::Variant;
 use super::format::Response;
 use crate::error::MetricError;
-use crate::numpy_sum::{pairwise_sum, pairwise_sum_sparse};
+use crate::numpy_sum::{pairwise_sum, pairwise_sum_by, pairwise_sum_sparse};
 use crate::qwk::{quadratic_weighted_kappa, quadratic_weighted_kappa_with_labels};
 
 /// Where a scorer hit a value the official code crashes on.
@@ -212,49 +212,78 @@ pub fn ccs(v: &ScoreVectors, variant: Variant) -> Ccs {
                 .collect()
         })
         .collect();
-    // Per level and position, the offset of U_a[k] into squares[k] (U_a[k] − low_k + span_k);
-    // the entry for U_a[k] − U_b[k] is at offset_a[k] − (U_b[k] − low_k).
-    let shifted: Vec<usize> = levels
-        .iter()
-        .flat_map(|u| u.iter().zip(&lows).map(|(x, low)| (x - low) as usize))
-        .collect();
+    // All tables in one array: squares[k] starts at starts[k]. For vector a, the entry for
+    // U_a[k] − U_b[k] is at bases_a[k] − (U_b[k] − low_k), bases_a[k] = starts[k] + span_k +
+    // U_a[k] − low_k.
+    let mut starts = Vec::with_capacity(l);
+    let mut table = Vec::new();
+    for row in &squares {
+        starts.push(table.len());
+        table.extend_from_slice(row);
+    }
     let spans: Vec<usize> = (0..l).map(|k| (highs[k] - lows[k]) as usize).collect();
     let total = n as f64;
+    // The predicted vectors (columns with mass); position by position (k-major), each value
+    // as U_b[k] − low_k.
     let pred_levels: Vec<usize> = (0..t).filter(|&b| col_sums[b] > 0).collect();
+    let np = pred_levels.len();
+    let mut pred_shifted: Vec<usize> = Vec::with_capacity(l * np);
+    for k in 0..l {
+        pred_shifted.extend(
+            pred_levels
+                .iter()
+                .map(|&b| (levels[b][k] - lows[k]) as usize),
+        );
+    }
+    let pred_mass: Vec<f64> = pred_levels.iter().map(|&b| col_sums[b] as f64).collect();
     let mut o_entries: Vec<(usize, f64)> = Vec::with_capacity(cells.len());
-    let mut e_entries: Vec<(usize, f64)> = Vec::new();
+    // E∘W, dense (numpy sums the whole T × T array; the cells left 0 are 0 there too).
+    let mut e_times_w = vec![0.0f64; t * t];
     let mut cell = 0;
-    let mut terms = vec![0.0f64; l];
+    let mut terms = vec![0.0f64; l * np];
+    let mut w_row = vec![0.0f64; np];
+    let mut lanes = vec![0.0f64; 8 * np];
     for a in 0..t {
         let Some(wa) = &weight_rows[a] else { continue };
         if row_sums[a] == 0 {
             continue;
         }
-        let sa = &shifted[a * l..(a + 1) * l];
-        for &b in &pred_levels {
-            let sb = &shifted[b * l..(b + 1) * l];
-            // W[a,b] as numpy computes it: np.sum(w_a * diff ** 2).
-            for k in 0..l {
-                terms[k] = wa[k] * squares[k][sa[k] + spans[k] - sb[k]];
+        // terms[k][j] = w_a[k] · ((U_a[k] − U_b[k]) / (M_k + 1e-10))² for b = pred_levels[j].
+        for k in 0..l {
+            let base = starts[k] + spans[k] + (levels[a][k] - lows[k]) as usize;
+            let (w, tab) = (wa[k], &table[..=base]);
+            for (term, &sb) in terms[k * np..(k + 1) * np]
+                .iter_mut()
+                .zip(&pred_shifted[k * np..(k + 1) * np])
+            {
+                *term = w * tab[base - sb];
             }
-            let w = pairwise_sum(&terms);
-            let i = a * t + b;
-            let e = (row_sums[a] as f64 * col_sums[b] as f64) / total;
-            e_entries.push((i, e * w));
-            while cell < cells.len() && cells[cell] < i {
-                cell += 1;
-            }
+        }
+        // W[a,b] as numpy computes it: np.sum(w_a * diff ** 2), for every b at once.
+        column_pairwise_sums(&terms, l, &mut w_row, &mut lanes);
+        let row_mass = row_sums[a] as f64;
+        let row = &mut e_times_w[a * t..(a + 1) * t];
+        for ((&b, &w), &col_mass) in pred_levels.iter().zip(&w_row).zip(&pred_mass) {
+            let e = (row_mass * col_mass) / total;
+            row[b] = e * w;
+        }
+        // O∘W at the observed cells of this row (pred_levels is sorted, cells too).
+        let mut j = 0;
+        while cell < cells.len() && cells[cell] < (a + 1) * t {
+            let i = cells[cell];
             let first = cell;
             while cell < cells.len() && cells[cell] == i {
                 cell += 1;
             }
-            if cell > first {
-                o_entries.push((i, (cell - first) as f64 * w));
+            let b = i - a * t;
+            while pred_levels[j] < b {
+                j += 1;
             }
+            o_entries.push((i, (cell - first) as f64 * w_row[j]));
         }
     }
     let sum_o_times_w = 0.0 + pairwise_sum_sparse(t * t, &o_entries);
-    let sum_e_times_w = 0.0 + pairwise_sum_sparse(t * t, &e_entries);
+    let sum_e_times_w = 0.0 + pairwise_sum(&e_times_w);
     let value = 1.0 - sum_o_times_w / sum_e_times_w;
     let ccs = if value.is_finite() {
         Ok(value)
@@ -268,6 +297,52 @@ pub fn ccs(v: &ScoreVectors, variant: Variant) -> Ccs {
         sum_o_times_w,
         sum_e_times_w,
         n_levels: t,
+    }
+}
+
+/// For each column j of the k-major `l × m` array `terms` (`m = out.len()`), numpy's
+/// pairwise sum of `terms[0][j], …, terms[l − 1][j]` ([`crate::numpy_sum`]), bit for bit;
+/// the columns are summed side by side so that the additions vectorise. `lanes`: scratch of
+/// `8 m`.
+fn column_pairwise_sums(terms: &[f64], l: usize, out: &mut [f64], lanes: &mut [f64]) {
+    let m = out.len();
+    let column = |k: usize| &terms[k * m..(k + 1) * m];
+    if l < 8 {
+        // Left to right from 0.0.
+        out.fill(0.0);
+        for k in 0..l {
+            for (o, x) in out.iter_mut().zip(column(k)) {
+                *o += x;
+            }
+        }
+    } else if l <= 128 {
+        // Eight accumulators over the largest multiple of 8, combined pairwise, then the rest.
+        for r in 0..8 {
+            lanes[r * m..(r + 1) * m].copy_from_slice(column(r));
+        }
+        let whole = l - l % 8;
+        for i in (8..whole).step_by(8) {
+            for r in 0..8 {
+                for (acc, x) in lanes[r * m..(r + 1) * m].iter_mut().zip(column(i + r)) {
+                    *acc += x;
+                }
+            }
+        }
+        let lane = |r: usize| &lanes[r * m..(r + 1) * m];
+        for (j, o) in out.iter_mut().enumerate() {
+            *o = ((lane(0)[j] + lane(1)[j]) + (lane(2)[j] + lane(3)[j]))
+                + ((lane(4)[j] + lane(5)[j]) + (lane(6)[j] + lane(7)[j]));
+        }
+        for k in whole..l {
+            for (o, x) in out.iter_mut().zip(column(k)) {
+                *o += x;
+            }
+        }
+    } else {
+        // More than 128 positions (127 steps): one column at a time.
+        for (j, o) in out.iter_mut().enumerate() {
+            *o = pairwise_sum_by(l, |k| terms[k * m + j]);
+        }
     }
 }
 
@@ -288,6 +363,33 @@ pub fn qwk(responses: &[Response], variant: Variant) -> Result<f64, MetricError>
             let pred: Vec<f64> = pred.iter().map(|p| p.clamp(0.0, top)).collect();
             let gold: Vec<f64> = gold.iter().map(|g| g.max(0.0)).collect();
             quadratic_weighted_kappa_with_labels(&gold, &pred, &labels)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn column_sums_are_numpy_sums_of_each_column() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % 1_000_003) as f64 / 997.0
+        };
+        for l in [0, 1, 5, 7, 8, 9, 15, 16, 17, 64, 127, 128, 129, 300] {
+            let m = 5;
+            let terms: Vec<f64> = (0..l * m).map(|_| next()).collect();
+            let mut out = vec![f64::NAN; m];
+            let mut lanes = vec![0.0; 8 * m];
+            column_pairwise_sums(&terms, l, &mut out, &mut lanes);
+            for (j, o) in out.iter().enumerate() {
+                let expected = pairwise_sum_by(l, |k| terms[k * m + j]);
+                assert_eq!(o.to_bits(), expected.to_bits(), "l {l} column {j}");
+            }
         }
     }
 }

@@ -13,7 +13,10 @@
 
 use serde_json::{Map, Value};
 
-use super::python::{py_int, py_str};
+use std::borrow::Cow;
+
+use super::lite::{self, Lite, LiteSeed};
+use super::python::{py_int_lite, py_str, py_str_lite};
 use crate::error::InputError;
 
 /// The error name that marks a correct step (skipped by ECS).
@@ -137,6 +140,33 @@ pub fn parse_scored(name: &str, text: &str) -> Result<Vec<ScoredLine>, InputErro
         out.push(ScoredLine { line, id, reply });
     }
     Ok(out)
+}
+
+/// [`parse_scored`] without building `Value`s: `each(line, reply)` per reply line, in order.
+pub fn for_each_scored<'a>(
+    name: &str,
+    text: &'a str,
+    mut each: impl FnMut(usize, Lite<'a>),
+) -> Result<(), InputError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        if raw.trim().is_empty() {
+            continue;
+        }
+        let field = raw.split('\t').nth(1).ok_or_else(|| {
+            InputError::at_line(name, line, "expected `id<TAB>json-string`, found no TAB")
+        })?;
+        let reply = lite::parse(field, LiteSeed::ALL).map_err(|e| {
+            InputError::at_line(
+                name,
+                line,
+                format!("the reply after the TAB is not valid JSON: {e}"),
+            )
+        })?;
+        each(line, reply);
+    }
+    Ok(())
 }
 
 /// The error taxonomy (`error_type.jsonl`): per line, `q_id` (as Python `str()`) and names.
@@ -270,51 +300,100 @@ pub struct Response {
     pub pred_errors: Result<Vec<String>, String>,
 }
 
+/// One error name as Python's iteration yields it: an item of a list, or a character of a
+/// string / key of a dict (always a string).
+enum ErrorItem<'v, 'a> {
+    Item(&'v Lite<'a>),
+    Text(&'v str),
+}
+
 /// Python's iteration over an `errors` value: list items, string characters, dict keys.
-fn iterate_errors(errors: &Value) -> Result<Vec<Value>, String> {
+fn iterate_errors<'v, 'a>(
+    errors: &'v Lite<'a>,
+    mut each: impl FnMut(ErrorItem<'v, 'a>) -> Result<(), String>,
+) -> Result<(), String> {
     match errors {
-        Value::Array(items) => Ok(items.clone()),
-        Value::String(s) => Ok(s.chars().map(|c| Value::String(c.to_string())).collect()),
-        Value::Object(map) => Ok(map.keys().map(|k| Value::String(k.clone())).collect()),
-        Value::Null => Err("'NoneType' object is not iterable".into()),
-        Value::Bool(_) => Err("'bool' object is not iterable".into()),
-        Value::Number(n) => Err(format!(
+        Lite::Array(items) => items.iter().try_for_each(|e| each(ErrorItem::Item(e))),
+        Lite::Str(s) => s
+            .char_indices()
+            .try_for_each(|(i, c)| each(ErrorItem::Text(&s[i..i + c.len_utf8()]))),
+        Lite::Object(entries) => entries
+            .iter()
+            .try_for_each(|(k, _)| each(ErrorItem::Text(k))),
+        Lite::Null => Err("'NoneType' object is not iterable".into()),
+        Lite::Bool(_) => Err("'bool' object is not iterable".into()),
+        Lite::Number(n) => Err(format!(
             "'{}' object is not iterable",
             if n.is_f64() { "float" } else { "int" }
         )),
     }
 }
 
-fn step_errors(steps: &[Value], which: &str, gold: bool) -> Result<Vec<String>, String> {
+/// The value of `key` in an object's entries.
+fn get<'v, 'a>(entries: &'v [(Cow<'a, str>, Lite<'a>)], key: &str) -> Option<&'v Lite<'a>> {
+    entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+}
+
+fn step_errors(steps: &[Lite], which: &str, gold: bool) -> Result<Vec<String>, String> {
     let mut names = Vec::new();
     for (k, step) in steps.iter().enumerate() {
         let errors = step
             .as_object()
-            .and_then(|o| o.get("errors"))
+            .and_then(|o| get(o, "errors"))
             .ok_or_else(|| format!("{which}[{k}] has no `errors`"))?;
-        for e in iterate_errors(errors).map_err(|m| format!("{which}[{k}].errors: {m}"))? {
-            if gold {
-                if matches!(e, Value::Array(_) | Value::Object(_)) {
-                    return Err(format!("{which}[{k}].errors: unhashable error name {e}"));
+        iterate_errors(errors, |e| {
+            names.push(match e {
+                ErrorItem::Text(t) => t.to_string(),
+                ErrorItem::Item(e) if !gold => py_str_lite(e),
+                ErrorItem::Item(Lite::Str(s)) => s.to_string(),
+                ErrorItem::Item(e @ (Lite::Array(_) | Lite::Object(_))) => {
+                    return Err(format!("unhashable error name {e}"));
                 }
-                names.push(name_key(&e));
-            } else {
-                names.push(py_str(&e));
-            }
-        }
+                ErrorItem::Item(e) => name_key(&e.to_value()),
+            });
+            Ok(())
+        })
+        .map_err(|m| format!("{which}[{k}].errors: {m}"))?;
     }
     Ok(names)
+}
+
+/// A reply as step 2 turns it into `pred_label` and `pred_steps` (see [`super::step2`]),
+/// read as steps 3 and 4 read them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prediction {
+    /// `pred_label`.
+    pub label: i64,
+    /// `step_score` of each of the record's steps.
+    pub step_scores: Vec<i64>,
+    /// Every error name of every predicted step, as Python `str()`.
+    pub errors: Vec<String>,
 }
 
 impl Response {
     /// Read one prediction record (`name` and `record.line` locate errors).
     pub fn from_record(name: &str, record: &JsonRecord) -> Result<Self, InputError> {
-        let at = |message: String| InputError::at_line(name, record.line, message);
-        let o = &record.object;
-        let id = o.get("id").map(py_str).unwrap_or_default();
-        let total = match o.get("total") {
-            Some(Value::Number(n)) => n.as_f64().unwrap_or(f64::NAN),
-            Some(Value::Bool(b)) => f64::from(u8::from(*b)),
+        let entries: Vec<(Cow<str>, Lite)> = record
+            .object
+            .iter()
+            .map(|(k, v)| (Cow::Borrowed(k.as_str()), Lite::from_value(v)))
+            .collect();
+        Self::from_lite(name, record.line, &entries, None)
+    }
+
+    /// Read one record (an object's entries) at `line`; `prediction`: step 2's output for it
+    /// (then the record's own `pred_label`/`pred_steps` are not read, as step 2 replaces them).
+    pub fn from_lite(
+        name: &str,
+        line: usize,
+        o: &[(Cow<str>, Lite)],
+        prediction: Option<&Prediction>,
+    ) -> Result<Self, InputError> {
+        let at = |message: String| InputError::at_line(name, line, message);
+        let id = get(o, "id").map(py_str_lite).unwrap_or_default();
+        let total = match get(o, "total") {
+            Some(Lite::Number(n)) => n.as_f64().unwrap_or(f64::NAN),
+            Some(Lite::Bool(b)) => f64::from(u8::from(*b)),
             Some(other) => {
                 return Err(at(format!(
                     "record {id:?}: `total` must be a number, found {other}"
@@ -322,17 +401,18 @@ impl Response {
             }
             None => return Err(at(format!("record {id:?}: missing `total`"))),
         };
-        let gold_total = match o.get("manual_label") {
-            Some(v) => py_int(v).map_err(|e| at(format!("record {id:?}: `manual_label` {v} is not an integer (the official int() raises: {e})")))?,
+        let gold_total = match get(o, "manual_label") {
+            Some(v) => py_int_lite(v).map_err(|e| at(format!("record {id:?}: `manual_label` {v} is not an integer (the official int() raises: {e})")))?,
             None => return Err(at(format!("record {id:?}: missing `manual_label`"))),
         };
-        let pred_total = match o.get("pred_label") {
-            None => 0,
-            Some(Value::String(s)) if s.is_empty() => 0,
-            Some(v) => py_int(v).map_err(|e| at(format!("record {id:?}: `pred_label` {v} is not an integer (the official int() raises: {e})")))?,
+        let pred_total = match (prediction, get(o, "pred_label")) {
+            (Some(p), _) => p.label,
+            (None, None) => 0,
+            (None, Some(Lite::Str(s))) if s.is_empty() => 0,
+            (None, Some(v)) => py_int_lite(v).map_err(|e| at(format!("record {id:?}: `pred_label` {v} is not an integer (the official int() raises: {e})")))?,
         };
-        let steps = match o.get("steps") {
-            Some(Value::Array(steps)) => steps.as_slice(),
+        let steps = match get(o, "steps") {
+            Some(Lite::Array(steps)) => steps.as_slice(),
             Some(other) => {
                 return Err(at(format!(
                     "record {id:?}: `steps` must be a list, found {other}"
@@ -344,47 +424,47 @@ impl Response {
             .iter()
             .map(|s| {
                 s.as_object()
-                    .and_then(|o| o.get("label"))
-                    .and_then(|l| py_int(l).ok())
+                    .and_then(|o| get(o, "label"))
+                    .and_then(|l| py_int_lite(l).ok())
                     .unwrap_or(0)
             })
             .collect();
-        let has_prediction = o.contains_key("pred_label") || o.contains_key("pred_steps");
-        let zero_steps: Vec<Value>;
-        let pred_step_values: &[Value] = match o.get("pred_steps") {
-            None => {
-                zero_steps = steps
-                    .iter()
-                    .map(|_| serde_json::json!({"step_score": 0, "errors": []}))
+        let has_prediction = prediction.is_some()
+            || get(o, "pred_label").is_some()
+            || get(o, "pred_steps").is_some();
+        let (pred_steps, pred_errors) = match (prediction, get(o, "pred_steps")) {
+            (Some(p), _) => (Ok(p.step_scores.clone()), Ok(p.errors.clone())),
+            // The official default: one {"step_score": 0, "errors": []} per step.
+            (None, None) => (Ok(vec![0; steps.len()]), Ok(Vec::new())),
+            (None, Some(Lite::Array(p))) => {
+                let scores = (0..steps.len())
+                    .map(|k| {
+                        match p
+                            .get(k)
+                            .and_then(Lite::as_object)
+                            .and_then(|s| get(s, "step_score"))
+                        {
+                            Some(v) => py_int_lite(v).map_err(|e| {
+                                format!("record {id:?}: pred_steps[{k}].step_score {v}: {e}")
+                            }),
+                            None => Ok(0),
+                        }
+                    })
                     .collect();
-                &zero_steps
+                let errors =
+                    step_errors(p, "pred_steps", false).map_err(|e| format!("record {id:?}: {e}"));
+                (scores, errors)
             }
-            Some(Value::Array(p)) => p.as_slice(),
-            Some(other) => {
+            (None, Some(other)) => {
                 return Err(at(format!(
                     "record {id:?}: `pred_steps` must be a list, found {other}"
                 )));
             }
         };
-        let pred_steps = (0..steps.len())
-            .map(|k| {
-                match pred_step_values
-                    .get(k)
-                    .and_then(Value::as_object)
-                    .and_then(|s| s.get("step_score"))
-                {
-                    Some(v) => py_int(v)
-                        .map_err(|e| format!("record {id:?}: pred_steps[{k}].step_score {v}: {e}")),
-                    None => Ok(0),
-                }
-            })
-            .collect();
         let gold_errors =
             step_errors(steps, "steps", true).map_err(|e| format!("record {id:?}: {e}"));
-        let pred_errors = step_errors(pred_step_values, "pred_steps", false)
-            .map_err(|e| format!("record {id:?}: {e}"));
         Ok(Self {
-            line: record.line,
+            line,
             id,
             total,
             gold_total,
@@ -398,10 +478,57 @@ impl Response {
     }
 }
 
+/// Parse a JSONL file of records (gold dataset or predictions) into [`Lite`] objects keeping
+/// only [`RECORD_KEYS`], calling `each(line, entries)` in order. A line that is not a JSON
+/// object stops the parse with its error.
+pub fn for_each_record<'a>(
+    name: &str,
+    text: &'a str,
+    mut each: impl FnMut(usize, Vec<(Cow<'a, str>, Lite<'a>)>),
+) -> Result<(), InputError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        if raw.trim().is_empty() {
+            continue;
+        }
+        match lite::parse(raw, LiteSeed::RECORD) {
+            // RECORD only accepts objects.
+            Ok(value) => each(
+                line,
+                match value {
+                    Lite::Object(entries) => entries,
+                    _ => Vec::new(),
+                },
+            ),
+            Err(e) => {
+                return Err(InputError::at_line(
+                    name,
+                    line,
+                    format!("expected a JSON object: {e}"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Read a whole prediction file into responses.
 pub fn parse_predictions(name: &str, text: &str) -> Result<Vec<Response>, InputError> {
-    parse_records(name, text)?
-        .iter()
-        .map(|r| Response::from_record(name, r))
-        .collect()
+    // As the official order: every line is parsed (a parse error anywhere wins), then the
+    // records are read (the first bad record's error).
+    let mut responses = Vec::new();
+    let mut first_error = None;
+    for_each_record(name, text, |line, entries| {
+        if first_error.is_none() {
+            match Response::from_lite(name, line, &entries, None) {
+                Ok(r) => responses.push(r),
+                Err(e) => first_error = Some(e),
+            }
+        }
+    })?;
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok(responses),
+    }
 }

@@ -30,6 +30,7 @@ pub mod ccs;
 pub mod ecs;
 pub mod format;
 pub mod lenient_json;
+pub mod lite;
 pub mod python;
 pub mod step2;
 
@@ -164,14 +165,39 @@ pub fn score_predictions(inputs: &SasInputs, variant: Variant) -> Result<Report,
     build_report(&taxonomy, files, report_inputs, variant)
 }
 
-/// Step 2 for one raw file: the prediction records it produces.
+/// Step 2 for one raw file: the prediction records it produces, read as responses.
+///
+/// The same results and errors as [`format::parse_records`] + [`format::parse_scored`] +
+/// [`step2::process_file`] + [`Response::from_record`], in that order, without building the
+/// processed records.
 pub fn process_raw_file(file: &RawFile) -> Result<Vec<Response>, InputError> {
-    let gold = format::parse_records(file.dataset.name, file.dataset.text)?;
-    let replies = format::parse_scored(file.scored.name, file.scored.text)?;
-    let records = step2::process_file(file.scored.name, &gold, &replies)?;
-    records
-        .iter()
-        .map(|r| Response::from_record(file.dataset.name, r))
+    let mut gold = Vec::new();
+    format::for_each_record(file.dataset.name, file.dataset.text, |line, entries| {
+        gold.push((line, entries));
+    })?;
+    let mut replies = Vec::new();
+    format::for_each_scored(file.scored.name, file.scored.text, |line, reply| {
+        replies.push((line, reply));
+    })?;
+    // Step 2 over every paired record first (its errors come before the records' own).
+    let mut predictions = Vec::with_capacity(replies.len().min(gold.len()));
+    for ((_, entries), (reply_line, reply)) in gold.iter().zip(&replies) {
+        let at = |message: String| InputError::at_line(file.scored.name, *reply_line, message);
+        let n_steps = match entries.iter().find(|(k, _)| k == "steps") {
+            Some((_, lite::Lite::Array(s))) => s.len(),
+            _ => return Err(at("the gold record's `steps` is not a list".into())),
+        };
+        let text = match reply {
+            lite::Lite::Str(s) => std::borrow::Cow::Borrowed(s.as_ref()),
+            other => std::borrow::Cow::Owned(python::py_str_lite(other)),
+        };
+        predictions.push(step2::predict(&text, n_steps).map_err(at)?);
+    }
+    gold.iter()
+        .enumerate()
+        .map(|(k, (line, entries))| {
+            Response::from_lite(file.dataset.name, *line, entries, predictions.get(k))
+        })
         .collect()
 }
 
@@ -352,4 +378,165 @@ fn overall_metrics(subsets: &[Subset]) -> Metrics {
         .collect();
     metrics.insert("ecs_tiers".into(), MetricValue::Vector(tiers));
     metrics
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `Value`-based reading of a raw file: parse_records, parse_scored, step 2's
+    /// processed records, from_record (the definition the fast path must reproduce).
+    fn process_raw_file_by_value(file: &RawFile) -> Result<Vec<Response>, InputError> {
+        let gold = format::parse_records(file.dataset.name, file.dataset.text)?;
+        let replies = format::parse_scored(file.scored.name, file.scored.text)?;
+        let records = step2::process_file(file.scored.name, &gold, &replies)?;
+        records
+            .iter()
+            .map(|r| Response::from_record(file.dataset.name, r))
+            .collect()
+    }
+
+    fn parse_predictions_by_value(name: &str, text: &str) -> Result<Vec<Response>, InputError> {
+        format::parse_records(name, text)?
+            .iter()
+            .map(|r| Response::from_record(name, r))
+            .collect()
+    }
+
+    #[test]
+    fn fast_reading_equals_the_value_reading_on_every_golden_file() {
+        let golden =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden/sasbench");
+        let read = |p: &std::path::Path| std::fs::read_to_string(p).unwrap_or_default();
+        let mut files = 0;
+        for case in std::fs::read_dir(golden).into_iter().flatten().flatten() {
+            let scored_dir = case.path().join("datasets_GoldenModel_Scored");
+            for entry in std::fs::read_dir(&scored_dir)
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                let path = entry.path();
+                let name = path.display().to_string();
+                if name.ends_with("_prediction.jsonl") {
+                    let text = read(&path);
+                    assert_eq!(
+                        format::parse_predictions(&name, &text),
+                        parse_predictions_by_value(&name, &text),
+                        "{name}"
+                    );
+                    files += 1;
+                } else if name.ends_with("_scored.jsonl") {
+                    let dataset = case
+                        .path()
+                        .join("datasets")
+                        .join(format!("{}.jsonl", subset_name(&name)));
+                    let (dataset_text, scored_text) = (read(&dataset), read(&path));
+                    let dataset_name = dataset.display().to_string();
+                    let file = RawFile {
+                        dataset: NamedText {
+                            name: &dataset_name,
+                            text: &dataset_text,
+                        },
+                        scored: NamedText {
+                            name: &name,
+                            text: &scored_text,
+                        },
+                    };
+                    assert_eq!(
+                        process_raw_file(&file),
+                        process_raw_file_by_value(&file),
+                        "{name}"
+                    );
+                    files += 1;
+                }
+            }
+        }
+        assert!(files > 40, "{files}");
+    }
+
+    #[test]
+    fn fast_reading_equals_the_value_reading_on_odd_records() {
+        let gold = [
+            r#"{"id": 5, "total": true, "manual_label": 2.9, "steps": [{"label": "3", "errors": "ab"}, 7, {"label": [1], "errors": {"k": 1, "j": 2}}], "pred_label": "", "pred_steps": [{"step_score": "2", "errors": [1.5, null, "x", ["y"]]}]}"#,
+            r#"{"id": "x", "total": 4, "manual_label": "1", "steps": [{"errors": [1, 2.0, true, null]}]}"#,
+            r#"{"id": "y", "total": 4, "manual_label": "1", "steps": [{"errors": [[1]]}], "pred_steps": [{"step_score": "2.5", "errors": {"a": 1}}]}"#,
+            r#"{"id": "z", "total": 4, "manual_label": "1", "steps": [{"label": 1}], "pred_steps": 3}"#,
+            r#"{"id": "w", "total": "4", "manual_label": "1", "steps": []}"#,
+            r#"{"id": "v", "total": 4, "manual_label": "2.5", "steps": []}"#,
+            r#"{"id": "u", "total": 4, "manual_label": 1, "steps": {"a": 1}}"#,
+            r#"{"id": "t", "total": 4, "manual_label": 1, "steps": [{"errors": 3}, {"errors": 3.5}], "total": 5, "id": "t2"}"#,
+        ];
+        let replies = [
+            r#"{"total":4,"pred_score":"3","steps":[{"step_score":1.9,"errors":["a",{"b":[1,"c"]}, 2]},{"step_score":"x"},"bad"]}"#,
+            r#"<think>{'total': 4, 'pred_score': 2, 'steps': [{'step_score': 1, 'errors': ['q']}]}"#,
+            r#"```json{"total":4,"pred_score":1,"steps":[{"step_score":1,"errors":["a"]}]}```trailing // c"#,
+            r#"{"total":4,"pred_score":3,"steps":[{"step_score":4,"err"#,
+            r#"no json here"#,
+            r#"{"total":4,"pred_score":3,"steps":"oops"}"#,
+            r#"{"total"#,
+        ];
+        for (k, line) in gold.iter().enumerate() {
+            for reply in replies.iter().chain([&r#"[]"#]) {
+                let dataset = format!("{line}\n");
+                let scored = format!("id\t{}\n", serde_json::json!(reply));
+                let file = RawFile {
+                    dataset: NamedText {
+                        name: "d.jsonl",
+                        text: &dataset,
+                    },
+                    scored: NamedText {
+                        name: "s.jsonl",
+                        text: &scored,
+                    },
+                };
+                assert_eq!(
+                    process_raw_file(&file),
+                    process_raw_file_by_value(&file),
+                    "gold {k} reply {reply}"
+                );
+            }
+            assert_eq!(
+                format::parse_predictions("p.jsonl", line),
+                parse_predictions_by_value("p.jsonl", line),
+                "gold {k}"
+            );
+        }
+        // A non-string reply (str() of a dict), a reply line without TAB, more replies than
+        // records, an invalid line.
+        let dataset = format!("{}\n\n{}\n", gold[1], gold[0]);
+        for scored in [
+            "a\t{\"total\": 4, \"pred_score\": 1, \"steps\": [{\"step_score\": 1, \"errors\": [\"it's\"]}]}\nb\tnull\nc\t3\n",
+            "a\t\"x\"\nno tab\n",
+            "a\t\"x\"\nb\t{bad\n",
+        ] {
+            let file = RawFile {
+                dataset: NamedText {
+                    name: "d.jsonl",
+                    text: &dataset,
+                },
+                scored: NamedText {
+                    name: "s.jsonl",
+                    text: scored,
+                },
+            };
+            assert_eq!(
+                process_raw_file(&file),
+                process_raw_file_by_value(&file),
+                "{scored}"
+            );
+        }
+        for text in [
+            "[1]\n",
+            "{\"a\": 1} x\n",
+            "\u{feff}{\"total\": 1}\n",
+            "{} \n{",
+        ] {
+            assert_eq!(
+                format::parse_predictions("p.jsonl", text),
+                parse_predictions_by_value("p.jsonl", text),
+                "{text}"
+            );
+        }
+    }
 }

@@ -8,21 +8,15 @@
 //!          them (1.0, 1e-05, 1e+16), lists/dicts with `'`-quoted strings and `, `/`: `
 //! ```
 
-use serde_json::Value;
+use serde_json::{Number, Value};
+
+use super::lite::Lite;
 
 /// Python `int(value)` for a decoded JSON value; `Err` carries Python's error message.
 pub fn py_int(value: &Value) -> Result<i64, String> {
     match value {
         Value::Bool(b) => Ok(i64::from(*b)),
-        Value::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                Ok(i)
-            } else if let Some(f) = n.as_f64() {
-                float_to_int(f)
-            } else {
-                Err(format!("int() of {n} is out of range"))
-            }
-        }
+        Value::Number(n) => number_to_int(n),
         Value::String(s) => str_to_int(s),
         Value::Null => Err(
             "int() argument must be a string, a bytes-like object or a real number, not 'NoneType'"
@@ -36,6 +30,35 @@ pub fn py_int(value: &Value) -> Result<i64, String> {
             "int() argument must be a string, a bytes-like object or a real number, not 'dict'"
                 .into(),
         ),
+    }
+}
+
+/// [`py_int`] of a [`Lite`] value (the same rules and messages).
+pub fn py_int_lite(value: &Lite) -> Result<i64, String> {
+    match value {
+        Lite::Bool(b) => Ok(i64::from(*b)),
+        Lite::Number(n) => number_to_int(n),
+        Lite::Str(s) => str_to_int(s),
+        Lite::Null | Lite::Array(_) | Lite::Object(_) => py_int(&value.to_value()),
+    }
+}
+
+/// [`py_str`] of a [`Lite`] value.
+pub fn py_str_lite(value: &Lite) -> String {
+    match value {
+        Lite::Str(s) => s.to_string(),
+        other => py_repr(&other.to_value()),
+    }
+}
+
+/// Python `int()` of a JSON number.
+pub fn number_to_int(n: &Number) -> Result<i64, String> {
+    if let Some(i) = n.as_i64() {
+        Ok(i)
+    } else if let Some(f) = n.as_f64() {
+        float_to_int(f)
+    } else {
+        Err(format!("int() of {n} is out of range"))
     }
 }
 

@@ -19,9 +19,10 @@
 
 use serde_json::{Map, Value, json};
 
-use super::format::{JsonRecord, ScoredLine};
+use super::format::{JsonRecord, Prediction, ScoredLine};
 use super::lenient_json::repair_loads;
-use super::python::{py_int, py_str};
+use super::lite::{self, Lite, LiteSeed};
+use super::python::{py_int, py_int_lite, py_str, py_str_lite};
 use crate::error::InputError;
 
 /// The processed prediction of one reply.
@@ -130,6 +131,70 @@ pub fn process_reply(reply: &Value, n_steps: usize) -> Result<Step2Output, Strin
     Ok(Step2Output {
         pred_label,
         pred_steps,
+    })
+}
+
+/// [`process_reply`] for the scorers: the reply's text (`str()` of the decoded reply) →
+/// `pred_label`, and the `step_score`s and error names of the `n_steps` predicted steps,
+/// without building the processed record.
+pub fn predict(reply_text: &str, n_steps: usize) -> Result<Prediction, String> {
+    let quoted;
+    let mut text = reply_text;
+    if text.contains("{'total'") && !text.contains("{\"total\"") {
+        quoted = text.replace('\'', "\"");
+        text = &quoted;
+    }
+    let Some(i) = text.find("{\"total\"") else {
+        return Ok(Prediction {
+            label: 0,
+            step_scores: vec![0; n_steps],
+            errors: Vec::new(),
+        });
+    };
+    let cleaned = strip_comments(&text[i..].replace("}```", "}"));
+    // repair_loads parses strict JSON first: the same acceptance as this parse.
+    match lite::parse(&cleaned, LiteSeed::ALL) {
+        Ok(value) => predict_from(&value, n_steps),
+        Err(_) => predict_from(&Lite::from_value(&repair_loads(&cleaned)), n_steps),
+    }
+}
+
+fn predict_from(value: &Lite, n_steps: usize) -> Result<Prediction, String> {
+    let item = match value {
+        Lite::Array(items) => items.first().ok_or("the repaired reply is an empty list")?,
+        other => other,
+    };
+    if item.as_object().is_none() {
+        return Err(format!("the repaired reply is not an object: {item}"));
+    }
+    let label = item
+        .get("pred_score")
+        .map_or(Ok(0), py_int_lite)
+        .unwrap_or(0);
+    let steps = match item.get("steps") {
+        Some(Lite::Array(steps)) => steps.as_slice(),
+        _ => &[],
+    };
+    let mut step_scores = Vec::with_capacity(n_steps);
+    let mut errors = Vec::new();
+    for step in steps.iter().take(n_steps) {
+        let score = match step {
+            Lite::Object(_) => step
+                .get("step_score")
+                .map_or(Ok(0), py_int_lite)
+                .unwrap_or(0),
+            _ => 0,
+        };
+        step_scores.push(score);
+        if let Some(Lite::Array(items)) = step.get("errors") {
+            errors.extend(items.iter().map(py_str_lite));
+        }
+    }
+    step_scores.resize(n_steps, 0);
+    Ok(Prediction {
+        label,
+        step_scores,
+        errors,
     })
 }
 

@@ -53,7 +53,8 @@ pub fn report(args: SasbenchArgs) -> Result<Report, ScoreError> {
         ))
     })?;
     let started = Instant::now();
-    let (mut report, loaded, read_ms) = match (&args.taxonomy, &args.dataset) {
+    // The library's report lists the inputs (names as loaded, SHA-256 of the same bytes).
+    let (report, read_ms) = match (&args.taxonomy, &args.dataset) {
         (Some(taxonomy), None) => {
             let taxonomy = load(taxonomy)?;
             let files = args
@@ -66,10 +67,7 @@ pub fn report(args: SasbenchArgs) -> Result<Report, ScoreError> {
                 taxonomy: named(&taxonomy)?,
                 predictions: files.iter().map(named).collect::<Result<_, _>>()?,
             };
-            let report = sasbench::score_predictions(&inputs, variant)?;
-            let mut loaded = vec![taxonomy];
-            loaded.extend(files);
-            (report, loaded, read_ms)
+            (sasbench::score_predictions(&inputs, variant)?, read_ms)
         }
         (None, Some(dir)) => {
             let taxonomy = load(&dir.join("error_type.jsonl"))?;
@@ -92,13 +90,7 @@ pub fn report(args: SasbenchArgs) -> Result<Report, ScoreError> {
                     })
                     .collect::<Result<_, ScoreError>>()?,
             };
-            let report = sasbench::score_raw(&inputs, variant)?;
-            let mut loaded = vec![taxonomy];
-            for (d, s) in pairs {
-                loaded.push(d);
-                loaded.push(s);
-            }
-            (report, loaded, read_ms)
+            (sasbench::score_raw(&inputs, variant)?, read_ms)
         }
         _ => {
             return Err(ScoreError::Usage(
@@ -113,7 +105,6 @@ pub fn report(args: SasbenchArgs) -> Result<Report, ScoreError> {
             total_ms - read_ms
         );
     }
-    report.inputs = loaded.iter().map(LoadedFile::input_file).collect();
     Ok(report)
 }
 
