@@ -33,6 +33,6 @@ trunk build --release --offline
 
 step "end-to-end (real server, Debian Chromium via Playwright)"
 cargo build --locked -q -p server
-node --test tests/e2e/
+node --test --test-concurrency=1 tests/e2e/
 
 printf '\nall tests passed in %ss\n' "$(( $(date +%s) - start ))" >&2

@@ -15,11 +15,16 @@ pub fn list(files: &web_sys::FileList) -> Vec<web_sys::File> {
 
 /// Read a file into a JS byte array chunk by chunk, calling `progress(bytes_read)` after each
 /// chunk. The bytes stay on the JS side: they are transferred to the worker, not copied.
-pub async fn read_in_chunks(file: &web_sys::File, progress: impl Fn(f64)) -> Result<Uint8Array, String> {
+pub async fn read_in_chunks(
+    file: &web_sys::File,
+    progress: impl Fn(f64),
+) -> Result<Uint8Array, String> {
     let name = file.name();
     let size = file.size();
     if size > MAX_FILE_BYTES {
-        return Err(format!("{name}: file is {size} bytes, the limit is {MAX_FILE_BYTES} bytes"));
+        return Err(format!(
+            "{name}: file is {size} bytes, the limit is {MAX_FILE_BYTES} bytes"
+        ));
     }
     let out = Uint8Array::new_with_length(size as u32);
     let mut offset = 0.0;

@@ -6,8 +6,8 @@
 //! from metrics-core.
 
 pub mod charts;
-pub mod download;
 pub mod components;
+pub mod download;
 pub mod files;
 pub mod pages;
 pub mod protocol;

@@ -1,6 +1,9 @@
 //! Messages between the page and the Web Worker, as JSON text (file bytes travel beside the
 //! JSON as transferred `Uint8Array`s, so a 100 MB file is never copied through JSON).
 
+use metrics_core::workbench::charts::{EcsErrors, LevelDistribution};
+use metrics_core::workbench::compare::MetricInterval;
+use metrics_core::workbench::drill::SampleDetail;
 use metrics_core::workbench::{Benchmark, Detected, Role, Variant};
 use metrics_core::{InputError, Report};
 use serde::{Deserialize, Serialize};
@@ -9,8 +12,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum ToWorker {
-    /// New files; their bytes follow the JSON in the same order. The worker detects roles,
-    /// scores everything it holds and answers `Files` then `Scored`.
+    /// New files; their bytes follow the JSON in the same order. A batch that brings its own
+    /// predictions becomes a new model; gold files, datasets and taxonomies are shared by all.
     AddFiles { names: Vec<String> },
     /// The user corrected a file's role: re-plan and re-score.
     SetRole { index: usize, role: Role },
@@ -18,6 +21,15 @@ pub enum ToWorker {
     Remove { index: usize },
     /// Score again with another variant (official / corrected / paper).
     SetVariant { variant: Variant },
+    /// One sample's full detail (question, reference, reply, steps).
+    Detail { outcome: usize, index: usize },
+    /// Paired bootstrap between two outcomes of the same benchmark.
+    Compare {
+        a: usize,
+        b: usize,
+        seed: u64,
+        resamples: usize,
+    },
     /// Forget everything.
     Clear,
 }
@@ -29,11 +41,29 @@ pub enum FromWorker {
     /// The worker is alive and its wasm is loaded.
     Ready,
     /// Work in progress: `done` of `total` steps of `stage`.
-    Progress { stage: String, done: usize, total: usize },
+    Progress {
+        stage: String,
+        done: usize,
+        total: usize,
+    },
     /// The files the worker holds, with what was recognised.
     Files { files: Vec<FileView> },
     /// One result per scoring job.
-    Scored { variant: Variant, outcomes: Vec<OutcomeView>, elapsed_ms: f64 },
+    Scored {
+        variant: Variant,
+        outcomes: Vec<OutcomeView>,
+        elapsed_ms: f64,
+    },
+    Detail {
+        outcome: usize,
+        index: usize,
+        detail: Result<SampleDetail, String>,
+    },
+    Compared {
+        a: usize,
+        b: usize,
+        result: Result<CompareView, String>,
+    },
     /// Something went wrong outside any file (a bug or a message the worker could not read).
     Failed { message: String },
 }
@@ -45,12 +75,15 @@ pub struct FileView {
     pub size_bytes: usize,
     pub detected: Detected,
     pub role: Role,
+    /// The model group (drop batch) the file belongs to; shared files say "shared".
+    pub model: String,
 }
 
 /// One scoring job's result, as the page renders it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OutcomeView {
     pub id: usize,
+    pub model: String,
     pub title: String,
     pub benchmark: Benchmark,
     pub variant: Variant,
@@ -62,4 +95,16 @@ pub struct OutcomeView {
     /// The same job under the official variant when `variant` is not official, so the page can
     /// highlight the cells that change.
     pub official: Option<Report>,
+    /// SAS-Bench: error-type frequencies per tier, gold vs predicted, per file.
+    pub ecs_errors: Vec<(String, Result<EcsErrors, String>)>,
+    /// EOTGC: level distribution per grade.
+    pub levels: Vec<LevelDistribution>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompareView {
+    pub seed: u64,
+    pub resamples: usize,
+    pub aligned_records: usize,
+    pub intervals: Vec<MetricInterval>,
 }

@@ -1,25 +1,56 @@
-//! The Web Worker: holds the dropped files, detects their roles, scores them with metrics-core.
+//! The Web Worker: holds the dropped files, detects their roles, scores them with metrics-core,
+//! and runs the paired bootstrap in chunks with progress.
 //!
 //! Runs in its own wasm instance (`src/bin/worker.rs`, built by Trunk as `worker_loader.js`).
 
 use std::cell::RefCell;
 
 use js_sys::{Array, Uint8Array};
-use metrics_core::workbench::{ScoreOptions, Variant, WorkFile, score_files};
+use metrics_core::workbench::charts::{ecs_error_frequencies, eotgc_levels};
+use metrics_core::workbench::compare::Bootstrap;
+use metrics_core::workbench::drill::sample_detail;
+use metrics_core::workbench::{
+    Outcome, Records, Role, ScoreOptions, Variant, WorkFile, score_files,
+};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use crate::protocol::{FileView, FromWorker, OutcomeView, ToWorker};
+use crate::protocol::{CompareView, FileView, FromWorker, OutcomeView, ToWorker};
+
+/// Resamples per chunk of the bootstrap; progress is posted after each chunk.
+const BOOTSTRAP_CHUNK: usize = 50;
+
+struct Held {
+    file: WorkFile,
+    /// Index into `State::models`.
+    model: usize,
+}
+
+struct Scoring {
+    /// The files the model's jobs were planned from (shared files + the model's own).
+    files: Vec<WorkFile>,
+    outcome: Outcome,
+}
 
 #[derive(Default)]
 struct State {
-    files: Vec<WorkFile>,
+    files: Vec<Held>,
+    models: Vec<String>,
     variant: Variant,
+    scored: Vec<Scoring>,
 }
 
 thread_local! {
     static STATE: RefCell<State> = RefCell::new(State::default());
+}
+
+/// Gold data every model is scored against.
+fn is_shared(role: Role) -> bool {
+    matches!(
+        role,
+        Role::SasTaxonomy | Role::SasDataset | Role::EotgcGold | Role::Unknown
+    )
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {
@@ -35,14 +66,11 @@ fn send(message: &FromWorker) {
     }
 }
 
-fn now_ms() -> f64 {
-    js_sys::Date::now()
-}
-
 /// Install the message handler and say `Ready`.
 pub fn run() {
     console_error_panic_hook::set_once();
-    let handler = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| handle(event.data()));
+    let handler =
+        Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| handle(event.data()));
     scope().set_onmessage(Some(handler.as_ref().unchecked_ref()));
     handler.forget();
     send(&FromWorker::Ready);
@@ -51,80 +79,229 @@ pub fn run() {
 fn handle(data: JsValue) {
     let parts: Array = match data.dyn_into() {
         Ok(parts) => parts,
-        Err(_) => return send(&FromWorker::Failed { message: "worker: expected an array message".into() }),
+        Err(_) => {
+            return send(&FromWorker::Failed {
+                message: "worker: expected an array message".into(),
+            });
+        }
     };
     let request: ToWorker = match parts.get(0).as_string().map(|t| serde_json::from_str(&t)) {
         Some(Ok(request)) => request,
-        Some(Err(e)) => return send(&FromWorker::Failed { message: format!("worker: bad request: {e}") }),
-        None => return send(&FromWorker::Failed { message: "worker: request is not text".into() }),
-    };
-    STATE.with_borrow_mut(|state| {
-        match request {
-            ToWorker::AddFiles { names } => {
-                for (i, name) in names.into_iter().enumerate() {
-                    let bytes = Uint8Array::new(&parts.get(i as u32 + 1)).to_vec();
-                    state.files.push(WorkFile::new(name, bytes));
-                }
-            }
-            ToWorker::SetRole { index, role } => {
-                if let Some(file) = state.files.get_mut(index) {
-                    file.role = role;
-                }
-            }
-            ToWorker::Remove { index } => {
-                if index < state.files.len() {
-                    state.files.remove(index);
-                }
-            }
-            ToWorker::SetVariant { variant } => state.variant = variant,
-            ToWorker::Clear => state.files.clear(),
+        Some(Err(e)) => {
+            return send(&FromWorker::Failed {
+                message: format!("worker: bad request: {e}"),
+            });
         }
-        send(&FromWorker::Files { files: file_views(&state.files) });
-        score(state);
+        None => {
+            return send(&FromWorker::Failed {
+                message: "worker: request is not text".into(),
+            });
+        }
+    };
+    STATE.with_borrow_mut(|state| match request {
+        ToWorker::AddFiles { names } => {
+            let files: Vec<WorkFile> = names
+                .into_iter()
+                .enumerate()
+                .map(|(i, name)| {
+                    WorkFile::new(name, Uint8Array::new(&parts.get(i as u32 + 1)).to_vec())
+                })
+                .collect();
+            let brings_predictions = files.iter().any(|f| !is_shared(f.role));
+            let model = if state.models.is_empty() || brings_predictions {
+                state
+                    .models
+                    .push(format!("model {}", state.models.len() + 1));
+                state.models.len() - 1
+            } else {
+                0
+            };
+            state
+                .files
+                .extend(files.into_iter().map(|file| Held { file, model }));
+            rescore(state);
+        }
+        ToWorker::SetRole { index, role } => {
+            if let Some(held) = state.files.get_mut(index) {
+                held.file.role = role;
+            }
+            rescore(state);
+        }
+        ToWorker::Remove { index } => {
+            if index < state.files.len() {
+                state.files.remove(index);
+            }
+            rescore(state);
+        }
+        ToWorker::SetVariant { variant } => {
+            state.variant = variant;
+            rescore(state);
+        }
+        ToWorker::Clear => {
+            *state = State::default();
+            rescore(state);
+        }
+        ToWorker::Detail { outcome, index } => {
+            let detail = match state.scored.get(outcome) {
+                Some(s) => sample_detail(&s.files, &s.outcome, index).map_err(|e| e.to_string()),
+                None => Err(format!("no scored job {outcome}")),
+            };
+            send(&FromWorker::Detail {
+                outcome,
+                index,
+                detail,
+            });
+        }
+        ToWorker::Compare {
+            a,
+            b,
+            seed,
+            resamples,
+        } => {
+            let result = compare(state, a, b, seed, resamples);
+            send(&FromWorker::Compared { a, b, result });
+        }
     });
 }
 
-fn file_views(files: &[WorkFile]) -> Vec<FileView> {
-    files
+fn rescore(state: &mut State) {
+    let files = state
+        .files
         .iter()
         .enumerate()
-        .map(|(index, f)| FileView {
+        .map(|(index, h)| FileView {
             index,
-            name: f.name.clone(),
-            size_bytes: f.bytes.len(),
-            detected: f.detect(),
-            role: f.role,
+            name: h.file.name.clone(),
+            size_bytes: h.file.bytes.len(),
+            detected: h.file.detect(),
+            role: h.file.role,
+            model: if is_shared(h.file.role) {
+                "shared".into()
+            } else {
+                state.models[h.model].clone()
+            },
         })
+        .collect();
+    send(&FromWorker::Files { files });
+    score(state);
+}
+
+fn model_files(state: &State, model: usize) -> Vec<WorkFile> {
+    state
+        .files
+        .iter()
+        .filter(|h| h.model == model || is_shared(h.file.role))
+        .map(|h| h.file.clone())
         .collect()
 }
 
-fn score(state: &State) {
-    let start = now_ms();
-    send(&FromWorker::Progress { stage: "scoring".into(), done: 0, total: 1 });
-    let options = ScoreOptions { variant: state.variant, ..ScoreOptions::default() };
-    let outcomes = score_files(&state.files, &options);
-    let official = (state.variant != Variant::Official)
-        .then(|| score_files(&state.files, &ScoreOptions::default()));
-    let views = outcomes
-        .into_iter()
-        .enumerate()
-        .map(|(id, outcome)| {
+fn score(state: &mut State) {
+    let start = js_sys::Date::now();
+    send(&FromWorker::Progress {
+        stage: "scoring".into(),
+        done: 0,
+        total: 1,
+    });
+    let mut models: Vec<usize> = (0..state.models.len())
+        .filter(|&m| {
+            state
+                .files
+                .iter()
+                .any(|h| h.model == m && !is_shared(h.file.role))
+        })
+        .collect();
+    if models.is_empty() && !state.models.is_empty() {
+        models.push(0);
+    }
+    let options = ScoreOptions {
+        variant: state.variant,
+        ..ScoreOptions::default()
+    };
+    let mut scored = Vec::new();
+    let mut views = Vec::new();
+    for model in models {
+        let files = model_files(state, model);
+        let outcomes = score_files(&files, &options);
+        let official = (state.variant != Variant::Official)
+            .then(|| score_files(&files, &ScoreOptions::default()));
+        for (k, outcome) in outcomes.into_iter().enumerate() {
             let benchmark = outcome.job.benchmark;
-            let official_report = official
-                .as_ref()
-                .and_then(|o| o.get(id))
-                .and_then(|o| o.report().cloned());
-            OutcomeView {
-                id,
+            let (ecs_errors, levels) = match outcome.records() {
+                Some(Records::Sas(records)) => {
+                    (ecs_error_frequencies(records, outcome.variant), Vec::new())
+                }
+                Some(Records::Eotgc(records)) => (Vec::new(), eotgc_levels(records)),
+                _ => (Vec::new(), Vec::new()),
+            };
+            views.push(OutcomeView {
+                id: views.len(),
+                model: state.models[model].clone(),
                 title: outcome.job.title.clone(),
                 benchmark,
                 variant: outcome.variant,
                 variants: Variant::available(benchmark),
-                files: outcome.job.files().into_iter().filter_map(|i| state.files.get(i)).map(|f| f.name.clone()).collect(),
-                result: outcome.result.map(|scored| scored.report),
-                official: official_report,
-            }
-        })
-        .collect();
-    send(&FromWorker::Scored { variant: state.variant, outcomes: views, elapsed_ms: now_ms() - start });
+                files: outcome
+                    .job
+                    .files()
+                    .into_iter()
+                    .filter_map(|i| files.get(i))
+                    .map(|f| f.name.clone())
+                    .collect(),
+                result: outcome.result.clone().map(|scored| scored.report),
+                official: official
+                    .as_ref()
+                    .and_then(|o| o.get(k))
+                    .and_then(|o| o.report().cloned()),
+                ecs_errors,
+                levels,
+            });
+            scored.push(Scoring {
+                files: files.clone(),
+                outcome,
+            });
+        }
+    }
+    state.scored = scored;
+    send(&FromWorker::Scored {
+        variant: state.variant,
+        outcomes: views,
+        elapsed_ms: js_sys::Date::now() - start,
+    });
+}
+
+fn compare(
+    state: &State,
+    a: usize,
+    b: usize,
+    seed: u64,
+    resamples: usize,
+) -> Result<CompareView, String> {
+    let scored = |i: usize| {
+        let s = state
+            .scored
+            .get(i)
+            .ok_or_else(|| format!("no scored job {i}"))?;
+        s.outcome
+            .result
+            .as_ref()
+            .map_err(|e| format!("job {i} did not score: {e}"))
+    };
+    let (sa, sb) = (scored(a)?, scored(b)?);
+    let variant = state.scored[a].outcome.variant;
+    let mut bootstrap =
+        Bootstrap::new(sa, sb, variant, seed, resamples).map_err(|e| e.to_string())?;
+    while !bootstrap.is_done() {
+        let p = bootstrap.step(BOOTSTRAP_CHUNK);
+        send(&FromWorker::Progress {
+            stage: "bootstrap".into(),
+            done: p.done,
+            total: p.total,
+        });
+    }
+    Ok(CompareView {
+        seed,
+        resamples,
+        aligned_records: bootstrap.aligned_records,
+        intervals: bootstrap.finish(),
+    })
 }

@@ -7,7 +7,9 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, Worker};
 
-use crate::protocol::{FileView, FromWorker, OutcomeView, ToWorker};
+use metrics_core::workbench::drill::SampleDetail;
+
+use crate::protocol::{CompareView, FileView, FromWorker, OutcomeView, ToWorker};
 
 /// Where the page is in reading and scoring.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,6 +31,10 @@ pub struct WorkbenchState {
     pub errors: RwSignal<Vec<String>>,
     /// Milliseconds the worker spent on the last scoring.
     pub elapsed_ms: RwSignal<Option<f64>>,
+    /// The sample the detail pane shows: (outcome, sample index, detail).
+    pub detail: RwSignal<Option<(usize, usize, Result<SampleDetail, String>)>>,
+    /// The last comparison: (outcome a, outcome b, intervals).
+    pub compared: RwSignal<Option<(usize, usize, Result<CompareView, String>)>>,
     worker: StoredValue<Option<Worker>, LocalStorage>,
 }
 
@@ -42,50 +48,84 @@ impl WorkbenchState {
             variant: RwSignal::new(Variant::Official),
             errors: RwSignal::new(Vec::new()),
             elapsed_ms: RwSignal::new(None),
+            detail: RwSignal::new(None),
+            compared: RwSignal::new(None),
             worker: StoredValue::new_local(None),
         };
         match Worker::new("/worker_loader.js") {
             Ok(worker) => {
-                let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-                    state.receive(event.data());
-                });
+                let on_message =
+                    Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+                        state.receive(event.data());
+                    });
                 worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
                 on_message.forget();
                 state.worker.set_value(Some(worker));
             }
-            Err(e) => state.errors.update(|v| v.push(format!("cannot start the scoring worker: {e:?}"))),
+            Err(e) => state
+                .errors
+                .update(|v| v.push(format!("cannot start the scoring worker: {e:?}"))),
         }
         state
     }
 
     fn receive(&self, data: JsValue) {
-        let message = data.as_string().map(|t| serde_json::from_str::<FromWorker>(&t));
+        let message = data
+            .as_string()
+            .map(|t| serde_json::from_str::<FromWorker>(&t));
         match message {
             Some(Ok(FromWorker::Ready)) => self.ready.set(true),
             Some(Ok(FromWorker::Progress { stage, done, total })) => {
-                self.progress.set(Some(Progress { stage, done: done as f64, total: total as f64 }))
+                self.progress.set(Some(Progress {
+                    stage,
+                    done: done as f64,
+                    total: total as f64,
+                }))
             }
             Some(Ok(FromWorker::Files { files })) => self.files.set(files),
-            Some(Ok(FromWorker::Scored { variant, outcomes, elapsed_ms })) => {
+            Some(Ok(FromWorker::Scored {
+                variant,
+                outcomes,
+                elapsed_ms,
+            })) => {
                 self.variant.set(variant);
                 self.outcomes.set(outcomes);
                 self.elapsed_ms.set(Some(elapsed_ms));
                 self.progress.set(None);
             }
+            Some(Ok(FromWorker::Detail {
+                outcome,
+                index,
+                detail,
+            })) => self.detail.set(Some((outcome, index, detail))),
+            Some(Ok(FromWorker::Compared { a, b, result })) => {
+                self.progress.set(None);
+                self.compared.set(Some((a, b, result)));
+            }
             Some(Ok(FromWorker::Failed { message })) => {
                 self.progress.set(None);
                 self.errors.update(|v| v.push(message));
             }
-            Some(Err(e)) => self.errors.update(|v| v.push(format!("unreadable worker message: {e}"))),
-            None => self.errors.update(|v| v.push("worker sent a non-text message".into())),
+            Some(Err(e)) => self
+                .errors
+                .update(|v| v.push(format!("unreadable worker message: {e}"))),
+            None => self
+                .errors
+                .update(|v| v.push("worker sent a non-text message".into())),
         }
     }
 
     fn post(&self, request: &ToWorker, bytes: &[Uint8Array]) {
-        let Some(worker) = self.worker.get_value() else { return };
+        let Some(worker) = self.worker.get_value() else {
+            return;
+        };
         let json = match serde_json::to_string(request) {
             Ok(json) => json,
-            Err(e) => return self.errors.update(|v| v.push(format!("cannot encode a request: {e}"))),
+            Err(e) => {
+                return self
+                    .errors
+                    .update(|v| v.push(format!("cannot encode a request: {e}")));
+            }
         };
         let message = Array::new();
         message.push(&JsValue::from_str(&json));
@@ -95,12 +135,17 @@ impl WorkbenchState {
             transfer.push(&b.buffer());
         }
         if let Err(e) = worker.post_message_with_transfer(&message, &transfer) {
-            self.errors.update(|v| v.push(format!("cannot reach the scoring worker: {e:?}")));
+            self.errors
+                .update(|v| v.push(format!("cannot reach the scoring worker: {e:?}")));
         }
     }
 
     pub fn add_files(&self, names: Vec<String>, bytes: Vec<Uint8Array>) {
-        self.progress.set(Some(Progress { stage: "scoring".into(), done: 0.0, total: 1.0 }));
+        self.progress.set(Some(Progress {
+            stage: "scoring".into(),
+            done: 0.0,
+            total: 1.0,
+        }));
         self.post(&ToWorker::AddFiles { names }, &bytes);
     }
 
@@ -114,6 +159,28 @@ impl WorkbenchState {
 
     pub fn set_variant(&self, variant: Variant) {
         self.post(&ToWorker::SetVariant { variant }, &[]);
+    }
+
+    pub fn request_detail(&self, outcome: usize, index: usize) {
+        self.post(&ToWorker::Detail { outcome, index }, &[]);
+    }
+
+    pub fn compare(&self, a: usize, b: usize, seed: u64, resamples: usize) {
+        self.compared.set(None);
+        self.progress.set(Some(Progress {
+            stage: "bootstrap".into(),
+            done: 0.0,
+            total: resamples as f64,
+        }));
+        self.post(
+            &ToWorker::Compare {
+                a,
+                b,
+                seed,
+                resamples,
+            },
+            &[],
+        );
     }
 
     pub fn clear(&self) {

@@ -1,4 +1,9 @@
+pub mod chart_box;
+pub mod charts_view;
+pub mod compare_view;
 pub mod drop_zone;
 pub mod files_panel;
 pub mod progress;
 pub mod report_table;
+pub mod samples_view;
+pub mod table_view;

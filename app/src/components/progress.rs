@@ -8,11 +8,19 @@ use crate::worker_client::Progress;
 pub fn ProgressBar(progress: Signal<Option<Progress>>) -> impl IntoView {
     move || {
         progress.get().map(|p| {
-            let fraction = if p.total > 0.0 { (p.done / p.total).clamp(0.0, 1.0) } else { 0.0 };
-            let label = if p.stage == "reading" {
-                format!("Reading files… {:.0} of {:.0} MB", p.done / 1e6, p.total / 1e6)
+            let fraction = if p.total > 0.0 {
+                (p.done / p.total).clamp(0.0, 1.0)
             } else {
-                "Parsing and scoring (in a background worker)…".to_string()
+                0.0
+            };
+            let label = match p.stage.as_str() {
+                "reading" => format!(
+                    "Reading files… {:.0} of {:.0} MB",
+                    p.done / 1e6,
+                    p.total / 1e6
+                ),
+                "bootstrap" => format!("Bootstrap resampling… {:.0} of {:.0}", p.done, p.total),
+                _ => "Parsing and scoring (in a background worker)…".to_string(),
             };
             view! {
                 <div class="progress" role="status" data-testid="progress">

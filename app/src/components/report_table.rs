@@ -3,7 +3,8 @@
 
 use leptos::prelude::*;
 use metrics_core::Report;
-use metrics_core::workbench::{changed_cells, table, to_csv, to_json, to_latex, to_markdown};
+use metrics_core::workbench::table::to_json_without_samples;
+use metrics_core::workbench::{changed_cells, table, to_csv, to_latex, to_markdown};
 
 use crate::download::download_text;
 
@@ -18,7 +19,10 @@ pub fn ReportTable(
     model: Option<String>,
 ) -> impl IntoView {
     let t = table(&report);
-    let changed = official.as_ref().map(|o| changed_cells(o, &report)).unwrap_or_default();
+    let changed = official
+        .as_ref()
+        .map(|o| changed_cells(o, &report))
+        .unwrap_or_default();
     let header = t
         .columns
         .iter()
@@ -70,7 +74,12 @@ pub fn ReportTable(
         .collect_view();
     let n_header = has_n.then(|| view! { <th scope="col">"n"</th> });
     let stem = format!("{}-{}", report.benchmark, report.variant);
-    let (csv, md, tex, json) = (to_csv(&t), to_markdown(&t), to_latex(&t), to_json(&report));
+    let (csv, md, tex, json) = (
+        to_csv(&t),
+        to_markdown(&t),
+        to_latex(&t),
+        to_json_without_samples(&report),
+    );
     let exports = [
         ("CSV", "csv", "text/csv", csv),
         ("Markdown", "md", "text/markdown", md),

@@ -5,11 +5,16 @@ use js_sys::Uint8Array;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use metrics_core::workbench::Variant;
+use metrics_core::workbench::drill::{Filter, sample_rows};
+use metrics_core::workbench::url_state::{Tab, ViewState};
 
+use crate::components::charts_view::ChartsView;
+use crate::components::compare_view::CompareView;
 use crate::components::drop_zone::DropZone;
 use crate::components::files_panel::FilesPanel;
 use crate::components::progress::ProgressBar;
 use crate::components::report_table::ReportTable;
+use crate::components::samples_view::SamplesView;
 use crate::files::read_in_chunks;
 use crate::protocol::OutcomeView;
 use crate::worker_client::{Progress, WorkbenchState};
@@ -17,6 +22,26 @@ use crate::worker_client::{Progress, WorkbenchState};
 #[component]
 pub fn Workbench() -> impl IntoView {
     let state = WorkbenchState::new();
+    let initial = ViewState::from_query(&location_query());
+    let tab = RwSignal::new(initial.tab);
+    let view_filter = RwSignal::new(initial.filter());
+    if initial.variant != Variant::Official {
+        state.set_variant(initial.variant);
+    }
+    // The view lives in the URL: a reload or a copied link restores tab, filters and variant.
+    Effect::new(move |_| {
+        let f = view_filter.get();
+        let view = ViewState {
+            tab: tab.get(),
+            subset: f.subset,
+            error_type: f.error_type,
+            min_disagreement: f.min_disagreement,
+            query: f.query,
+            variant: state.variant.get(),
+            sample: None,
+        };
+        set_location_query(&view.to_query());
+    });
 
     let on_files = Callback::new(move |files: Vec<web_sys::File>| {
         spawn_local(async move {
@@ -27,7 +52,11 @@ pub fn Workbench() -> impl IntoView {
             for file in &files {
                 let base = done;
                 let progress = move |read: f64| {
-                    state.progress.set(Some(Progress { stage: "reading".into(), done: base + read, total }));
+                    state.progress.set(Some(Progress {
+                        stage: "reading".into(),
+                        done: base + read,
+                        total,
+                    }));
                 };
                 match read_in_chunks(file, progress).await {
                     Ok(b) => {
@@ -61,10 +90,35 @@ pub fn Workbench() -> impl IntoView {
             </ul>
             <FilesPanel state=state />
             <VariantToggle state=state />
-            <div class="outcomes" data-ready=move || state.ready.get().to_string()>
-                <For each=move || state.outcomes.get() key=|o| (o.id, o.variant, o.title.clone(), o.result.is_ok()) let:outcome>
-                    <OutcomeCard outcome=outcome />
-                </For>
+            <nav class="tabs" role="tablist">
+                {Tab::all()
+                    .iter()
+                    .map(|&t| {
+                        view! {
+                            <button
+                                class="tab"
+                                role="tab"
+                                data-tab=t.key()
+                                class:active=move || tab.get() == t
+                                on:click=move |_| tab.set(t)
+                            >
+                                {t.label()}
+                            </button>
+                        }
+                    })
+                    .collect_view()}
+            </nav>
+            <div class="outcomes" data-ready=move || state.ready.get().to_string() data-tab=move || tab.get().key()>
+                {move || match tab.get() {
+                    Tab::Table => view! {
+                        <For each=move || state.outcomes.get() key=|o| (o.id, o.variant, o.title.clone(), o.result.is_ok()) let:outcome>
+                            <OutcomeCard outcome=outcome />
+                        </For>
+                    }.into_any(),
+                    Tab::Charts => view! { <ChartsTab state=state /> }.into_any(),
+                    Tab::Samples => view! { <SamplesTab state=state view_filter=view_filter /> }.into_any(),
+                    Tab::Compare => view! { <CompareView state=state /> }.into_any(),
+                }}
             </div>
             <p class="timing">
                 {move || state.elapsed_ms.get().map(|ms| format!("scored in {ms:.0} ms"))}
@@ -118,19 +172,98 @@ fn VariantToggle(state: WorkbenchState) -> impl IntoView {
 #[component]
 fn OutcomeCard(outcome: OutcomeView) -> impl IntoView {
     let body = match outcome.result {
-        Ok(report) => view! { <ReportTable report=report official=outcome.official model=None /> }.into_any(),
-        Err(e) => view! { <p class="error" role="alert" data-testid="file-error">{e.to_string()}</p> }.into_any(),
+        Ok(report) => {
+            view! { <ReportTable report=report official=outcome.official model=None /> }.into_any()
+        }
+        Err(e) => {
+            view! { <p class="error" role="alert" data-testid="file-error">{e.to_string()}</p> }
+                .into_any()
+        }
     };
     view! {
         <section
             class="card"
+            data-model=outcome.model.clone()
             data-job=outcome.title.clone()
             data-benchmark=outcome.benchmark.key()
             data-files=outcome.files.join(" ")
         >
-            <h2>{outcome.title.clone()}</h2>
+            <h2>{format!("{} · {}", outcome.model, outcome.title)}</h2>
             <p class="files-line mono">{outcome.files.join(", ")}</p>
             {body}
         </section>
+    }
+}
+
+fn location_query() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default()
+}
+
+fn set_location_query(query: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let path = window.location().pathname().unwrap_or_else(|_| "/".into());
+    let url = if query.is_empty() {
+        path
+    } else {
+        format!("{path}?{query}")
+    };
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}
+
+#[component]
+fn ChartsTab(state: WorkbenchState) -> impl IntoView {
+    move || {
+        state
+            .outcomes
+            .get()
+            .into_iter()
+            .filter_map(|o| {
+                let report = o.result.ok()?;
+                let rows = sample_rows(&report);
+                Some(view! {
+                    <section class="card" data-benchmark=o.benchmark.key() data-files=o.files.join(" ")>
+                        <h2>{format!("{} · {}", o.model, o.title)}</h2>
+                        <ChartsView report=report rows=rows ecs_errors=o.ecs_errors levels=o.levels />
+                    </section>
+                })
+            })
+            .collect_view()
+    }
+}
+
+#[component]
+fn SamplesTab(state: WorkbenchState, view_filter: RwSignal<Filter>) -> impl IntoView {
+    let chosen = RwSignal::new(0usize);
+    move || {
+        let outcomes: Vec<OutcomeView> = state
+            .outcomes
+            .get()
+            .into_iter()
+            .filter(|o| o.result.is_ok())
+            .collect();
+        if outcomes.is_empty() {
+            return view! { <p class="hint">"Drop files to see their samples."</p> }.into_any();
+        }
+        let pick = chosen.get().min(outcomes.len() - 1);
+        let options = outcomes
+            .iter()
+            .enumerate()
+            .map(|(i, o)| view! { <option value=i.to_string() selected=i == pick>{format!("{} · {}", o.model, o.title)}</option> })
+            .collect_view();
+        let outcome = outcomes[pick].clone();
+        let rows = outcome.result.as_ref().map(sample_rows).unwrap_or_default();
+        view! {
+            <section class="card">
+                <select aria-label="scored job" on:change=move |ev| chosen.set(event_target_value(&ev).parse().unwrap_or(0))>{options}</select>
+                <SamplesView state=state outcome=outcome.id rows=rows view_filter=view_filter />
+            </section>
+        }
+        .into_any()
     }
 }

@@ -36,7 +36,7 @@ pub fn confusion(rows: &[SampleRow]) -> Option<ConfusionMatrix> {
 }
 
 /// Gold and predicted value counts over the same bins.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct Histogram {
     /// One label per bin (the value, or `[a, b)`).
     pub labels: Vec<String>,
@@ -104,7 +104,7 @@ pub fn histogram(rows: &[SampleRow]) -> Histogram {
 }
 
 /// One metric's value per subset.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct Bars {
     pub metric: String,
     /// Subset names, then `overall`.
@@ -137,7 +137,7 @@ pub fn subset_bars(report: &Report) -> Vec<Bars> {
 }
 
 /// Error counts of one score tier.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct TierErrors {
     /// 0 = low, 1 = middle, 2 = high.
     pub tier: usize,
@@ -150,7 +150,7 @@ pub struct TierErrors {
 }
 
 /// The ECS error matrices of one SAS-Bench file.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct EcsErrors {
     pub subset: String,
     /// Taxonomy slot names (the last one is 步骤正确, never counted).
@@ -196,7 +196,7 @@ pub fn ecs_error_frequencies(
 }
 
 /// EOTGC level counts of one grade.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct LevelDistribution {
     /// `grade <g>` or `overall`.
     pub grade: String,

@@ -425,7 +425,7 @@ fn sas_metrics(
 }
 
 /// How far the bootstrap is.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
 pub struct Progress {
     pub done: usize,
     pub total: usize,
@@ -434,7 +434,7 @@ pub struct Progress {
 }
 
 /// One metric's observed difference and its bootstrap interval.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct MetricInterval {
     pub metric: String,
     /// The metric of each model on the aligned records.
@@ -556,7 +556,7 @@ impl Bootstrap {
 }
 
 /// One sample of two models side by side.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct SampleDiff {
     pub subset: String,
     pub id: String,

@@ -25,7 +25,7 @@ use crate::sasbench::format::CORRECT_NAME;
 use crate::sasbench::{python::py_str, step2, subset_name};
 
 /// One sample as a table row.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct SampleRow {
     /// Index into `report.samples`.
     pub index: usize,
@@ -258,7 +258,7 @@ pub fn error_types(rows: &[SampleRow]) -> Vec<(String, usize)> {
 pub type Fields = Vec<(String, String)>;
 
 /// One step, gold and predicted side by side (SAS-Bench).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct StepComparison {
     /// 1-based.
     pub step: usize,
@@ -271,7 +271,7 @@ pub struct StepComparison {
 }
 
 /// Everything about one sample for the detail pane.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct SampleDetail {
     pub row: SampleRow,
     /// Labelled texts in display order (question, reference, model reply, …).

@@ -21,12 +21,24 @@ pub mod table;
 pub struct ScoreArgs {
     #[command(subcommand)]
     benchmark: Benchmark,
-    /// Print the report as JSON (the contract in specs/report.md) instead of a table
+    /// Print the report as JSON (the contract in specs/report.md); same as `--format json`
     #[arg(long, global = true)]
     json: bool,
+    /// Output: a readable table, the JSON report, or the page's exports (csv, markdown, latex)
+    #[arg(long, global = true, value_enum, default_value_t = Format::Table)]
+    format: Format,
     /// Include per-record results (`samples`) in the JSON report
     #[arg(long, global = true)]
     samples: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Table,
+    Json,
+    Csv,
+    Markdown,
+    Latex,
 }
 
 #[derive(Subcommand)]
@@ -131,10 +143,15 @@ pub fn run(args: ScoreArgs) -> ExitCode {
             if !args.samples {
                 report.samples = None;
             }
-            if args.json {
-                println!("{}", report.to_json_pretty());
-            } else {
-                print!("{}", table::render(&report));
+            let format = if args.json { Format::Json } else { args.format };
+            // The exports are the page's: same view model, same text (metrics_core::workbench).
+            let view = || metrics_core::workbench::table(&report);
+            match format {
+                Format::Json => println!("{}", report.to_json_pretty()),
+                Format::Table => print!("{}", table::render(&report)),
+                Format::Csv => print!("{}", metrics_core::workbench::to_csv(&view())),
+                Format::Markdown => print!("{}", metrics_core::workbench::to_markdown(&view())),
+                Format::Latex => print!("{}", metrics_core::workbench::to_latex(&view())),
             }
             for w in &report.warnings {
                 let at = w.line.map(|l| format!(":{l}")).unwrap_or_default();
