@@ -13,11 +13,27 @@ use metrics_core::{InputFile, MetricValue};
 
 /// Golden SAS-Bench case_10 (three files with their own taxonomies), embedded so the same
 /// bytes are scored natively and in wasm.
-const TAXONOMY: &str = include_str!("../../tests/golden/sasbench/case_10/datasets/error_type.jsonl");
+const TAXONOMY: &str =
+    include_str!("../../tests/golden/sasbench/case_10/datasets/error_type.jsonl");
 const PREDICTIONS: [(&str, &str); 3] = [
-    ("7_Math_ShortAns_prediction.jsonl", include_str!("../../tests/golden/sasbench/case_10/datasets_GoldenModel_Scored/7_Math_ShortAns_prediction.jsonl")),
-    ("10_Math_gapfilling_prediction.jsonl", include_str!("../../tests/golden/sasbench/case_10/datasets_GoldenModel_Scored/10_Math_gapfilling_prediction.jsonl")),
-    ("11_Chemistry_gapfilling_prediction.jsonl", include_str!("../../tests/golden/sasbench/case_10/datasets_GoldenModel_Scored/11_Chemistry_gapfilling_prediction.jsonl")),
+    (
+        "7_Math_ShortAns_prediction.jsonl",
+        include_str!(
+            "../../tests/golden/sasbench/case_10/datasets_GoldenModel_Scored/7_Math_ShortAns_prediction.jsonl"
+        ),
+    ),
+    (
+        "10_Math_gapfilling_prediction.jsonl",
+        include_str!(
+            "../../tests/golden/sasbench/case_10/datasets_GoldenModel_Scored/10_Math_gapfilling_prediction.jsonl"
+        ),
+    ),
+    (
+        "11_Chemistry_gapfilling_prediction.jsonl",
+        include_str!(
+            "../../tests/golden/sasbench/case_10/datasets_GoldenModel_Scored/11_Chemistry_gapfilling_prediction.jsonl"
+        ),
+    ),
 ];
 const EXPECTED: &str = include_str!("../../tests/golden/sasbench/case_10/expected.json");
 
