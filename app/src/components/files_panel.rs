@@ -33,6 +33,7 @@ pub fn FilesPanel(state: WorkbenchState) -> impl IntoView {
                     <tr data-file=f.name.clone() data-role=f.role.key()>
                         <td class="mono">{f.name.clone()}</td>
                         <td class="num">{size_text(f.size_bytes)}</td>
+                        <td class="model">{f.model.clone()}</td>
                         <td>
                             <select
                                 aria-label="role"
@@ -65,6 +66,7 @@ pub fn FilesPanel(state: WorkbenchState) -> impl IntoView {
                         <tr>
                             <th>"file"</th>
                             <th>"size"</th>
+                            <th>"model"</th>
                             <th>"recognised as"</th>
                             <th>"why"</th>
                             <th></th>
