@@ -9,10 +9,12 @@
 //! a key exactly when they ask the same thing of the same upstream for the same sample.
 //! Only successful (2xx, JSON) replies are stored; the table holds no key or URL.
 //!
-//! rusqlite is synchronous: one connection behind a `Mutex`, used from `spawn_blocking`.
+//! rusqlite is synchronous: one connection owned by a dedicated thread. Callers send it closures
+//! and await the answer; the thread runs whatever is queued in one transaction, so a burst of
+//! 1,757 concurrent replies is a few commits, not 1,757 blocking-pool threads on one lock.
 
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc;
 
 use bytes::Bytes;
 use rusqlite::{Connection, OptionalExtension, params};
@@ -73,16 +75,35 @@ pub enum CacheError {
     Sql(#[from] rusqlite::Error),
     #[error(transparent)]
     Open(#[from] crate::db::DbError),
-    #[error("cache database: lock poisoned")]
-    Poisoned,
-    #[error("cache database: worker thread failed: {0}")]
-    Join(String),
+    #[error("cache database: its thread has stopped")]
+    Stopped,
+    #[error("cache database: cannot start its thread: {0}")]
+    Spawn(std::io::Error),
 }
 
-/// The cache and accounting store.
+type Job = Box<dyn FnOnce(&Connection) + Send>;
+
+/// The cache and accounting store: a handle to the database thread.
 #[derive(Clone, Debug)]
 pub struct Cache {
-    conn: Arc<Mutex<Connection>>,
+    jobs: mpsc::Sender<Job>,
+}
+
+/// Most jobs run in one transaction.
+const MAX_BATCH: usize = 512;
+
+fn database_thread(conn: Connection, jobs: mpsc::Receiver<Job>) {
+    while let Ok(first) = jobs.recv() {
+        let batch = conn.execute_batch("BEGIN").is_ok();
+        first(&conn);
+        for job in jobs.try_iter().take(MAX_BATCH) {
+            job(&conn);
+        }
+        if batch && let Err(e) = conn.execute_batch("COMMIT") {
+            tracing::error!("cache database: commit failed: {e}");
+            let _ = conn.execute_batch("ROLLBACK");
+        }
+    }
 }
 
 /// Sort object keys recursively, so equal requests hash equally whatever their key order.
@@ -126,22 +147,25 @@ impl Cache {
         let conn = crate::db::open(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(30))?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
-        Ok(Cache {
-            conn: Arc::new(Mutex::new(conn)),
-        })
+        let (jobs, rx) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("scorebench-cache".into())
+            .spawn(move || database_thread(conn, rx))
+            .map_err(CacheError::Spawn)?;
+        Ok(Cache { jobs })
     }
 
     async fn with<T: Send + 'static>(
         &self,
         f: impl FnOnce(&Connection) -> Result<T, CacheError> + Send + 'static,
     ) -> Result<T, CacheError> {
-        let conn = self.conn.clone();
-        tokio::task::spawn_blocking(move || {
-            let guard = conn.lock().map_err(|_| CacheError::Poisoned)?;
-            f(&guard)
-        })
-        .await
-        .map_err(|e| CacheError::Join(e.to_string()))?
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        self.jobs
+            .send(Box::new(move |conn: &Connection| {
+                let _ = tx.send(f(conn));
+            }))
+            .map_err(|_| CacheError::Stopped)?;
+        rx.await.map_err(|_| CacheError::Stopped)?
     }
 
     pub async fn get(&self, key: String) -> Result<Option<Bytes>, CacheError> {

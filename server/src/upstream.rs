@@ -79,7 +79,7 @@ pub struct RetryPolicy {
 impl Upstreams {
     pub fn new(config: &Config) -> Result<Upstreams, reqwest::Error> {
         let client = reqwest::Client::builder()
-            .pool_max_idle_per_host(1024)
+            .pool_max_idle_per_host(256)
             .tcp_nodelay(true)
             .build()?;
         let mut by_model = HashMap::new();
