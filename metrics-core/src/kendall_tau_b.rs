@@ -18,12 +18,54 @@
 
 use crate::error::MetricError;
 
-/// Pairs among groups of equal values in a sorted run: Σ t(t − 1)/2.
-fn tied_pairs<T: PartialEq>(sorted: impl Iterator<Item = T>) -> u64 {
+/// An order-preserving integer key of a finite float (`-0.0` counts as `0.0`, as `==` does):
+/// `a < b ⇔ key(a) < key(b)` and `a == b ⇔ key(a) == key(b)`.
+fn key(v: f64) -> u64 {
+    let bits = if v == 0.0 { 0 } else { v.to_bits() };
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
+    }
+}
+
+/// Stable LSD radix sort of `(key, payload)` items by key, one byte per pass; passes where
+/// every key has the same byte are skipped. `buffer` is scratch.
+fn radix_sort(items: &mut Vec<(u64, u32)>, buffer: &mut Vec<(u64, u32)>) {
+    let n = items.len();
+    let mut counts = vec![[0usize; 256]; 8];
+    for &(k, _) in items.iter() {
+        for (d, count) in counts.iter_mut().enumerate() {
+            count[((k >> (8 * d)) & 0xff) as usize] += 1;
+        }
+    }
+    buffer.clear();
+    buffer.resize(n, (0, 0));
+    for (d, count) in counts.iter().enumerate() {
+        if count.contains(&n) {
+            continue;
+        }
+        let mut offsets = [0usize; 256];
+        let mut sum = 0;
+        for (offset, &c) in offsets.iter_mut().zip(count) {
+            *offset = sum;
+            sum += c;
+        }
+        for &item in items.iter() {
+            let digit = ((item.0 >> (8 * d)) & 0xff) as usize;
+            buffer[offsets[digit]] = item;
+            offsets[digit] += 1;
+        }
+        std::mem::swap(items, buffer);
+    }
+}
+
+/// Pairs among runs of equal values: Σ t(t − 1)/2.
+fn tied_pairs<T: PartialEq>(values: impl Iterator<Item = T>) -> u64 {
     let mut total = 0u64;
     let mut run = 0u64;
     let mut previous: Option<T> = None;
-    for v in sorted {
+    for v in values {
         if previous.as_ref() == Some(&v) {
             run += 1;
         } else {
@@ -38,14 +80,29 @@ fn tied_pairs<T: PartialEq>(sorted: impl Iterator<Item = T>) -> u64 {
 /// Number of pairs i < j with `v[i] > v[j]`, by merge sort (sorts `v`).
 fn count_inversions(v: &mut [u32], buffer: &mut [u32]) -> u64 {
     let n = v.len();
-    if n < 2 {
-        return 0;
+    if n <= 24 {
+        // Insertion sort: each shift is one inversion.
+        let mut inversions = 0;
+        for i in 1..n {
+            let x = v[i];
+            let mut j = i;
+            while j > 0 && v[j - 1] > x {
+                v[j] = v[j - 1];
+                j -= 1;
+            }
+            v[j] = x;
+            inversions += (i - j) as u64;
+        }
+        return inversions;
     }
     let mid = n / 2;
     let mut inversions = {
         let (left, right) = v.split_at_mut(mid);
         count_inversions(left, &mut buffer[..mid]) + count_inversions(right, &mut buffer[mid..])
     };
+    if v[mid - 1] <= v[mid] {
+        return inversions; // already in order (common: runs of tied x are sorted by y)
+    }
     let (mut i, mut j, mut k) = (0, mid, 0);
     while i < mid && j < n {
         if v[j] < v[i] {
@@ -62,6 +119,29 @@ fn count_inversions(v: &mut [u32], buffer: &mut [u32]) -> u64 {
     k += mid - i;
     buffer[k..k + n - j].copy_from_slice(&v[j..n]);
     v.copy_from_slice(&buffer[..n]);
+    inversions
+}
+
+/// Number of pairs i < j with `ranks[i] > ranks[j]` for ranks below `levels`, with a Fenwick
+/// tree over the ranks (for few distinct ranks: the tree stays in cache).
+fn count_inversions_by_rank(ranks: &[u32], levels: usize) -> u64 {
+    let mut tree = vec![0u32; levels + 1];
+    let mut inversions = 0u64;
+    for (seen, &r) in ranks.iter().enumerate() {
+        // Earlier ranks ≤ r.
+        let mut not_greater = 0u64;
+        let mut i = r as usize + 1;
+        while i > 0 {
+            not_greater += u64::from(tree[i]);
+            i &= i - 1;
+        }
+        inversions += seen as u64 - not_greater;
+        let mut i = r as usize + 1;
+        while i <= levels {
+            tree[i] += 1;
+            i += i & i.wrapping_neg();
+        }
+    }
     inversions
 }
 
@@ -85,29 +165,42 @@ pub fn kendall_tau_b(x: &[f64], y: &[f64]) -> Result<f64, MetricError> {
             "kendall's tau needs at least 2 observations",
         ));
     }
-    // Dense ranks of y (u32 keeps the merge sort cache-friendly; n ≤ 2^32 is checked).
-    let Ok(_) = u32::try_from(n) else {
+    // u32 indices and ranks keep the sorts and the inversion count cache-friendly.
+    if u32::try_from(n).is_err() {
         return Err(MetricError::undefined("more than 2^32 observations"));
-    };
-    let mut by_y: Vec<usize> = (0..n).collect();
-    by_y.sort_unstable_by(|&a, &b| y[a].total_cmp(&y[b]));
-    let mut y_rank = vec![0u32; n];
-    let mut rank = 0u32;
-    for (k, &i) in by_y.iter().enumerate() {
-        if k > 0 && y[i] != y[by_y[k - 1]] {
-            rank += 1;
-        }
-        y_rank[i] = rank;
     }
-    // Order by (x, y rank): ties in x are then sorted by y and never count as discordant.
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_unstable_by(|&a, &b| x[a].total_cmp(&x[b]).then(y_rank[a].cmp(&y_rank[b])));
-    let xtie = tied_pairs(order.iter().map(|&i| x[i]));
-    let ntie = tied_pairs(order.iter().map(|&i| (x[i], y_rank[i])));
-    let ytie = tied_pairs(by_y.iter().map(|&i| y_rank[i]));
-    let mut ys: Vec<u32> = order.iter().map(|&i| y_rank[i]).collect();
-    let mut buffer = vec![0u32; n];
-    let dis = count_inversions(&mut ys, &mut buffer);
+    // Sort by y once: dense y ranks and the y ties.
+    let mut items: Vec<(u64, u32)> = y
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| (key(v), i as u32))
+        .collect();
+    let mut buffer = Vec::with_capacity(n);
+    radix_sort(&mut items, &mut buffer);
+    let ytie = tied_pairs(items.iter().map(|&(k, _)| k));
+    // Re-key by x, carrying the y rank: a stable sort by x of the y order is the order by
+    // (x, y rank), so ties in x are sorted by y and never count as discordant.
+    let mut rank = 0u32;
+    let mut previous = items[0].0;
+    for item in items.iter_mut() {
+        if item.0 != previous {
+            rank += 1;
+            previous = item.0;
+        }
+        *item = (key(x[item.1 as usize]), rank);
+    }
+    let levels = rank as usize + 1;
+    radix_sort(&mut items, &mut buffer);
+    let xtie = tied_pairs(items.iter().map(|&(k, _)| k));
+    let ntie = tied_pairs(items.iter().copied());
+    let mut ys: Vec<u32> = items.iter().map(|&(_, r)| r).collect();
+    drop(items);
+    let dis = if levels <= 1 << 16 {
+        count_inversions_by_rank(&ys, levels)
+    } else {
+        let mut scratch = vec![0u32; n];
+        count_inversions(&mut ys, &mut scratch)
+    };
     let tot = (n as u64) * (n as u64 - 1) / 2;
     if xtie == tot || ytie == tot {
         return Err(MetricError::undefined(
@@ -161,6 +254,80 @@ mod tests {
         let expected = (c - d) as f64 / (((c + d + tx) * (c + d + ty)) as f64).sqrt();
         let tau = kendall_tau_b(&x, &y).unwrap();
         assert!((tau - expected).abs() < 1e-15, "{tau} vs {expected}");
+    }
+
+    /// τ-b from an O(n²) count over all pairs (scipy's definition).
+    fn brute_force(x: &[f64], y: &[f64]) -> f64 {
+        let (mut c, mut d, mut tx, mut ty) = (0i64, 0i64, 0i64, 0i64);
+        for i in 0..x.len() {
+            for j in i + 1..x.len() {
+                let (dx, dy) = (x[i] - x[j], y[i] - y[j]);
+                if dx == 0.0 && dy == 0.0 {
+                } else if dx == 0.0 {
+                    tx += 1;
+                } else if dy == 0.0 {
+                    ty += 1;
+                } else if (dx > 0.0) == (dy > 0.0) {
+                    c += 1;
+                } else {
+                    d += 1;
+                }
+            }
+        }
+        (c - d) as f64 / (((c + d + tx) * (c + d + ty)) as f64).sqrt()
+    }
+
+    #[test]
+    fn matches_brute_force_on_random_data() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        // Few and many distinct values (both inversion counters), negatives, ±0.0.
+        for (n, spread) in [
+            (50, 3),
+            (200, 10),
+            (300, 1_000_000),
+            (500, 100_000),
+            (70_000, 100_000),
+        ] {
+            let mut value = |_| {
+                let v = (next() % spread) as f64 - (spread / 2) as f64;
+                if v == 0.0 && next() % 2 == 0 {
+                    -0.0
+                } else {
+                    v * 0.5
+                }
+            };
+            let x: Vec<f64> = (0..n).map(&mut value).collect();
+            let y: Vec<f64> = (0..n).map(&mut value).collect();
+            let tau = kendall_tau_b(&x, &y).unwrap();
+            if n <= 500 {
+                let expected = brute_force(&x, &y);
+                assert!((tau - expected).abs() < 1e-14, "n {n}: {tau} vs {expected}");
+            }
+            // The two inversion counters agree.
+            let levels = 1 << 17;
+            let ranks: Vec<u32> = x.iter().map(|v| (v.abs() * 2.0) as u32 % levels).collect();
+            let mut sorted = ranks.clone();
+            let mut scratch = vec![0; n];
+            assert_eq!(
+                count_inversions_by_rank(&ranks, levels as usize),
+                count_inversions(&mut sorted, &mut scratch)
+            );
+        }
+    }
+
+    #[test]
+    fn negative_zero_ties_with_zero() {
+        // scipy.stats.kendalltau([-0.0, 0.0, 1.0], [2.0, 1.0, 3.0]).statistic == 0.816496580927726
+        assert_eq!(
+            kendall_tau_b(&[-0.0, 0.0, 1.0], &[2.0, 1.0, 3.0]),
+            Ok(0.816496580927726)
+        );
     }
 
     #[test]
