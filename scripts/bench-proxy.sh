@@ -10,6 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 N="${N:-1757}"
 ROUNDS="${ROUNDS:-3}"
+# The upstream limit: requests beyond it wait in the proxy (a real upstream config uses 16-256).
+MAX_CONCURRENCY="${MAX_CONCURRENCY:-256}"
 
 cargo build --release -p server --bin scorebench --example bench_mock_upstream --example bench_client >&2
 BIN=target/release
@@ -29,7 +31,7 @@ name = "bench"
 base_url = "$MOCK"
 api_key_env = "BENCH_KEY"
 models = ["bench-model"]
-max_concurrency = 4096
+max_concurrency = ${MAX_CONCURRENCY}
 TOML
 BENCH_KEY=bench-secret "$BIN/scorebench" serve --addr 127.0.0.1:0 --config "$work/config.toml" \
   --db "$work/db.sqlite3" --dist "$work/dist" --runs-dir "$work/runs" >"$work/serve.out" 2>"$work/serve.err" &

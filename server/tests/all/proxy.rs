@@ -344,10 +344,24 @@ async fn streams_pass_through_embeddings_work_and_client_auth_is_not_forwarded()
     .await;
     assert_eq!(status, StatusCode::OK, "{text}");
     assert!(text.contains("\"embedding\""));
+    // URL-like fields in the body are just body: the call still goes to the model's upstream.
+    let mut redirect = chat("test-model", "where to?");
+    redirect["api_base"] = json!("http://127.0.0.1:1/v1");
+    redirect["base_url"] = json!("http://127.0.0.1:1/v1");
+    let (status, _, _) = send(
+        &state,
+        "POST",
+        "/api/v1/chat/completions",
+        &[("host", "127.0.0.1:1"), ("x-forwarded-host", "127.0.0.1:1")],
+        Some(redirect),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(mock.calls(), 3);
     let seen = mock.state.auth_seen.lock().unwrap().clone();
     assert_eq!(
         seen,
-        vec![format!("Bearer {KEY}"); 2],
+        vec![format!("Bearer {KEY}"); 3],
         "the proxy sets its own key, only"
     );
 }
