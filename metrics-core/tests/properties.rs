@@ -2,7 +2,6 @@
 
 // proptest is a native-only dev-dependency (it needs OS randomness).
 #![cfg(not(target_arch = "wasm32"))]
-
 // Test helpers: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
