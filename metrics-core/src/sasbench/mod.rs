@@ -142,8 +142,36 @@ pub fn score_file(
     }
 }
 
+/// What a report carries besides the metrics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReportOptions {
+    /// Per-record `samples`.
+    pub samples: bool,
+    /// `inputs` with each file's SHA-256; without, `inputs` is empty and the caller fills it
+    /// (the CLI hashes on another thread while scoring).
+    pub input_hashes: bool,
+}
+
+impl Default for ReportOptions {
+    fn default() -> Self {
+        Self {
+            samples: true,
+            input_hashes: true,
+        }
+    }
+}
+
 /// Score processed prediction files.
 pub fn score_predictions(inputs: &SasInputs, variant: Variant) -> Result<Report, InputError> {
+    score_predictions_with(inputs, variant, ReportOptions::default())
+}
+
+/// [`score_predictions`] with a choice of what the report carries.
+pub fn score_predictions_with(
+    inputs: &SasInputs,
+    variant: Variant,
+    options: ReportOptions,
+) -> Result<Report, InputError> {
     let taxonomy = Taxonomy::parse(inputs.taxonomy.name, inputs.taxonomy.text)?;
     let mut files = Vec::new();
     for file in &inputs.predictions {
@@ -152,17 +180,15 @@ pub fn score_predictions(inputs: &SasInputs, variant: Variant) -> Result<Report,
             format::parse_predictions(file.name, file.text)?,
         ));
     }
-    let mut report_inputs = vec![InputFile::from_bytes(
-        inputs.taxonomy.name,
-        inputs.taxonomy.text.as_bytes(),
-    )];
-    report_inputs.extend(
-        inputs
-            .predictions
-            .iter()
-            .map(|f| InputFile::from_bytes(f.name, f.text.as_bytes())),
-    );
-    build_report(&taxonomy, files, report_inputs, variant)
+    let report_inputs = if options.input_hashes {
+        std::iter::once(&inputs.taxonomy)
+            .chain(&inputs.predictions)
+            .map(|f| InputFile::from_bytes(f.name, f.text.as_bytes()))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    build_report(&taxonomy, files, report_inputs, variant, options.samples)
 }
 
 /// Step 2 for one raw file: the prediction records it produces, read as responses.
@@ -203,24 +229,29 @@ pub fn process_raw_file(file: &RawFile) -> Result<Vec<Response>, InputError> {
 
 /// Score raw reply files: step 2 first, then as [`score_predictions`].
 pub fn score_raw(inputs: &RawInputs, variant: Variant) -> Result<Report, InputError> {
+    score_raw_with(inputs, variant, ReportOptions::default())
+}
+
+/// [`score_raw`] with a choice of what the report carries.
+pub fn score_raw_with(
+    inputs: &RawInputs,
+    variant: Variant,
+    options: ReportOptions,
+) -> Result<Report, InputError> {
     let taxonomy = Taxonomy::parse(inputs.taxonomy.name, inputs.taxonomy.text)?;
     let mut files = Vec::new();
-    let mut report_inputs = vec![InputFile::from_bytes(
-        inputs.taxonomy.name,
-        inputs.taxonomy.text.as_bytes(),
-    )];
     for file in &inputs.files {
         files.push((file.scored.name.to_string(), process_raw_file(file)?));
-        report_inputs.push(InputFile::from_bytes(
-            file.dataset.name,
-            file.dataset.text.as_bytes(),
-        ));
-        report_inputs.push(InputFile::from_bytes(
-            file.scored.name,
-            file.scored.text.as_bytes(),
-        ));
     }
-    build_report(&taxonomy, files, report_inputs, variant)
+    let report_inputs = if options.input_hashes {
+        std::iter::once(&inputs.taxonomy)
+            .chain(inputs.files.iter().flat_map(|f| [&f.dataset, &f.scored]))
+            .map(|f| InputFile::from_bytes(f.name, f.text.as_bytes()))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    build_report(&taxonomy, files, report_inputs, variant, options.samples)
 }
 
 /// The report of already-parsed files `(file name, responses)`, as [`score_predictions`] and
@@ -231,7 +262,7 @@ pub fn report_from_responses(
     inputs: Vec<InputFile>,
     variant: Variant,
 ) -> Result<Report, InputError> {
-    build_report(taxonomy, files, inputs, variant)
+    build_report(taxonomy, files, inputs, variant, true)
 }
 
 fn display_name(key: &str) -> &str {
@@ -243,6 +274,7 @@ fn build_report(
     mut files: Vec<(String, Vec<Response>)>,
     inputs: Vec<InputFile>,
     variant: Variant,
+    with_samples: bool,
 ) -> Result<Report, InputError> {
     files.sort_by_key(|(name, _)| sort_key(&subset_name(name)));
     let mut subsets = Vec::new();
@@ -303,7 +335,7 @@ fn build_report(
                 metrics.insert("ecs_tiers".into(), MetricValue::Vector(vec![None; 3]));
             }
         }
-        for r in responses {
+        for r in responses.iter().filter(|_| with_samples) {
             let scores = |s: &Result<Vec<i64>, String>| {
                 s.as_ref().map_or(serde_json::Value::Null, |v| json!(v))
             };
@@ -340,7 +372,7 @@ fn build_report(
             metrics: overall_metrics(&subsets),
         },
         subsets,
-        samples: Some(samples),
+        samples: with_samples.then_some(samples),
         warnings,
     })
 }

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use clap::Args;
 use metrics_core::sasbench::{
-    self, NamedText, RawFile, RawInputs, SasInputs, Variant, subset_name,
+    self, NamedText, RawFile, RawInputs, ReportOptions, SasInputs, Variant, subset_name,
 };
 use metrics_core::{MetricValue, Report};
 
@@ -36,6 +36,9 @@ pub struct SasbenchArgs {
     /// Print read/score times in milliseconds on stderr
     #[arg(long)]
     timing: bool,
+    /// `score --samples` (global): build the per-record samples only when they are printed
+    #[arg(from_global)]
+    samples: bool,
 }
 
 fn named(file: &LoadedFile) -> Result<NamedText<'_>, ScoreError> {
@@ -53,50 +56,70 @@ pub fn report(args: SasbenchArgs) -> Result<Report, ScoreError> {
         ))
     })?;
     let started = Instant::now();
-    // The library's report lists the inputs (names as loaded, SHA-256 of the same bytes).
-    let (report, read_ms) = match (&args.taxonomy, &args.dataset) {
+    let options = ReportOptions {
+        samples: args.samples,
+        // Hashed below on a second thread, while the library scores.
+        input_hashes: false,
+    };
+    // Every input in report order: the taxonomy, then the prediction files or, per raw file,
+    // its gold dataset file and the raw file.
+    let mut loaded = Vec::new();
+    match (&args.taxonomy, &args.dataset) {
         (Some(taxonomy), None) => {
-            let taxonomy = load(taxonomy)?;
-            let files = args
-                .files
-                .iter()
-                .map(|p| load(p))
-                .collect::<Result<Vec<_>, _>>()?;
-            let read_ms = started.elapsed().as_secs_f64() * 1e3;
-            let inputs = SasInputs {
-                taxonomy: named(&taxonomy)?,
-                predictions: files.iter().map(named).collect::<Result<_, _>>()?,
-            };
-            (sasbench::score_predictions(&inputs, variant)?, read_ms)
+            loaded.push(load(taxonomy)?);
+            for p in &args.files {
+                loaded.push(load(p)?);
+            }
         }
         (None, Some(dir)) => {
-            let taxonomy = load(&dir.join("error_type.jsonl"))?;
-            let mut pairs = Vec::new();
+            loaded.push(load(&dir.join("error_type.jsonl"))?);
             for scored in &args.files {
                 let stem = subset_name(&scored.display().to_string());
-                let dataset = load(&dir.join(format!("{stem}.jsonl")))?;
-                pairs.push((dataset, load(scored)?));
+                loaded.push(load(&dir.join(format!("{stem}.jsonl")))?);
+                loaded.push(load(scored)?);
             }
-            let read_ms = started.elapsed().as_secs_f64() * 1e3;
-            let inputs = RawInputs {
-                taxonomy: named(&taxonomy)?,
-                files: pairs
-                    .iter()
-                    .map(|(d, s)| {
-                        Ok(RawFile {
-                            dataset: named(d)?,
-                            scored: named(s)?,
-                        })
-                    })
-                    .collect::<Result<_, ScoreError>>()?,
-            };
-            (sasbench::score_raw(&inputs, variant)?, read_ms)
         }
         _ => {
             return Err(ScoreError::Usage(
                 "give --taxonomy error_type.jsonl with *_prediction.jsonl files, or --dataset DIR with *_scored.jsonl files".into(),
             ));
         }
+    }
+    let read_ms = started.elapsed().as_secs_f64() * 1e3;
+    let texts = loaded.iter().map(named).collect::<Result<Vec<_>, _>>()?;
+    let (taxonomy, rest) = (texts[0], &texts[1..]);
+    let (report, hashes) = std::thread::scope(|scope| {
+        let hashes = scope.spawn(|| {
+            loaded
+                .iter()
+                .map(LoadedFile::input_file)
+                .collect::<Vec<_>>()
+        });
+        let report = if args.taxonomy.is_some() {
+            let inputs = SasInputs {
+                taxonomy,
+                predictions: rest.to_vec(),
+            };
+            sasbench::score_predictions_with(&inputs, variant, options)
+        } else {
+            let inputs = RawInputs {
+                taxonomy,
+                files: rest
+                    .chunks_exact(2)
+                    .map(|pair| RawFile {
+                        dataset: pair[0],
+                        scored: pair[1],
+                    })
+                    .collect(),
+            };
+            sasbench::score_raw_with(&inputs, variant, options)
+        };
+        (report, hashes.join())
+    });
+    let mut report = report?;
+    report.inputs = match hashes {
+        Ok(inputs) => inputs,
+        Err(_) => loaded.iter().map(LoadedFile::input_file).collect(),
     };
     if args.timing {
         let total_ms = started.elapsed().as_secs_f64() * 1e3;
