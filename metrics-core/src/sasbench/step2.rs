@@ -151,11 +151,27 @@ pub fn predict(reply_text: &str, n_steps: usize) -> Result<Prediction, String> {
             errors: Vec::new(),
         });
     };
-    let cleaned = strip_comments(&text[i..].replace("}```", "}"));
+    // The same text as strip_comments(text[i..].replace("}```", "}")), copied only when
+    // something changes.
+    let sliced = &text[i..];
+    let replaced;
+    let sliced = if sliced.contains("}```") {
+        replaced = sliced.replace("}```", "}");
+        replaced.as_str()
+    } else {
+        sliced
+    };
+    let stripped;
+    let cleaned = if sliced.contains("//") || sliced.contains("/*") {
+        stripped = strip_comments(sliced);
+        stripped.as_str()
+    } else {
+        sliced
+    };
     // repair_loads parses strict JSON first: the same acceptance as this parse.
-    match lite::parse(&cleaned, LiteSeed::ALL) {
+    match lite::parse(cleaned, LiteSeed::ALL) {
         Ok(value) => predict_from(&value, n_steps),
-        Err(_) => predict_from(&Lite::from_value(&repair_loads(&cleaned)), n_steps),
+        Err(_) => predict_from(&Lite::from_value(&repair_loads(cleaned)), n_steps),
     }
 }
 
