@@ -7,11 +7,13 @@
 //! - [`eotgc`]: EOTGC Track 1 (levels) and Track 2 (comments) submission files
 //! - [`http`]: the `/api/v1/runs` routes; [`cli`]: `scorebench run`
 //!
-//! SGI-Bench LLM judges are not run here yet (see `server/API.md`).
+//! - [`judge`]: judge calls counted apart (role `judge`) and the judge-list reading; the
+//!   SGI-Bench judge runs themselves are not wired yet (see `server/API.md`).
 
 pub mod cli;
 pub mod eotgc;
 pub mod http;
+pub mod judge;
 pub mod msqa;
 
 use std::collections::HashMap;

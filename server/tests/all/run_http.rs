@@ -259,3 +259,40 @@ async fn eotgc_tracks_write_submission_files() {
         json!([{"id": 9, "classification": null}])
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn judge_calls_are_counted_apart_from_model_calls() {
+    use server::cache::Role;
+    use server::runs::{Progress, judge};
+    let mock = MockUpstream::start(Default::default());
+    *mock.state.default_reply.lock().unwrap() = Some(
+        json!({"content": "[{'step': 1, 'judge': 'correct'},]", "reasoning_content": null, "finish_reason": "stop", "completion_tokens": 7}),
+    );
+    let (state, dir) = state_with(&mock, "runs-judge", "");
+    let llm = state.llm.clone().unwrap();
+    let progress = Progress::new("j1".into(), "sgi", "judge-model", dir.join("j1"));
+    for _ in 0..2 {
+        let reply = judge::ask_judge(
+            &llm.gateway,
+            &progress,
+            "judge-model",
+            "judge these steps",
+            0,
+        )
+        .await
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            judge::cut_list(&reply),
+            Some(json!([{"step": 1, "judge": "correct"}]))
+        );
+    }
+    let judge_usage = progress.usage(Role::Judge);
+    assert_eq!((judge_usage.upstream_calls, judge_usage.cache_hits), (1, 1));
+    assert_eq!(judge_usage.completion_tokens, 14);
+    assert_eq!(progress.usage(Role::Model).upstream_calls, 0);
+    let stored = llm.gateway.cache.usage("j1".into()).await.unwrap();
+    assert_eq!(stored.len(), 1);
+    assert_eq!(stored[0].0, Role::Judge);
+    assert_eq!(mock.calls(), 1);
+}
