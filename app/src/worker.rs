@@ -215,7 +215,6 @@ fn score(state: &mut State) {
     }
     let options = ScoreOptions {
         variant: state.variant,
-        ..ScoreOptions::default()
     };
     let mut scored = Vec::new();
     let mut views = Vec::new();

@@ -19,6 +19,11 @@ pub struct Progress {
     pub total: f64,
 }
 
+/// A sample's detail: (outcome, sample index, detail or why not).
+pub type DetailState = Option<(usize, usize, Result<SampleDetail, String>)>;
+/// A comparison: (outcome a, outcome b, intervals or why not).
+pub type CompareState = Option<(usize, usize, Result<CompareView, String>)>;
+
 /// Everything the worker tells the page, as signals.
 #[derive(Clone, Copy)]
 pub struct WorkbenchState {
@@ -32,9 +37,9 @@ pub struct WorkbenchState {
     /// Milliseconds the worker spent on the last scoring.
     pub elapsed_ms: RwSignal<Option<f64>>,
     /// The sample the detail pane shows: (outcome, sample index, detail).
-    pub detail: RwSignal<Option<(usize, usize, Result<SampleDetail, String>)>>,
+    pub detail: RwSignal<DetailState>,
     /// The last comparison: (outcome a, outcome b, intervals).
-    pub compared: RwSignal<Option<(usize, usize, Result<CompareView, String>)>>,
+    pub compared: RwSignal<CompareState>,
     worker: StoredValue<Option<Worker>, LocalStorage>,
 }
 
