@@ -5,6 +5,7 @@
 //! freeze the page. They talk through [`protocol`]. No formula lives here: every number comes
 //! from metrics-core.
 
+pub mod api;
 pub mod charts;
 pub mod components;
 pub mod download;

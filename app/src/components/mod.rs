@@ -5,5 +5,6 @@ pub mod drop_zone;
 pub mod files_panel;
 pub mod progress;
 pub mod report_table;
+pub mod run_panel;
 pub mod samples_view;
 pub mod table_view;

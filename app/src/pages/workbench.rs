@@ -14,6 +14,7 @@ use crate::components::drop_zone::DropZone;
 use crate::components::files_panel::FilesPanel;
 use crate::components::progress::ProgressBar;
 use crate::components::report_table::ReportTable;
+use crate::components::run_panel::RunPanel;
 use crate::components::samples_view::SamplesView;
 use crate::files::read_in_chunks;
 use crate::protocol::OutcomeView;
@@ -84,6 +85,7 @@ pub fn Workbench() -> impl IntoView {
         </header>
         <main>
             <DropZone on_files=on_files />
+            <RunPanel state=state />
             <ProgressBar progress=state.progress.into() />
             <ul class="page-errors">
                 {move || state.errors.get().into_iter().map(|e| view! { <li class="error" role="alert">{e}</li> }).collect_view()}

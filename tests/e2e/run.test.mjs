@@ -1,0 +1,105 @@
+// The Run panel: the server (holding a key) runs MSQA against a mock OpenAI-compatible
+// upstream on 127.0.0.1, the page shows progress and opens the finished run in the workbench,
+// whose accuracy equals the official score.json of the golden case. The key never reaches the page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { launchBrowser, tempDir, artifacts, root, scorebench } from './support.mjs';
+
+const KEY = 'sk-e2e-secret-0123456789abcdef';
+const CASE = join(root, 'tests', 'golden', 'msqa', 'msqa_01_basic_yes_no');
+const SUFFIX = '\nYou must answer the question with YES or NO. Do not include other words.';
+let mock;
+let server;
+let browser;
+let upstreamCalls = 0;
+let sawKey = true;
+
+function startMock() {
+  const table = JSON.parse(readFileSync(join(CASE, 'mock_api.json'), 'utf8')).api_responses_by_true_false_question;
+  return new Promise((resolve) => {
+    const http = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => { body += c; });
+      req.on('end', () => {
+        upstreamCalls += 1;
+        sawKey = sawKey && req.headers.authorization === `Bearer ${KEY}`;
+        const request = JSON.parse(body);
+        const question = request.messages.at(-1).content.replace(SUFFIX, '');
+        const reply = table[question];
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({
+          id: 'e2e', object: 'chat.completion', model: request.model,
+          choices: [{ index: 0, finish_reason: reply.finish_reason,
+            message: { role: 'assistant', content: reply.content, reasoning_content: reply.reasoning_content } }],
+          usage: { prompt_tokens: 10, completion_tokens: reply.completion_tokens, total_tokens: 10 + reply.completion_tokens },
+        }));
+      });
+    });
+    http.listen(0, '127.0.0.1', () => resolve(http));
+  });
+}
+
+before(async () => {
+  mock = await startMock();
+  const dir = tempDir('run');
+  const config = join(dir, 'upstreams.toml');
+  writeFileSync(config, `[[upstream]]\nname = "mock"\nbase_url = "http://127.0.0.1:${mock.address().port}/v1"\n` +
+    `api_key_env = "E2E_UPSTREAM_KEY"\nmodels = ["test-model"]\nmax_concurrency = 4\n`);
+  const child = spawn(scorebench, ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'db.sqlite3'),
+    '--dist', join(root, 'dist'), '--config', config, '--runs-dir', join(dir, 'runs')], {
+    stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, E2E_UPSTREAM_KEY: KEY },
+  });
+  const url = await new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const m = line.match(/listening on (http:\/\/127\.0\.0\.1:\d+\/)$/);
+      if (m) resolve(m[1]);
+    });
+  });
+  server = { url, child };
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  server?.child.kill('SIGTERM');
+  mock?.close();
+});
+
+test('a run started from the page finishes and opens with the official accuracy', async () => {
+  const expected = JSON.parse(readFileSync(join(CASE, 'expected.json'), 'utf8'));
+  const page = await browser.newPage();
+  await page.goto(server.url);
+  const panel = page.locator('[data-testid="run-panel"]');
+  await panel.waitFor();
+  await panel.locator('summary').click();
+  await page.locator('select[aria-label="model"] option[value="test-model"]').waitFor({ state: 'attached' });
+  await page.setInputFiles('input[aria-label="dataset"]', join(CASE, 'dataset', 'MSQA_Dataset.json'));
+  await page.waitForTimeout(200);
+  await page.click('[data-testid="start-run"]');
+  const progress = page.locator('[data-testid="run-progress"][data-state="finished"]');
+  await progress.waitFor({ timeout: 60_000 });
+  assert.equal(await progress.getAttribute('data-done'), await progress.getAttribute('data-total'));
+  await page.click('[data-testid="open-run"]');
+  const cell = page.locator('section.card[data-benchmark="msqa"] [data-metric="accuracy"][data-subset="overall"]');
+  await cell.waitFor({ timeout: 30_000 });
+  assert.equal(JSON.parse(await cell.getAttribute('data-value')), expected.score_json.evaluation.overall_score);
+  assert.equal(upstreamCalls, expected.api_call_count, 'one upstream call per record');
+  assert.ok(sawKey, 'the server sent the key upstream');
+  const html = await page.content();
+  assert.ok(!html.includes(KEY), 'the key never reaches the page');
+  assert.ok(!html.includes(`127.0.0.1:${mock.address().port}`), 'the upstream URL never reaches the page');
+  const models = await (await page.request.get(new URL('/api/v1/models', server.url).href)).text();
+  assert.ok(!models.includes(KEY) && !models.includes('127.0.0.1'), 'the models list names models only');
+  await page.screenshot({ path: join(artifacts, 'run-msqa.png'), fullPage: true });
+
+  // The same run again is answered from the cache: no new upstream call.
+  await page.click('[data-testid="start-run"]');
+  await page.locator('[data-testid="run-progress"][data-state="finished"]').waitFor({ timeout: 60_000 });
+  assert.equal(upstreamCalls, expected.api_call_count, 'a repeated run costs no upstream call');
+  await page.close();
+});
