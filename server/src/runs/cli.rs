@@ -12,6 +12,7 @@ use clap::{Args, Subcommand};
 
 use super::eotgc::{EotgcOptions, Track};
 use super::msqa::MsqaOptions;
+use super::sgi::JudgeOptions;
 use super::{Progress, RunError, new_run_id};
 use crate::config::Config;
 use crate::gateway::Gateway;
@@ -57,6 +58,44 @@ pub struct Common {
     pub retry_wait_ms: u64,
 }
 
+/// Arguments of an SGI-Bench judge run.
+#[derive(Args, Debug)]
+pub struct JudgeCommon {
+    /// The upstream configuration (TOML; see server/API.md)
+    #[arg(long)]
+    pub config: PathBuf,
+    /// SQLite database holding the reply cache
+    #[arg(long, default_value = "data/scorebench.sqlite3")]
+    pub db: PathBuf,
+    /// The official log the judge reads (deep research: step 1; dry: step 3)
+    #[arg(long)]
+    pub log: PathBuf,
+    /// The judge model, as listed by an upstream (official: o4-mini)
+    #[arg(long)]
+    pub judge_model: String,
+    /// Output folder (created): the judged log under the input's file name, judge_replies.json
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Concurrent judge calls
+    #[arg(long, default_value_t = 8)]
+    pub workers: usize,
+    /// Judge temperature (official: 0); `--no-temperature` sends none
+    #[arg(long, default_value_t = 0.0)]
+    pub temperature: f64,
+    #[arg(long)]
+    pub no_temperature: bool,
+}
+
+impl JudgeCommon {
+    fn options(&self) -> JudgeOptions {
+        JudgeOptions {
+            model: self.judge_model.clone(),
+            workers: self.workers,
+            temperature: (!self.no_temperature).then_some(self.temperature),
+        }
+    }
+}
+
 #[derive(Subcommand, Debug)]
 enum RunBenchmark {
     /// MSQA_Short, the official procedure: evaluation.json, score.json, subtasks.json
@@ -79,6 +118,16 @@ enum RunBenchmark {
         /// 1: relevance level per essay; 2: a comment of at most 250 characters
         #[arg(long)]
         track: u8,
+    },
+    /// SGI-Bench deep research: judge each step-1 record's steps, write the step-2 log
+    SgiDeepResearch {
+        #[command(flatten)]
+        judge: JudgeCommon,
+    },
+    /// SGI-Bench dry experiment: judge the units that need a verdict, write the step-4 log
+    SgiDry {
+        #[command(flatten)]
+        judge: JudgeCommon,
     },
 }
 
@@ -116,30 +165,31 @@ fn read(path: &std::path::Path) -> Result<String, RunError> {
 }
 
 async fn run_async(args: RunArgs) -> Result<(), RunError> {
-    let common = match &args.benchmark {
-        RunBenchmark::Msqa { common, .. } | RunBenchmark::Eotgc { common, .. } => common,
+    let (config_path, db, model, out) = match &args.benchmark {
+        RunBenchmark::Msqa { common, .. } | RunBenchmark::Eotgc { common, .. } => {
+            (&common.config, &common.db, &common.model, &common.out)
+        }
+        RunBenchmark::SgiDeepResearch { judge } | RunBenchmark::SgiDry { judge } => {
+            (&judge.config, &judge.db, &judge.judge_model, &judge.out)
+        }
     };
-    let config = Config::load(&common.config).map_err(|e| RunError::Input(e.to_string()))?;
-    let gateway =
-        Gateway::open(&config, &common.db).map_err(|e| RunError::Internal(format!("{e:#}")))?;
+    let config = Config::load(config_path).map_err(|e| RunError::Input(e.to_string()))?;
+    let gateway = Gateway::open(&config, db).map_err(|e| RunError::Internal(format!("{e:#}")))?;
     let benchmark = match &args.benchmark {
         RunBenchmark::Msqa { .. } => "msqa",
         RunBenchmark::Eotgc { .. } => "eotgc",
+        RunBenchmark::SgiDeepResearch { .. } => "sgi-deep-research",
+        RunBenchmark::SgiDry { .. } => "sgi-dry",
     };
-    let progress = Arc::new(Progress::new(
-        new_run_id(),
-        benchmark,
-        &common.model,
-        common.out.clone(),
-    ));
+    let progress = Arc::new(Progress::new(new_run_id(), benchmark, model, out.clone()));
     let _ = gateway
         .cache
         .save_run(
             progress.id.clone(),
             benchmark.into(),
-            common.model.clone(),
+            model.clone(),
             "running".into(),
-            common.out.display().to_string(),
+            out.display().to_string(),
         )
         .await;
     let display = tokio::spawn(show_progress(progress.clone()));
@@ -214,6 +264,24 @@ async fn run_async(args: RunArgs) -> Result<(), RunError> {
                     )
                 })
         }
+        RunBenchmark::SgiDeepResearch { judge } => super::sgi::run_deep_research(
+            &gateway,
+            &judge.options(),
+            &judge.log,
+            &judge.out,
+            progress.clone(),
+        )
+        .await
+        .map(|s| judge_summary("SGI deep research", &s)),
+        RunBenchmark::SgiDry { judge } => super::sgi::run_dry(
+            &gateway,
+            &judge.options(),
+            &judge.log,
+            &judge.out,
+            progress.clone(),
+        )
+        .await
+        .map(|s| judge_summary("SGI dry experiment", &s)),
     };
     display.abort();
     let state = if outcome.is_ok() {
@@ -226,9 +294,9 @@ async fn run_async(args: RunArgs) -> Result<(), RunError> {
         .save_run(
             progress.id.clone(),
             benchmark.into(),
-            common.model.clone(),
+            model.clone(),
             state.into(),
-            common.out.display().to_string(),
+            out.display().to_string(),
         )
         .await;
     let line = progress.line();
@@ -240,6 +308,25 @@ async fn run_async(args: RunArgs) -> Result<(), RunError> {
     let summary = outcome?;
     println!("{summary}");
     Ok(())
+}
+
+fn judge_summary(what: &str, s: &super::sgi::JudgeSummary) -> String {
+    let metrics: Vec<String> = s
+        .metrics
+        .iter()
+        .map(|(k, v)| match v {
+            Some(v) => format!("{k} {v}"),
+            None => format!("{k} null"),
+        })
+        .collect();
+    format!(
+        "{what}: {} records, {} judge calls, {} unreadable (llm_judge null); {}; log {}",
+        s.records,
+        s.asked,
+        s.unreadable,
+        metrics.join(", "),
+        s.log.display()
+    )
 }
 
 async fn show_progress(progress: Arc<Progress>) {

@@ -7,25 +7,56 @@
 //!              Python literals (True/False/None → true/false/null), single-quoted strings →
 //!              double-quoted, trailing commas before "]" or "}" removed; still unreadable → None
 //! ```
-//! Not wired to a run yet: the judge prompts of the official SGI-Bench code are not in
-//! `shared/specs/sgibench.md`, and scorebench does not guess them (see `server/API.md`).
+//! A judge call is sent as the official `utils.LLM` sends it: a system message
+//! "You are a helpful assistant.", the prompt as the user message, `temperature` 0 (unless told
+//! otherwise). The SGI-Bench runs that use it are in [`super::sgi`].
 
 use serde_json::{Value, json};
 
 use super::{Progress, RunError};
 use crate::cache::Role;
-use crate::gateway::{Call, Gateway};
+use crate::gateway::{Call, CallError, Gateway};
 use crate::upstream::Endpoint;
 
-/// Ask a judge model; its tokens and cost count under `Role::Judge`.
-pub async fn ask_judge(
+/// The official judge system message (`utils.LLM.__call__` default).
+pub const SYSTEM_PROMPT: &str = "You are a helpful assistant.";
+
+/// What a judge call gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JudgeReply {
+    Text(String),
+    /// A reply whose `content` is null.
+    NoContent,
+    /// The call failed after the upstream's retries (the official `except:` path).
+    Failed(String),
+}
+
+impl JudgeReply {
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            JudgeReply::Text(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+/// Ask a judge model; its tokens and cost count under `Role::Judge`. An upstream failure is a
+/// [`JudgeReply::Failed`]; only an unknown model or a cache failure is an error.
+pub async fn ask(
     gateway: &Gateway,
     progress: &Progress,
     model: &str,
+    temperature: Option<f64>,
     prompt: &str,
     sample: u64,
-) -> Result<Option<String>, RunError> {
-    let body = json!({"model": model, "messages": [{"role": "user", "content": prompt}]});
+) -> Result<JudgeReply, RunError> {
+    let mut body = json!({"model": model, "messages": [
+        {"role": "system", "content": SYSTEM_PROMPT},
+        {"role": "user", "content": prompt},
+    ]});
+    if let Some(t) = temperature {
+        body["temperature"] = json!(t);
+    }
     let call = Call {
         endpoint: Endpoint::ChatCompletions,
         body,
@@ -33,10 +64,35 @@ pub async fn ask_judge(
         use_cache: true,
         policy: None,
     };
-    let answer = gateway
+    let answer = match gateway
         .call_json(call, |reply| super::first_choice(reply).map(|_| ()))
         .await
-        .map_err(|e| RunError::Internal(format!("judge {model}: {e}")))?;
+    {
+        Ok(answer) => answer,
+        Err(e @ CallError::UnknownModel(_)) => return Err(RunError::Input(e.to_string())),
+        Err(e @ CallError::Cache(_)) => return Err(RunError::Internal(e.to_string())),
+        Err(e) => {
+            // Failed attempts reached the upstream: count them (no tokens, no cost).
+            let attempts = match &e {
+                CallError::Status { attempts, .. } => u64::from(*attempts),
+                CallError::NotJson { .. } | CallError::Refused { .. } => 1,
+                _ => 0,
+            };
+            if attempts > 0 {
+                let usage = crate::cache::UsageTotals {
+                    upstream_calls: attempts,
+                    ..Default::default()
+                };
+                progress.add_usage(Role::Judge, &usage);
+                gateway
+                    .cache
+                    .add_usage(progress.id.clone(), Role::Judge, usage)
+                    .await
+                    .map_err(|e| RunError::Internal(e.to_string()))?;
+            }
+            return Ok(JudgeReply::Failed(format!("judge {model}: {e}")));
+        }
+    };
     progress.add_usage(Role::Judge, &answer.usage);
     gateway
         .cache
@@ -44,7 +100,25 @@ pub async fn ask_judge(
         .await
         .map_err(|e| RunError::Internal(e.to_string()))?;
     let (message, _) = super::first_choice(&answer.json).map_err(RunError::Internal)?;
-    Ok(message["content"].as_str().map(String::from))
+    Ok(match message["content"].as_str() {
+        Some(text) => JudgeReply::Text(text.to_string()),
+        None => JudgeReply::NoContent,
+    })
+}
+
+/// [`ask`] with the official temperature 0; a failed call is an error.
+pub async fn ask_judge(
+    gateway: &Gateway,
+    progress: &Progress,
+    model: &str,
+    prompt: &str,
+    sample: u64,
+) -> Result<Option<String>, RunError> {
+    match ask(gateway, progress, model, Some(0.0), prompt, sample).await? {
+        JudgeReply::Text(t) => Ok(Some(t)),
+        JudgeReply::NoContent => Ok(None),
+        JudgeReply::Failed(e) => Err(RunError::Internal(e)),
+    }
 }
 
 /// The judge's list: from the first `[` to the last `]`, leniently repaired (module doc).
@@ -62,7 +136,7 @@ pub fn cut_list(reply: &str) -> Option<Value> {
 }
 
 /// Python-literal and trailing-comma repair, outside and inside strings handled apart.
-fn repair(text: &str) -> String {
+pub(crate) fn repair(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let chars: Vec<char> = text.chars().collect();
     let mut i = 0;

@@ -7,14 +7,15 @@
 //! - [`eotgc`]: EOTGC Track 1 (levels) and Track 2 (comments) submission files
 //! - [`http`]: the `/api/v1/runs` routes; [`cli`]: `scorebench run`
 //!
-//! - [`judge`]: judge calls counted apart (role `judge`) and the judge-list reading; the
-//!   SGI-Bench judge runs themselves are not wired yet (see `server/API.md`).
+//! - [`judge`]: judge calls counted apart (role `judge`) and the judge-list reading
+//! - [`sgi`]: the SGI-Bench judges (deep-research steps, dry-experiment units)
 
 pub mod cli;
 pub mod eotgc;
 pub mod http;
 pub mod judge;
 pub mod msqa;
+pub mod sgi;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -226,8 +227,24 @@ impl Progress {
             .cost
             .map(|c| format!(", cost {c:.4}"))
             .unwrap_or_default();
+        let judge = self.usage(Role::Judge);
+        let judge_part = if judge.upstream_calls + judge.cache_hits > 0 {
+            let cost = judge
+                .cost
+                .map(|c| format!(", cost {c:.4}"))
+                .unwrap_or_default();
+            format!(
+                "; judge: {} calls, {} cache hits, {} tokens in, {} tokens out{cost}",
+                judge.upstream_calls,
+                judge.cache_hits,
+                judge.prompt_tokens,
+                judge.completion_tokens
+            )
+        } else {
+            String::new()
+        };
         format!(
-            "{}: {done}/{total} ({} reused, {} failed), {:.2}/s, ETA {eta}, {} calls, {} cache hits, {} tokens out{cost}",
+            "{}: {done}/{total} ({} reused, {} failed), {:.2}/s, ETA {eta}, {} calls, {} cache hits, {} tokens out{cost}{judge_part}",
             self.benchmark,
             self.reused.load(Ordering::Relaxed),
             self.failed.load(Ordering::Relaxed),

@@ -16,3 +16,4 @@ mod mock_upstream;
 mod proxy;
 mod run_http;
 mod run_msqa;
+mod run_sgi;
