@@ -12,7 +12,7 @@ use clap::{Args, Subcommand};
 
 use super::eotgc::{EotgcOptions, Track};
 use super::msqa::MsqaOptions;
-use super::sgi::JudgeOptions;
+use super::sgi::{IdeaOptions, JudgeOptions};
 use super::{Progress, RunError, new_run_id};
 use crate::config::Config;
 use crate::gateway::Gateway;
@@ -96,6 +96,34 @@ impl JudgeCommon {
     }
 }
 
+/// Arguments of the SGI-Bench idea-generation judge run.
+#[derive(Args, Debug)]
+pub struct IdeaArgs {
+    /// The upstream configuration (TOML; see server/API.md)
+    #[arg(long)]
+    pub config: PathBuf,
+    /// SQLite database holding the reply cache
+    #[arg(long, default_value = "data/scorebench.sqlite3")]
+    pub db: PathBuf,
+    /// The step-1 log (dataset rows with `generated_data`)
+    #[arg(long)]
+    pub log: PathBuf,
+    /// The judge models, comma-separated (official: gpt-5.1-2025-11-13,gemini-3-pro-preview,anthropic/claude-sonnet-4.5)
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub judge_models: Vec<String>,
+    /// Output folder (created): judge_replies.json
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Concurrent judge calls
+    #[arg(long, default_value_t = 8)]
+    pub workers: usize,
+    /// Judge temperature (official: 0.1); `--no-temperature` sends none
+    #[arg(long, default_value_t = 0.1)]
+    pub temperature: f64,
+    #[arg(long)]
+    pub no_temperature: bool,
+}
+
 #[derive(Subcommand, Debug)]
 enum RunBenchmark {
     /// MSQA_Short, the official procedure: evaluation.json, score.json, subtasks.json
@@ -128,6 +156,11 @@ enum RunBenchmark {
     SgiDry {
         #[command(flatten)]
         judge: JudgeCommon,
+    },
+    /// SGI-Bench idea generation: each judge votes twice per item (both orders), judge_replies.json
+    SgiIdea {
+        #[command(flatten)]
+        idea: IdeaArgs,
     },
 }
 
@@ -166,13 +199,26 @@ fn read(path: &std::path::Path) -> Result<String, RunError> {
 
 async fn run_async(args: RunArgs) -> Result<(), RunError> {
     let (config_path, db, model, out) = match &args.benchmark {
-        RunBenchmark::Msqa { common, .. } | RunBenchmark::Eotgc { common, .. } => {
-            (&common.config, &common.db, &common.model, &common.out)
-        }
-        RunBenchmark::SgiDeepResearch { judge } | RunBenchmark::SgiDry { judge } => {
-            (&judge.config, &judge.db, &judge.judge_model, &judge.out)
-        }
+        RunBenchmark::Msqa { common, .. } | RunBenchmark::Eotgc { common, .. } => (
+            &common.config,
+            &common.db,
+            common.model.clone(),
+            &common.out,
+        ),
+        RunBenchmark::SgiDeepResearch { judge } | RunBenchmark::SgiDry { judge } => (
+            &judge.config,
+            &judge.db,
+            judge.judge_model.clone(),
+            &judge.out,
+        ),
+        RunBenchmark::SgiIdea { idea } => (
+            &idea.config,
+            &idea.db,
+            idea.judge_models.join(","),
+            &idea.out,
+        ),
     };
+    let model = &model;
     let config = Config::load(config_path).map_err(|e| RunError::Input(e.to_string()))?;
     let gateway = Gateway::open(&config, db).map_err(|e| RunError::Internal(format!("{e:#}")))?;
     let benchmark = match &args.benchmark {
@@ -180,6 +226,7 @@ async fn run_async(args: RunArgs) -> Result<(), RunError> {
         RunBenchmark::Eotgc { .. } => "eotgc",
         RunBenchmark::SgiDeepResearch { .. } => "sgi-deep-research",
         RunBenchmark::SgiDry { .. } => "sgi-dry",
+        RunBenchmark::SgiIdea { .. } => "sgi-idea",
     };
     let progress = Arc::new(Progress::new(new_run_id(), benchmark, model, out.clone()));
     let _ = gateway
@@ -282,6 +329,19 @@ async fn run_async(args: RunArgs) -> Result<(), RunError> {
         )
         .await
         .map(|s| judge_summary("SGI dry experiment", &s)),
+        RunBenchmark::SgiIdea { idea } => super::sgi::run_idea(
+            &gateway,
+            &IdeaOptions {
+                judges: idea.judge_models.clone(),
+                workers: idea.workers,
+                temperature: (!idea.no_temperature).then_some(idea.temperature),
+            },
+            &idea.log,
+            &idea.out,
+            progress.clone(),
+        )
+        .await
+        .map(|s| idea_summary(&idea.log, &s)),
     };
     display.abort();
     let state = if outcome.is_ok() {
@@ -326,6 +386,35 @@ fn judge_summary(what: &str, s: &super::sgi::JudgeSummary) -> String {
         s.unreadable,
         metrics.join(", "),
         s.log.display()
+    )
+}
+
+fn idea_summary(log: &std::path::Path, s: &super::sgi::IdeaSummary) -> String {
+    let skipped = if s.skipped.is_empty() {
+        String::new()
+    } else {
+        let list: Vec<String> = s
+            .skipped
+            .iter()
+            .map(|(idx, why)| format!("{idx:?}: {why}"))
+            .collect();
+        format!(
+            "; not judged (the official evaluator raises first): {}",
+            list.join("; ")
+        )
+    };
+    format!(
+        "SGI idea generation: {} records, {} judged, {} judge calls ({} attempts), {} without a verdict after {} attempts{skipped}; replies {}\n\
+         score with: scorebench score sgi-idea {} [--embeddings TABLE.json] --judge-replies {}",
+        s.records,
+        s.judged,
+        s.calls,
+        s.attempts,
+        s.unreadable,
+        super::sgi::IDEA_ATTEMPTS,
+        s.replies.display(),
+        log.display(),
+        s.replies.display()
     )
 }
 

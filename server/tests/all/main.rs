@@ -17,3 +17,4 @@ mod proxy;
 mod run_http;
 mod run_msqa;
 mod run_sgi;
+mod run_sgi_idea;
