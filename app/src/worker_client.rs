@@ -41,6 +41,9 @@ pub struct WorkbenchState {
     /// The last comparison: (outcome a, outcome b, intervals).
     pub compared: RwSignal<CompareState>,
     worker: StoredValue<Option<Worker>, LocalStorage>,
+    /// Requests made before the worker's wasm was ready: a message that arrives before the
+    /// worker installs its handler would be lost, so they wait here until `Ready`.
+    pending: StoredValue<Vec<(Array, Array)>, LocalStorage>,
 }
 
 impl WorkbenchState {
@@ -56,6 +59,7 @@ impl WorkbenchState {
             detail: RwSignal::new(None),
             compared: RwSignal::new(None),
             worker: StoredValue::new_local(None),
+            pending: StoredValue::new_local(Vec::new()),
         };
         match Worker::new("/worker_loader.js") {
             Ok(worker) => {
@@ -79,7 +83,13 @@ impl WorkbenchState {
             .as_string()
             .map(|t| serde_json::from_str::<FromWorker>(&t));
         match message {
-            Some(Ok(FromWorker::Ready)) => self.ready.set(true),
+            Some(Ok(FromWorker::Ready)) => {
+                self.ready.set(true);
+                let queued = std::mem::take(&mut *self.pending.write_value());
+                for (message, transfer) in queued {
+                    self.send(&message, &transfer);
+                }
+            }
             Some(Ok(FromWorker::Progress { stage, done, total })) => {
                 self.progress.set(Some(Progress {
                     stage,
@@ -121,9 +131,6 @@ impl WorkbenchState {
     }
 
     fn post(&self, request: &ToWorker, bytes: &[Uint8Array]) {
-        let Some(worker) = self.worker.get_value() else {
-            return;
-        };
         let json = match serde_json::to_string(request) {
             Ok(json) => json,
             Err(e) => {
@@ -139,7 +146,18 @@ impl WorkbenchState {
             message.push(b);
             transfer.push(&b.buffer());
         }
-        if let Err(e) = worker.post_message_with_transfer(&message, &transfer) {
+        if self.ready.get_untracked() {
+            self.send(&message, &transfer);
+        } else {
+            self.pending.update_value(|p| p.push((message, transfer)));
+        }
+    }
+
+    fn send(&self, message: &Array, transfer: &Array) {
+        let Some(worker) = self.worker.get_value() else {
+            return;
+        };
+        if let Err(e) = worker.post_message_with_transfer(message, transfer) {
             self.errors
                 .update(|v| v.push(format!("cannot reach the scoring worker: {e:?}")));
         }

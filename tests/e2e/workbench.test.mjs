@@ -50,8 +50,12 @@ test('a dropped JSONL file shows the CLI\'s QWK and a confusion heat map', async
   }
   assert.equal(typeof metrics['overall/qwk'], 'number');
 
-  const rects = await card.locator('[data-chart="confusion"] svg rect').count();
-  assert.ok(rects >= 36, `the heat map drew its cells (${rects} rects)`);
+  await page.click('button[data-tab="charts"]');
+  const heatmap = page.locator('section.card[data-files~="model_a.jsonl"] figure[data-chart="pairs-confusion"] svg');
+  await heatmap.waitFor();
+  const rects = await heatmap.locator('rect').count();
+  assert.ok(rects >= 36, `the heat map drew its 6×6 cells (${rects} rects)`);
+  assert.match(page.url(), /tab=charts/, 'the tab is kept in the URL');
   await page.screenshot({ path: join(artifacts, 'skeleton-pairs.png'), fullPage: true });
   await page.close();
 });
