@@ -8,6 +8,11 @@ use metrics_core::workbench::{changed_cells, table, to_csv, to_latex, to_markdow
 
 use crate::download::download_text;
 
+/// A header that may wrap after underscores (SAS-Bench file names are long).
+fn breakable(label: &str) -> String {
+    label.replace('_', "_\u{200b}")
+}
+
 #[component]
 pub fn ReportTable(
     report: Report,
@@ -28,7 +33,7 @@ pub fn ReportTable(
         .iter()
         .map(|c| {
             let title = c.n.map(|n| format!("{n} records")).unwrap_or_default();
-            view! { <th scope="col" title=title>{c.label.clone()}</th> }
+            view! { <th scope="col" title=title>{breakable(&c.label)}</th> }
         })
         .collect_view();
     let has_n = t.rows.iter().any(|r| r.n.is_some());
