@@ -81,7 +81,10 @@ pub enum CacheError {
     Spawn(std::io::Error),
 }
 
-type Job = Box<dyn FnOnce(&Connection) + Send>;
+/// Answers a caller; run only after the batch's transaction has committed.
+type Done = Box<dyn FnOnce() + Send>;
+/// Work on the connection, returning how to answer its caller.
+type Job = Box<dyn FnOnce(&Connection) -> Done + Send>;
 
 /// The cache and accounting store: a handle to the database thread.
 #[derive(Clone, Debug)]
@@ -92,16 +95,19 @@ pub struct Cache {
 /// Most jobs run in one transaction.
 const MAX_BATCH: usize = 512;
 
+/// Callers are answered only after COMMIT: a `put` that returned is on disk, so a run that
+/// exits right after its last reply cannot lose it.
 fn database_thread(conn: Connection, jobs: mpsc::Receiver<Job>) {
     while let Ok(first) = jobs.recv() {
         let batch = conn.execute_batch("BEGIN").is_ok();
-        first(&conn);
-        for job in jobs.try_iter().take(MAX_BATCH) {
-            job(&conn);
-        }
+        let mut answers = vec![first(&conn)];
+        answers.extend(jobs.try_iter().take(MAX_BATCH).map(|job| job(&conn)));
         if batch && let Err(e) = conn.execute_batch("COMMIT") {
             tracing::error!("cache database: commit failed: {e}");
             let _ = conn.execute_batch("ROLLBACK");
+        }
+        for answer in answers {
+            answer();
         }
     }
 }
@@ -162,7 +168,10 @@ impl Cache {
         let (tx, rx) = tokio::sync::oneshot::channel();
         self.jobs
             .send(Box::new(move |conn: &Connection| {
-                let _ = tx.send(f(conn));
+                let result = f(conn);
+                Box::new(move || {
+                    let _ = tx.send(result);
+                }) as Done
             }))
             .map_err(|_| CacheError::Stopped)?;
         rx.await.map_err(|_| CacheError::Stopped)?
