@@ -28,20 +28,28 @@ pub struct ServeArgs {
     pub runs_dir: PathBuf,
 }
 
-pub fn run(args: ServeArgs) -> ExitCode {
+/// Logging to stderr (`RUST_LOG` overrides `default_filter`) and a multi-threaded runtime, for the
+/// commands that run async code (`serve`, `run`). `None` when the runtime cannot start (said on
+/// stderr).
+pub fn start_runtime(default_filter: &str) -> Option<tokio::runtime::Runtime> {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| default_filter.into());
     tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,tower_http=warn".into()),
-        )
+        .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .init();
-    let runtime = match tokio::runtime::Runtime::new() {
-        Ok(rt) => rt,
+    match tokio::runtime::Runtime::new() {
+        Ok(rt) => Some(rt),
         Err(e) => {
             eprintln!("error: cannot start the async runtime: {e}");
-            return ExitCode::FAILURE;
+            None
         }
+    }
+}
+
+pub fn run(args: ServeArgs) -> ExitCode {
+    let Some(runtime) = start_runtime("info,tower_http=warn") else {
+        return ExitCode::FAILURE;
     };
     match runtime.block_on(serve(args)) {
         Ok(()) => ExitCode::SUCCESS,

@@ -165,19 +165,8 @@ enum RunBenchmark {
 }
 
 pub fn run(args: RunArgs) -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "error".into()),
-        )
-        .with_writer(std::io::stderr)
-        .init();
-    let runtime = match tokio::runtime::Runtime::new() {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("error: cannot start the async runtime: {e}");
-            return ExitCode::FAILURE;
-        }
+    let Some(runtime) = crate::serve::start_runtime("error") else {
+        return ExitCode::FAILURE;
     };
     match runtime.block_on(run_async(args)) {
         Ok(()) => ExitCode::SUCCESS,
