@@ -99,13 +99,7 @@ fn text_of(v: &Value) -> Option<String> {
 
 /// Parse the test file (`[{id, grade, requirement, title, content}]`).
 pub fn parse_essays(file: &str, text: &str) -> Result<Vec<Essay>, RunError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let values: Vec<Value> = serde_json::from_str(text).map_err(|e| {
-        RunError::Input(format!(
-            "{file}:{}: expected a JSON array of essays: {e}",
-            e.line()
-        ))
-    })?;
+    let values = super::parse_json_array(file, text, "essays")?;
     essays_from_values(file, values)
 }
 

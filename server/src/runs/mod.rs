@@ -324,6 +324,18 @@ impl JsonlLog {
     }
 }
 
+/// A dataset file that must be a JSON array (a UTF-8 BOM is allowed); an error names the file,
+/// the line and `what` the array should hold.
+pub fn parse_json_array(file: &str, text: &str, what: &str) -> Result<Vec<Value>, RunError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    serde_json::from_str(text).map_err(|e| {
+        RunError::Input(format!(
+            "{file}:{}: expected a JSON array of {what}: {e}",
+            e.line()
+        ))
+    })
+}
+
 /// Write a JSON file (pretty, UTF-8 as is).
 pub fn write_json(path: &std::path::Path, value: &Value) -> Result<(), RunError> {
     let text = serde_json::to_string_pretty(value).map_err(|e| RunError::io(path, e))?;

@@ -110,13 +110,7 @@ pub struct Row {
 
 /// Parse `MSQA_Dataset.json` (a JSON array); problems name the file and record.
 pub fn parse_dataset(file: &str, text: &str) -> Result<Vec<Row>, RunError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let values: Vec<Value> = serde_json::from_str(text).map_err(|e| {
-        RunError::Input(format!(
-            "{file}:{}: expected a JSON array of MSQA rows: {e}",
-            e.line()
-        ))
-    })?;
+    let values = super::parse_json_array(file, text, "MSQA rows")?;
     rows_from_values(file, values)
 }
 
