@@ -12,10 +12,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
+use metrics_core::Report;
 use metrics_core::sasbench::{
     self, NamedText, RawFile, RawInputs, ReportOptions, SasInputs, Variant, subset_name,
 };
-use metrics_core::{MetricValue, Report};
 
 use super::{LoadedFile, ScoreError, load};
 
@@ -129,63 +129,4 @@ pub fn report(args: SasbenchArgs) -> Result<Report, ScoreError> {
         );
     }
     Ok(report)
-}
-
-/// The leaderboard's column order of dataset file ids.
-const COLUMN_ORDER: [&str; 12] = ["0", "2", "1", "3", "4", "5", "6", "7", "10", "8", "9", "11"];
-
-/// The paper's table layout: rows qwk/ccs/ecs, columns the files (leaderboard order, then any
-/// other files), values ×100 with 2 decimals, and the "Avg." column.
-pub fn render_table(report: &Report) -> Option<String> {
-    if report.benchmark != "sasbench" {
-        return None;
-    }
-    let id = |name: &str| name.split('_').next().unwrap_or(name).to_string();
-    let mut columns: Vec<&metrics_core::Subset> = Vec::new();
-    for wanted in COLUMN_ORDER {
-        columns.extend(report.subsets.iter().filter(|s| id(&s.name) == wanted));
-    }
-    columns.extend(
-        report
-            .subsets
-            .iter()
-            .filter(|s| !COLUMN_ORDER.contains(&id(&s.name).as_str())),
-    );
-    let cell = |v: Option<f64>| v.map_or_else(|| "—".to_string(), |v| format!("{:.2}", v * 100.0));
-    let width = columns
-        .iter()
-        .map(|s| s.name.chars().count())
-        .max()
-        .unwrap_or(4)
-        .max(6);
-    let mut out = format!("sasbench ({}), values ×100\n{:<6}", report.variant, "");
-    for s in &columns {
-        out.push_str(&format!(" {:>width$}", s.name));
-    }
-    out.push_str(&format!(" {:>8}\n", "Avg."));
-    for key in ["qwk", "ccs", "ecs"] {
-        out.push_str(&format!("{key:<6}"));
-        for s in &columns {
-            out.push_str(&format!(
-                " {:>width$}",
-                cell(s.metrics.get(key).and_then(MetricValue::as_scalar))
-            ));
-        }
-        out.push_str(&format!(
-            " {:>8}\n",
-            cell(
-                report
-                    .overall
-                    .metrics
-                    .get(key)
-                    .and_then(MetricValue::as_scalar)
-            )
-        ));
-    }
-    out.push_str(&format!("{:<6}", "n"));
-    for s in &columns {
-        out.push_str(&format!(" {:>width$}", s.n));
-    }
-    out.push_str(&format!(" {:>8}\n", report.overall.n));
-    Some(out)
 }
