@@ -3,8 +3,8 @@
 use js_sys::Uint8Array;
 use wasm_bindgen_futures::JsFuture;
 
-/// Largest file the page reads (the CLI applies the same limit).
-pub const MAX_FILE_BYTES: f64 = (1u64 << 30) as f64;
+/// Largest file the page reads: the CLI's limit (`metrics_core::MAX_FILE_BYTES`), as a JS number.
+const MAX_FILE_BYTES: f64 = metrics_core::MAX_FILE_BYTES as f64;
 /// Bytes read per step; progress is reported after each.
 const CHUNK_BYTES: f64 = (8u64 << 20) as f64;
 

@@ -34,4 +34,7 @@ pub mod sgibench;
 pub mod workbench;
 
 pub use error::{InputError, MetricError};
+
+/// Largest input file scorebench reads, in the browser and on the command line alike.
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
 pub use report::{InputFile, MetricValue, Metrics, Overall, Report, Subset, Warning};

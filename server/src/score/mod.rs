@@ -94,8 +94,7 @@ impl LoadedFile {
     }
 }
 
-/// Largest input file accepted (the browser applies the same limit).
-pub const MAX_FILE_BYTES: u64 = 1 << 30;
+pub use metrics_core::MAX_FILE_BYTES;
 
 pub fn load(path: &Path) -> Result<LoadedFile, ScoreError> {
     let io = |message: String| ScoreError::Io {
