@@ -2,19 +2,12 @@
 //! comes from metrics-core's chart view models; this file only draws.
 
 use metrics_core::confusion::ConfusionMatrix;
+use metrics_core::workbench::charts::value_label;
 use plotters::prelude::*;
 
 const BLUE: RGBColor = RGBColor(37, 99, 235);
 const ORANGE: RGBColor = RGBColor(234, 88, 12);
 const FONT: &str = "Noto Sans CJK SC, Noto Sans, sans-serif";
-
-fn label(v: f64) -> String {
-    if v.fract() == 0.0 {
-        format!("{v:.0}")
-    } else {
-        format!("{v}")
-    }
-}
 
 fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
@@ -42,7 +35,7 @@ pub fn confusion_heatmap(cm: &ConfusionMatrix, title: &str) -> Result<String, St
         let fmt = move |v: &SegmentValue<i32>| match v {
             SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => labels
                 .get(*i as usize)
-                .map(|l| label(*l))
+                .map(|l| value_label(*l))
                 .unwrap_or_default(),
             SegmentValue::Last => String::new(),
         };

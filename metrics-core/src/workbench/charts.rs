@@ -46,7 +46,8 @@ pub struct Histogram {
     pub pred: Vec<u64>,
 }
 
-fn value_label(v: f64) -> String {
+/// A score as a chart label: integers without decimals (`3`), others as Rust prints them.
+pub fn value_label(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{v:.0}")
     } else {
