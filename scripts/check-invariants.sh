@@ -4,27 +4,40 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 fail() { printf 'invariant broken: %s\n' "$*" >&2; exit 1; }
 
-# 1. metrics-core builds for wasm32 (the browser runs the same code as the CLI).
-cargo check --locked -q -p metrics-core --target wasm32-unknown-unknown \
-  || fail "metrics-core does not build for wasm32-unknown-unknown"
+# 1. The pure crates (metrics-core, workbench) build for wasm32 (the browser runs the same code
+#    as the CLI).
+for pure in metrics-core workbench; do
+  cargo check --locked -q -p "$pure" --target wasm32-unknown-unknown \
+    || fail "$pure does not build for wasm32-unknown-unknown"
 
-# 2. metrics-core depends on no IO / async / network crate.
-deps=$(cargo tree --locked -p metrics-core -e normal --prefix none --format '{p}' | awk '{print $1}' | sort -u)
-[ -n "$deps" ] || fail "cargo tree listed no dependencies for metrics-core"
-for crate in tokio reqwest hyper axum rusqlite mio socket2 async-std; do
-  if printf '%s\n' "$deps" | grep -x "$crate" >/dev/null; then
-    fail "metrics-core depends on $crate"
+  # 2. …depend on no IO / async / network crate…
+  deps=$(cargo tree --locked -p "$pure" -e normal --prefix none --format '{p}' | awk '{print $1}' | sort -u)
+  [ -n "$deps" ] || fail "cargo tree listed no dependencies for $pure"
+  for crate in tokio reqwest hyper axum rusqlite mio socket2 async-std; do
+    if printf '%s\n' "$deps" | grep -x "$crate" >/dev/null; then
+      fail "$pure depends on $crate"
+    fi
+  done
+  # …and their source does no IO, reads no clock, spawns no thread.
+  # (Unit-test modules, `#[cfg(test)]` at the end of a file, may read golden files: cut off.)
+  library_code() {
+    find "$pure/src" -name '*.rs' -print0 | sort -z |
+      xargs -0 awk '/^#\[cfg\(test\)\]/ { nextfile } { print FILENAME ":" FNR ": " $0 }'
+  }
+  [ "$(library_code | wc -l)" -gt 1000 ] || fail "could not read $pure/src"
+  if library_code | grep -E 'std::(fs|net|process|env)\b|Instant::now|SystemTime::now|thread::spawn|println!|eprintln!'; then
+    fail "$pure/src does IO, reads the clock or spawns threads (see the lines above)"
   fi
 done
-# …and its source does no IO, reads no clock, spawns no thread.
-# (Unit-test modules, `#[cfg(test)]` at the end of a file, may read golden files: they are cut off.)
-library_code() {
-  find metrics-core/src -name '*.rs' -print0 | sort -z |
-    xargs -0 awk '/^#\[cfg\(test\)\]/ { nextfile } { print FILENAME ":" FNR ": " $0 }'
-}
-[ "$(library_code | wc -l)" -gt 1000 ] || fail "could not read metrics-core/src"
-if library_code | grep -E 'std::(fs|net|process|env)\b|Instant::now|SystemTime::now|thread::spawn|println!|eprintln!'; then
-  fail "metrics-core/src does IO, reads the clock or spawns threads (see the lines above)"
+
+# The benchmark registry: no benchmark key is spelled out in the workbench outside a benchmark's
+# own module (workbench/src/benchmarks/) — everything else goes through the registry.
+keys_outside=$(find workbench/src -name '*.rs' -not -path 'workbench/src/benchmarks/*' -print0 | sort -z |
+  xargs -0 awk '/^#\[cfg\(test\)\]/ { nextfile } { print FILENAME ":" FNR ": " $0 }' |
+  grep -E '"(sasbench|eotgc|msqa|pairs|asap-aes|sgi-[a-z-]+)"' || true)
+if [ -n "$keys_outside" ]; then
+  printf '%s\n' "$keys_outside"
+  fail "a benchmark key is spelled out in the workbench outside its module (see the lines above)"
 fi
 
 # 3. The app holds no metric formula: every number comes from metrics-core.

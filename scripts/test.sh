@@ -15,14 +15,14 @@ step "format"
 cargo fmt --all --check
 
 step "lints (native, and the app for wasm32)"
-cargo clippy --locked -q -p metrics-core -p server --all-targets -- -D warnings
+cargo clippy --locked -q -p metrics-core -p workbench -p server --all-targets -- -D warnings
 cargo clippy --locked -q -p app --target wasm32-unknown-unknown -- -D warnings
 
 step "invariants"
 scripts/check-invariants.sh
 
 step "native tests"
-cargo test --locked -p metrics-core -p server
+cargo test --locked -p metrics-core -p workbench -p server
 
 step "metrics-core under wasm (node)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \

@@ -2,8 +2,8 @@
 //! comes from metrics-core's chart view models; this file only draws.
 
 use metrics_core::confusion::ConfusionMatrix;
-use metrics_core::workbench::charts::value_label;
 use plotters::prelude::*;
+use workbench::charts::value_label;
 
 const BLUE: RGBColor = RGBColor(37, 99, 235);
 const ORANGE: RGBColor = RGBColor(234, 88, 12);

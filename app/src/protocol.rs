@@ -1,12 +1,12 @@
 //! Messages between the page and the Web Worker, as JSON text (file bytes travel beside the
 //! JSON as transferred `Uint8Array`s, so a 100 MB file is never copied through JSON).
 
-use metrics_core::workbench::charts::{EcsErrors, LevelDistribution};
-use metrics_core::workbench::compare::MetricInterval;
-use metrics_core::workbench::drill::SampleDetail;
-use metrics_core::workbench::{Benchmark, Detected, Role, Variant};
 use metrics_core::{InputError, Report};
 use serde::{Deserialize, Serialize};
+use workbench::charts::Chart;
+use workbench::compare::MetricInterval;
+use workbench::drill::SampleDetail;
+use workbench::{Detected, Role, Variant};
 
 /// Page → worker.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -85,7 +85,8 @@ pub struct OutcomeView {
     pub id: usize,
     pub model: String,
     pub title: String,
-    pub benchmark: Benchmark,
+    /// The benchmark key.
+    pub benchmark: String,
     pub variant: Variant,
     /// Variants this benchmark offers (the toggle shows only these).
     pub variants: Vec<Variant>,
@@ -95,10 +96,8 @@ pub struct OutcomeView {
     /// The same job under the official variant when `variant` is not official, so the page can
     /// highlight the cells that change.
     pub official: Option<Report>,
-    /// SAS-Bench: error-type frequencies per tier, gold vs predicted, per file.
-    pub ecs_errors: Vec<(String, Result<EcsErrors, String>)>,
-    /// EOTGC: level distribution per grade.
-    pub levels: Vec<LevelDistribution>,
+    /// The benchmark's own charts (error counts per tier, levels per grade, …).
+    pub charts: Vec<Chart>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -6,15 +6,12 @@
 use std::cell::RefCell;
 
 use js_sys::{Array, Uint8Array};
-use metrics_core::workbench::charts::{ecs_error_frequencies, eotgc_levels};
-use metrics_core::workbench::compare::Bootstrap;
-use metrics_core::workbench::drill::sample_detail;
-use metrics_core::workbench::{
-    Outcome, Records, Role, ScoreOptions, Variant, WorkFile, score_files,
-};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+use workbench::compare::Bootstrap;
+use workbench::drill::sample_detail;
+use workbench::{Outcome, Role, ScoreOptions, Variant, WorkFile, score_files};
 
 use crate::protocol::{CompareView, FileView, FromWorker, OutcomeView, ToWorker};
 
@@ -45,12 +42,9 @@ thread_local! {
     static STATE: RefCell<State> = RefCell::new(State::default());
 }
 
-/// Gold data every model is scored against.
+/// Gold data every model is scored against (and files not used).
 fn is_shared(role: Role) -> bool {
-    matches!(
-        role,
-        Role::SasTaxonomy | Role::SasDataset | Role::EotgcGold | Role::Unknown
-    )
+    role.is_shared()
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {
@@ -225,34 +219,30 @@ fn score(state: &mut State) {
             // The official numbers beside a corrected variant, for highlighting changed cells:
             // `rescore` reuses the parsed records (SAS-Bench) instead of parsing every file again.
             let official = (outcome.variant != Variant::Official)
-                .then(|| metrics_core::workbench::rescore(&files, &outcome, Variant::Official))
+                .then(|| workbench::rescore(&files, &outcome, Variant::Official))
                 .and_then(|o| o.report().cloned());
-            let benchmark = outcome.job.benchmark;
-            let (ecs_errors, levels) = match outcome.records() {
-                Some(Records::Sas(records)) => {
-                    (ecs_error_frequencies(records, outcome.variant), Vec::new())
-                }
-                Some(Records::Eotgc(records)) => (Vec::new(), eotgc_levels(records)),
-                _ => (Vec::new(), Vec::new()),
+            let benchmark = outcome.job.benchmark();
+            let charts = match (benchmark, &outcome.result) {
+                (Some(b), Ok(scored)) => b.charts(scored, outcome.variant),
+                _ => Vec::new(),
             };
             views.push(OutcomeView {
                 id: views.len(),
                 model: state.models[model].clone(),
                 title: outcome.job.title.clone(),
-                benchmark,
+                benchmark: outcome.job.benchmark.to_string(),
                 variant: outcome.variant,
-                variants: Variant::available(benchmark),
+                variants: benchmark.map(Variant::available).unwrap_or_default(),
                 files: outcome
                     .job
-                    .files()
+                    .file_indices()
                     .into_iter()
                     .filter_map(|i| files.get(i))
                     .map(|f| f.name.clone())
                     .collect(),
                 result: outcome.result.clone().map(|scored| scored.report),
                 official,
-                ecs_errors,
-                levels,
+                charts,
             });
             scored.push(Scoring {
                 files: files.clone(),

@@ -2,12 +2,12 @@
 
 use js_sys::{Array, Uint8Array};
 use leptos::prelude::*;
-use metrics_core::workbench::{Role, Variant};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, Worker};
+use workbench::{Role, Variant};
 
-use metrics_core::workbench::drill::SampleDetail;
+use workbench::drill::SampleDetail;
 
 use crate::protocol::{CompareView, FileView, FromWorker, OutcomeView, ToWorker};
 

@@ -31,8 +31,6 @@ pub mod msqa;
 pub mod sasbench;
 pub mod sgibench;
 
-pub mod workbench;
-
 pub use error::{InputError, MetricError};
 
 /// Largest input file scorebench reads, in the browser and on the command line alike.

@@ -24,6 +24,8 @@ enum Command {
     Score(score::ScoreArgs),
     /// Run a benchmark against a model through the configured upstreams (cached, resumable)
     Run(server::runs::cli::RunArgs),
+    /// List the registered benchmarks: key, label, metrics, variants, file roles
+    Benchmarks(score::BenchmarksArgs),
 }
 
 fn main() -> ExitCode {
@@ -31,5 +33,6 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run(args),
         Command::Score(args) => score::run(args),
         Command::Run(args) => server::runs::cli::run(args),
+        Command::Benchmarks(args) => score::list_benchmarks(&args),
     }
 }

@@ -3,21 +3,22 @@
 
 use leptos::prelude::*;
 use metrics_core::Report;
-use metrics_core::workbench::charts::{
-    EcsErrors, LevelDistribution, confusion, histogram, subset_bars,
-};
-use metrics_core::workbench::drill::SampleRow;
+use workbench::charts::{Chart, confusion, histogram, subset_bars};
+use workbench::drill::SampleRow;
 
 use crate::charts::{Series, confusion_heatmap, grouped_bars};
 use crate::components::chart_box::ChartBox;
 
 #[component]
-pub fn ChartsView(
-    report: Report,
-    rows: Vec<SampleRow>,
-    ecs_errors: Vec<(String, Result<EcsErrors, String>)>,
-    levels: Vec<LevelDistribution>,
-) -> impl IntoView {
+pub fn ChartsView(report: Report, rows: Vec<SampleRow>, charts: Vec<Chart>) -> impl IntoView {
+    let mut ecs_errors = Vec::new();
+    let mut levels = Vec::new();
+    for chart in charts {
+        match chart {
+            Chart::TierErrors { files } => ecs_errors.extend(files),
+            Chart::Levels { groups } => levels.extend(groups),
+        }
+    }
     let stem = report.benchmark.clone();
     let mut charts: Vec<(String, String, Result<String, String>)> = Vec::new();
     if let Some(cm) = confusion(&rows) {

@@ -2,7 +2,8 @@
 //! (computed in the worker, with progress), and the per-sample diff aligned on ids.
 
 use leptos::prelude::*;
-use metrics_core::workbench::compare::{metrics_table, sample_diff};
+use workbench::compare::{metrics_table, sample_diff};
+use workbench::drill::sample_rows;
 
 use crate::components::table_view::TableView;
 use crate::protocol::OutcomeView;
@@ -20,9 +21,9 @@ fn comparable(outcomes: &[OutcomeView]) -> Vec<OutcomeView> {
     let benchmark = ok
         .iter()
         .find(|o| ok.iter().filter(|p| p.benchmark == o.benchmark).count() >= 2)
-        .map(|o| o.benchmark);
+        .map(|o| o.benchmark.clone());
     ok.into_iter()
-        .filter(|o| Some(o.benchmark) == benchmark)
+        .filter(|o| Some(&o.benchmark) == benchmark.as_ref())
         .cloned()
         .collect()
 }
@@ -69,8 +70,12 @@ pub fn CompareView(state: WorkbenchState) -> impl IntoView {
             (Ok(ra), Ok(rb)) => (ra.clone(), rb.clone()),
             _ => return view! { <p class="error">"a selected model did not score"</p> }.into_any(),
         };
-        let table = metrics_table(&[(name(&oa), &ra), (name(&ob), &rb)]);
-        let diff = sample_diff(&ra, &rb);
+        let layout = workbench::table(&ra);
+        let table = metrics_table(
+            &[(name(&oa), &ra), (name(&ob), &rb)],
+            (layout.scale, layout.decimals),
+        );
+        let diff = sample_diff(&sample_rows(&ra), &sample_rows(&rb));
         let diff_rows = diff
             .iter()
             .take(DIFF_ROWS)

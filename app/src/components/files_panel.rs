@@ -1,7 +1,7 @@
 //! The files the user dropped, what each was recognised as, and a role override.
 
 use leptos::prelude::*;
-use metrics_core::workbench::Role;
+use workbench::Role;
 
 use crate::worker_client::WorkbenchState;
 

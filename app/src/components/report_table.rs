@@ -3,8 +3,8 @@
 
 use leptos::prelude::*;
 use metrics_core::Report;
-use metrics_core::workbench::table::to_json_without_samples;
-use metrics_core::workbench::{changed_cells, table, to_csv, to_latex, to_markdown};
+use workbench::table::to_json_without_samples;
+use workbench::{changed_cells, table, to_csv, to_latex, to_markdown};
 
 use crate::download::download_text;
 

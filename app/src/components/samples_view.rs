@@ -2,7 +2,7 @@
 //! 100,000 rows stay smooth), and a detail pane with the sample side by side.
 
 use leptos::prelude::*;
-use metrics_core::workbench::drill::{Filter, SampleRow, error_types, filter, subsets};
+use workbench::drill::{Filter, SampleRow, error_types, filter, subsets};
 
 use crate::worker_client::WorkbenchState;
 

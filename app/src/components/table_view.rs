@@ -1,7 +1,7 @@
 //! A metrics-core `Table` view model as an HTML table (used for model comparison).
 
 use leptos::prelude::*;
-use metrics_core::workbench::Table;
+use workbench::Table;
 
 #[component]
 pub fn TableView(table: Table) -> impl IntoView {

@@ -4,9 +4,9 @@
 use js_sys::Uint8Array;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use metrics_core::workbench::Variant;
-use metrics_core::workbench::drill::{Filter, sample_rows};
-use metrics_core::workbench::url_state::{Tab, ViewState};
+use workbench::Variant;
+use workbench::drill::{Filter, sample_rows};
+use workbench::url_state::{Tab, ViewState};
 
 use crate::components::charts_view::ChartsView;
 use crate::components::compare_view::CompareView;
@@ -187,7 +187,7 @@ fn OutcomeCard(outcome: OutcomeView) -> impl IntoView {
             class="card"
             data-model=outcome.model.clone()
             data-job=outcome.title.clone()
-            data-benchmark=outcome.benchmark.key()
+            data-benchmark=outcome.benchmark.clone()
             data-files=outcome.files.join(" ")
         >
             <h2>{format!("{} · {}", outcome.model, outcome.title)}</h2>
@@ -229,9 +229,9 @@ fn ChartsTab(state: WorkbenchState) -> impl IntoView {
                 let report = o.result.ok()?;
                 let rows = sample_rows(&report);
                 Some(view! {
-                    <section class="card" data-benchmark=o.benchmark.key() data-files=o.files.join(" ")>
+                    <section class="card" data-benchmark=o.benchmark.clone() data-files=o.files.join(" ")>
                         <h2>{format!("{} · {}", o.model, o.title)}</h2>
-                        <ChartsView report=report rows=rows ecs_errors=o.ecs_errors levels=o.levels />
+                        <ChartsView report=report rows=rows charts=o.charts />
                     </section>
                 })
             })

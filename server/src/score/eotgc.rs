@@ -68,3 +68,9 @@ pub fn report(args: EotgcArgs) -> Result<Report, ScoreError> {
     }
     Ok(report)
 }
+
+pub const COMMAND: super::Command<EotgcArgs> = super::Command {
+    key: "eotgc",
+    about: "NLPCC 2025 EOTGC Track 1 (ACC_A, Pearson, Score), Track 2 and the total",
+    run: report,
+};

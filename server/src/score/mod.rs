@@ -7,8 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Args, Subcommand};
-use metrics_core::{InputError, InputFile};
+use clap::{ArgMatches, Args, FromArgMatches};
+use metrics_core::{InputError, InputFile, Report};
 
 pub mod eotgc;
 pub mod msqa;
@@ -17,10 +17,19 @@ pub mod sasbench;
 pub mod sgibench;
 pub mod table;
 
-#[derive(Args)]
+/// `scorebench score <key> …`: one subcommand per entry of [`COMMANDS`].
 pub struct ScoreArgs {
-    #[command(subcommand)]
-    benchmark: Benchmark,
+    /// The subcommand (a benchmark key) and its own arguments.
+    benchmark: (String, ArgMatches),
+    /// Print the report as JSON (the contract in specs/report.md); same as `--format json`
+    json: bool,
+    format: Format,
+    samples: bool,
+}
+
+/// The options every `score` subcommand takes.
+#[derive(Args)]
+struct CommonArgs {
     /// Print the report as JSON (the contract in specs/report.md); same as `--format json`
     #[arg(long, global = true)]
     json: bool,
@@ -32,6 +41,44 @@ pub struct ScoreArgs {
     samples: bool,
 }
 
+impl FromArgMatches for ScoreArgs {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let common = CommonArgs::from_arg_matches(matches)?;
+        let (name, sub) = matches.subcommand().ok_or_else(|| {
+            clap::Error::raw(
+                clap::error::ErrorKind::MissingSubcommand,
+                "name a benchmark: scorebench score <benchmark> …",
+            )
+        })?;
+        Ok(Self {
+            benchmark: (name.to_string(), sub.clone()),
+            json: common.json,
+            format: common.format,
+            samples: common.samples,
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl Args for ScoreArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        COMMANDS
+            .iter()
+            .fold(CommonArgs::augment_args(cmd), |cmd, c| {
+                cmd.subcommand(c.command())
+            })
+            .subcommand_required(true)
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum Format {
     Table,
@@ -41,24 +88,80 @@ enum Format {
     Latex,
 }
 
-#[derive(Subcommand)]
-enum Benchmark {
-    /// A generic gold/pred JSONL or CSV file: qwk, pearson, spearman, kendall_tau_b, accuracy
-    Pairs(pairs::PairsArgs),
-    /// SAS-Bench: QWK, CCS, ECS per prediction file
-    Sasbench(sasbench::SasbenchArgs),
-    /// NLPCC 2025 EOTGC Track 1 (ACC_A, Pearson, Score), Track 2 and the total
-    Eotgc(eotgc::EotgcArgs),
-    /// MSQA_Short: accuracy, answer coverage, completion tokens from an evaluation.json
-    Msqa(msqa::MsqaArgs),
-    /// SGI-Bench wet experiment: action similarity, parameter accuracy, final
-    SgiWet(sgibench::WetArgs),
-    /// SGI-Bench dry experiment: PassAll@5/3/1, AET, SER
-    SgiDry(sgibench::DryArgs),
-    /// SGI-Bench deep research: exact match, step-level accuracy
-    SgiDeepResearch(sgibench::DeepResearchArgs),
-    /// SGI-Bench idea generation: effectiveness, novelty, detailedness, feasibility, final
-    SgiIdea(sgibench::IdeaArgs),
+/// A benchmark's `score` subcommand: its key (the benchmark's key in the workbench registry),
+/// its clap arguments and how they become a report.
+pub trait ScoreCommand: Sync {
+    fn key(&self) -> &'static str;
+    /// The subcommand with its arguments.
+    fn command(&self) -> clap::Command;
+    /// Read the files the arguments name and score them.
+    fn report(&self, matches: &ArgMatches) -> Result<Report, ScoreError>;
+}
+
+/// A [`ScoreCommand`] from a clap `Args` type and the function that scores it.
+pub struct Command<A> {
+    pub key: &'static str,
+    pub about: &'static str,
+    pub run: fn(A) -> Result<Report, ScoreError>,
+}
+
+impl<A: Args + FromArgMatches> ScoreCommand for Command<A> {
+    fn key(&self) -> &'static str {
+        self.key
+    }
+
+    fn command(&self) -> clap::Command {
+        A::augment_args(clap::Command::new(self.key).about(self.about))
+    }
+
+    fn report(&self, matches: &ArgMatches) -> Result<Report, ScoreError> {
+        let args = A::from_arg_matches(matches).map_err(|e| ScoreError::Usage(e.to_string()))?;
+        (self.run)(args)
+    }
+}
+
+/// Every `score` subcommand, one line per benchmark (the workbench registry's keys; a test
+/// checks both lists agree).
+pub static COMMANDS: &[&dyn ScoreCommand] = &[
+    &pairs::COMMAND,
+    &sasbench::COMMAND,
+    &eotgc::COMMAND,
+    &msqa::COMMAND,
+    &sgibench::WET,
+    &sgibench::DRY,
+    &sgibench::DEEP_RESEARCH,
+    &sgibench::IDEA,
+];
+
+/// `scorebench benchmarks [--json]`.
+#[derive(Args)]
+pub struct BenchmarksArgs {
+    /// Print the registry as JSON: [{key, label, metrics, variants, roles: [{key, label, shared}]}]
+    #[arg(long)]
+    json: bool,
+}
+
+/// Print what the registry holds.
+pub fn list_benchmarks(args: &BenchmarksArgs) -> ExitCode {
+    let listing = workbench::registry::listing();
+    if args.json {
+        match serde_json::to_string_pretty(&listing) {
+            Ok(text) => println!("{text}"),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    } else {
+        for b in &listing {
+            println!("{:<18} {}", b.key, b.label);
+            println!("{:<18} metrics: {}", "", b.metrics.join(", "));
+            println!("{:<18} variants: {}", "", b.variants.join(", "));
+            let roles: Vec<&str> = b.roles.iter().map(|r| r.key).collect();
+            println!("{:<18} files: {}", "", roles.join(", "));
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 /// Why scoring stopped. Every variant is the user's input, so the exit status is 2.
@@ -127,15 +230,10 @@ fn describe_io(e: &std::io::Error) -> String {
 }
 
 pub fn run(args: ScoreArgs) -> ExitCode {
-    let result = match args.benchmark {
-        Benchmark::Pairs(a) => pairs::report(a),
-        Benchmark::Sasbench(a) => sasbench::report(a),
-        Benchmark::Eotgc(a) => eotgc::report(a),
-        Benchmark::Msqa(a) => msqa::report(a),
-        Benchmark::SgiWet(a) => sgibench::report_wet(a),
-        Benchmark::SgiDry(a) => sgibench::report_dry(a),
-        Benchmark::SgiDeepResearch(a) => sgibench::report_deep_research(a),
-        Benchmark::SgiIdea(a) => sgibench::report_idea(a),
+    let (key, matches) = &args.benchmark;
+    let result = match COMMANDS.iter().find(|c| c.key() == key) {
+        Some(command) => command.report(matches),
+        None => Err(ScoreError::Usage(format!("no benchmark `{key}`"))),
     };
     match result {
         Ok(mut report) => {
@@ -143,14 +241,14 @@ pub fn run(args: ScoreArgs) -> ExitCode {
                 report.samples = None;
             }
             let format = if args.json { Format::Json } else { args.format };
-            // The exports are the page's: same view model, same text (metrics_core::workbench).
-            let view = || metrics_core::workbench::table(&report);
+            // The exports are the page's: same view model, same text (the workbench crate).
+            let view = || workbench::table(&report);
             match format {
                 Format::Json => println!("{}", report.to_json_pretty()),
                 Format::Table => print!("{}", table::render(&report)),
-                Format::Csv => print!("{}", metrics_core::workbench::to_csv(&view())),
-                Format::Markdown => print!("{}", metrics_core::workbench::to_markdown(&view())),
-                Format::Latex => print!("{}", metrics_core::workbench::to_latex(&view())),
+                Format::Csv => print!("{}", workbench::to_csv(&view())),
+                Format::Markdown => print!("{}", workbench::to_markdown(&view())),
+                Format::Latex => print!("{}", workbench::to_latex(&view())),
             }
             for w in &report.warnings {
                 let at = w.line.map(|l| format!(":{l}")).unwrap_or_default();
@@ -162,5 +260,18 @@ pub fn run(args: ScoreArgs) -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_registered_benchmark_has_one_score_command() {
+        let mut commands: Vec<&str> = super::COMMANDS.iter().map(|c| c.key()).collect();
+        commands.sort_unstable();
+        let mut registered: Vec<&str> =
+            workbench::registry::all().iter().map(|b| b.key()).collect();
+        registered.sort_unstable();
+        assert_eq!(commands, registered);
     }
 }

@@ -65,3 +65,9 @@ pub fn report(args: MsqaArgs) -> Result<Report, ScoreError> {
     };
     Ok(paper::score_paper(inputs, &file.name, &items, &options))
 }
+
+pub const COMMAND: super::Command<MsqaArgs> = super::Command {
+    key: "msqa",
+    about: "MSQA_Short: accuracy, answer coverage, completion tokens from an evaluation.json",
+    run: report,
+};

@@ -28,3 +28,9 @@ pub fn report(args: PairsArgs) -> Result<Report, ScoreError> {
         },
     ))
 }
+
+pub const COMMAND: super::Command<PairsArgs> = super::Command {
+    key: "pairs",
+    about: "A generic gold/pred JSONL or CSV file: qwk, pearson, spearman, kendall_tau_b, accuracy",
+    run: report,
+};

@@ -130,3 +130,9 @@ pub fn report(args: SasbenchArgs) -> Result<Report, ScoreError> {
     }
     Ok(report)
 }
+
+pub const COMMAND: super::Command<SasbenchArgs> = super::Command {
+    key: "sasbench",
+    about: "SAS-Bench: QWK, CCS, ECS per prediction file",
+    run: report,
+};

@@ -97,3 +97,24 @@ pub fn report_idea(args: IdeaArgs) -> Result<Report, ScoreError> {
     files.extend(replies.as_ref());
     Ok(with_input(report, &files))
 }
+
+pub const WET: super::Command<WetArgs> = super::Command {
+    key: "sgi-wet",
+    about: "SGI-Bench wet experiment: action similarity, parameter accuracy, final",
+    run: report_wet,
+};
+pub const DRY: super::Command<DryArgs> = super::Command {
+    key: "sgi-dry",
+    about: "SGI-Bench dry experiment: PassAll@5/3/1, AET, SER",
+    run: report_dry,
+};
+pub const DEEP_RESEARCH: super::Command<DeepResearchArgs> = super::Command {
+    key: "sgi-deep-research",
+    about: "SGI-Bench deep research: exact match, step-level accuracy",
+    run: report_deep_research,
+};
+pub const IDEA: super::Command<IdeaArgs> = super::Command {
+    key: "sgi-idea",
+    about: "SGI-Bench idea generation: effectiveness, novelty, detailedness, feasibility, final",
+    run: report_idea,
+};

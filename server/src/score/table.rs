@@ -1,10 +1,10 @@
 //! The human-readable form of a report (without `--json`): the page's table view model
-//! (`metrics_core::workbench::table`, the same layout as the exports) as aligned plain text.
+//! (`workbench::table`, the same layout as the exports) as aligned plain text.
 //! SAS-Bench comes out in the paper's layout (leaderboard column order, ×100, "Avg."); other
 //! benchmarks as one row per subset plus `overall`.
 
 use metrics_core::Report;
-use metrics_core::workbench::table;
+use workbench::table;
 
 pub fn render(report: &Report) -> String {
     let t = table(report);

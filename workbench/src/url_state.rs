@@ -9,8 +9,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::drill::Filter;
-use super::session::Variant;
+use crate::drill::Filter;
+use crate::session::Variant;
 
 /// The page's tabs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]

@@ -22,17 +22,15 @@
 
 use serde::Serialize;
 
-use super::drill::sample_rows;
-use super::session::{EotgcRecord, MsqaRecord, Records, Scored, Variant};
-use super::table::{Cell, Column, OVERALL, Row, Table, scalar_keys};
-use crate::eotgc::{Level, track1_scores};
-use crate::msqa::Tally;
-use crate::pairs::{Pairs, PairsOptions, score_pairs};
-use crate::report::{InputFile, MetricValue, Report};
-use crate::sasbench::{self, Response, ccs, ecs};
+use crate::drill::SampleRow;
+use crate::registry::{self, Paired};
+use crate::session::{Scored, Variant};
+use crate::table::{Cell, Column, OVERALL, Row, Table, scalar_keys};
+use metrics_core::report::{MetricValue, Report};
 
-/// The metrics-per-model table: one row per model, one column per overall scalar metric.
-pub fn metrics_table(models: &[(String, &Report)]) -> Table {
+/// The metrics-per-model table: one row per model, one column per overall scalar metric, shown
+/// × `display.0` with `display.1` decimals (the benchmark's table's).
+pub fn metrics_table(models: &[(String, &Report)], display: (f64, usize)) -> Table {
     let mut keys: Vec<String> = Vec::new();
     for (_, r) in models {
         for k in scalar_keys(r) {
@@ -41,8 +39,7 @@ pub fn metrics_table(models: &[(String, &Report)]) -> Table {
             }
         }
     }
-    let sas = models.iter().all(|(_, r)| r.benchmark == "sasbench");
-    let (scale, decimals) = if sas { (100.0, 2) } else { (1.0, 4) };
+    let (scale, decimals) = display;
     let rows = models
         .iter()
         .map(|(model, r)| Row {
@@ -163,38 +160,9 @@ pub fn percentile(sorted: &[f64], q: f64) -> Option<f64> {
 #[error("{0}")]
 pub struct CompareError(pub String);
 
-/// SAS-Bench records of one file, aligned on id.
-#[derive(Debug, Clone)]
-struct SasPair {
-    a: Vec<Response>,
-    b: Vec<Response>,
-    slots: sasbench::ErrorSlots,
-}
-
-#[derive(Debug, Clone)]
-enum Aligned {
-    Sas {
-        files: Vec<SasPair>,
-        variant: sasbench::Variant,
-    },
-    Pairs {
-        a: Pairs,
-        b: Pairs,
-    },
-    Eotgc {
-        gold: Vec<Level>,
-        a: Vec<Level>,
-        b: Vec<Level>,
-    },
-    Msqa {
-        a: Vec<MsqaRecord>,
-        b: Vec<MsqaRecord>,
-    },
-}
-
 /// Positions of `b`'s ids in `a`'s order: `(index in a, index in b)` for ids in both (the first
 /// occurrence of a repeated id).
-fn align_ids<'x>(
+pub fn align_ids<'x>(
     a: impl Iterator<Item = &'x str>,
     b: impl Iterator<Item = &'x str>,
 ) -> Vec<(usize, usize)> {
@@ -209,219 +177,8 @@ fn align_ids<'x>(
         .collect()
 }
 
-fn pick<T: Clone>(items: &[T], indices: &[usize]) -> Vec<T> {
+pub fn pick<T: Clone>(items: &[T], indices: &[usize]) -> Vec<T> {
     indices.iter().map(|&i| items[i].clone()).collect()
-}
-
-impl Aligned {
-    fn new(a: &Scored, b: &Scored, variant: Variant) -> Result<Self, CompareError> {
-        let none = |what: &str| CompareError(format!("no {what} in common: nothing to compare"));
-        match (&a.records, &b.records) {
-            (Records::Sas(ra), Records::Sas(rb)) => {
-                let mut files = Vec::new();
-                for fa in &ra.files {
-                    let Some(fb) = rb.files.iter().find(|f| f.subset == fa.subset) else {
-                        continue;
-                    };
-                    let pairs = align_ids(
-                        fa.responses.iter().map(|r| r.id.as_str()),
-                        fb.responses.iter().map(|r| r.id.as_str()),
-                    );
-                    if pairs.is_empty() {
-                        continue;
-                    }
-                    let (ia, ib): (Vec<usize>, Vec<usize>) = pairs.into_iter().unzip();
-                    files.push(SasPair {
-                        a: pick(&fa.responses, &ia),
-                        b: pick(&fb.responses, &ib),
-                        slots: fa.slots.clone(),
-                    });
-                }
-                if files.is_empty() {
-                    return Err(none("SAS-Bench file and record ids"));
-                }
-                let variant = match variant {
-                    Variant::Official => sasbench::Variant::Official,
-                    Variant::Corrected => sasbench::Variant::Corrected,
-                };
-                Ok(Self::Sas { files, variant })
-            }
-            (Records::Pairs(pa), Records::Pairs(pb)) => {
-                if pa.gold.len() != pb.gold.len() {
-                    return Err(CompareError(format!(
-                        "gold/pred files pair by position: {} records vs {}",
-                        pa.gold.len(),
-                        pb.gold.len()
-                    )));
-                }
-                if let Some(k) = (0..pa.gold.len()).find(|&k| pa.gold[k] != pb.gold[k]) {
-                    return Err(CompareError(format!(
-                        "gold/pred files pair by position, but record {} has gold {} in one file and {} in the other",
-                        k + 1,
-                        pa.gold[k],
-                        pb.gold[k]
-                    )));
-                }
-                Ok(Self::Pairs {
-                    a: pa.clone(),
-                    b: pb.clone(),
-                })
-            }
-            (Records::Eotgc(ea), Records::Eotgc(eb)) => {
-                let pairs = align_ids(
-                    ea.iter().map(|r| r.id.as_str()),
-                    eb.iter().map(|r| r.id.as_str()),
-                );
-                if pairs.is_empty() {
-                    return Err(none("essay ids"));
-                }
-                let rec = |v: &[EotgcRecord], i: usize| v[i].clone();
-                Ok(Self::Eotgc {
-                    gold: pairs.iter().map(|&(i, _)| rec(ea, i).gold).collect(),
-                    a: pairs.iter().map(|&(i, _)| rec(ea, i).pred).collect(),
-                    b: pairs.iter().map(|&(_, j)| rec(eb, j).pred).collect(),
-                })
-            }
-            (Records::Msqa(ma), Records::Msqa(mb)) => {
-                let pairs = align_ids(
-                    ma.iter().map(|r| r.id.as_str()),
-                    mb.iter().map(|r| r.id.as_str()),
-                );
-                if pairs.is_empty() {
-                    return Err(none("question ids"));
-                }
-                let (ia, ib): (Vec<usize>, Vec<usize>) = pairs.into_iter().unzip();
-                Ok(Self::Msqa {
-                    a: pick(ma, &ia),
-                    b: pick(mb, &ib),
-                })
-            }
-            _ => Err(CompareError(
-                "the bootstrap needs two reports of the same benchmark with typed records \
-                 (SAS-Bench, EOTGC Track 1, MSQA official rule, or gold/pred files)"
-                    .into(),
-            )),
-        }
-    }
-
-    fn keys(&self) -> Vec<&'static str> {
-        match self {
-            Self::Sas { .. } => vec!["qwk", "ccs", "ecs"],
-            Self::Pairs { .. } => vec!["qwk", "pearson", "spearman", "kendall_tau_b", "accuracy"],
-            Self::Eotgc { .. } => vec!["acc_a", "pearson", "score"],
-            Self::Msqa { .. } => vec!["accuracy", "answer_coverage", "average_completion_tokens"],
-        }
-    }
-
-    /// Sizes of the strata (SAS-Bench files; one stratum otherwise).
-    fn strata(&self) -> Vec<usize> {
-        match self {
-            Self::Sas { files, .. } => files.iter().map(|f| f.a.len()).collect(),
-            Self::Pairs { a, .. } => vec![a.gold.len()],
-            Self::Eotgc { gold, .. } => vec![gold.len()],
-            Self::Msqa { a, .. } => vec![a.len()],
-        }
-    }
-
-    /// The metrics of both models on the records `draw` (one index list per stratum).
-    fn metrics(&self, draw: &[Vec<usize>]) -> Vec<(Option<f64>, Option<f64>)> {
-        match self {
-            Self::Sas { files, variant } => {
-                let per_file: Vec<(SasValues, SasValues)> = files
-                    .iter()
-                    .zip(draw)
-                    .map(|(f, idx)| {
-                        (
-                            sas_metrics(&pick(&f.a, idx), &f.slots, *variant),
-                            sas_metrics(&pick(&f.b, idx), &f.slots, *variant),
-                        )
-                    })
-                    .collect();
-                // The overall value: the plain mean over files, undefined if any file's is.
-                let mean = |values: Vec<Option<f64>>| -> Option<f64> {
-                    let values: Option<Vec<f64>> = values.into_iter().collect();
-                    let values = values?;
-                    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
-                };
-                (0..3)
-                    .map(|k| {
-                        (
-                            mean(per_file.iter().map(|(a, _)| a[k]).collect()),
-                            mean(per_file.iter().map(|(_, b)| b[k]).collect()),
-                        )
-                    })
-                    .collect()
-            }
-            Self::Pairs { a, b } => {
-                let idx = &draw[0];
-                let sub = |p: &Pairs| Pairs {
-                    gold: idx.iter().map(|&i| p.gold[i]).collect(),
-                    pred: idx.iter().map(|&i| p.pred[i]).collect(),
-                    lines: Vec::new(),
-                };
-                let input = InputFile {
-                    path: String::new(),
-                    sha256: String::new(),
-                };
-                let ra = score_pairs(input.clone(), &sub(a), &PairsOptions::default());
-                let rb = score_pairs(input, &sub(b), &PairsOptions::default());
-                self.keys()
-                    .iter()
-                    .map(|k| {
-                        let v =
-                            |r: &Report| r.overall.metrics.get(*k).and_then(MetricValue::as_scalar);
-                        (v(&ra), v(&rb))
-                    })
-                    .collect()
-            }
-            Self::Eotgc { gold, a, b } => {
-                let idx = &draw[0];
-                let g: Vec<Level> = idx.iter().map(|&i| gold[i]).collect();
-                let scores = |p: &[Level]| {
-                    let p: Vec<Level> = idx.iter().map(|&i| p[i]).collect();
-                    match track1_scores(&g, &p) {
-                        Ok(s) => [Some(s.acc_a), s.pearson.clone().ok(), s.score().ok()],
-                        Err(_) => [None; 3],
-                    }
-                };
-                let (sa, sb) = (scores(a), scores(b));
-                (0..3).map(|k| (sa[k], sb[k])).collect()
-            }
-            Self::Msqa { a, b } => {
-                let idx = &draw[0];
-                let tally = |records: &[MsqaRecord]| {
-                    let mut t = Tally::default();
-                    for &i in idx {
-                        t.add(&records[i].judgement);
-                    }
-                    [
-                        t.accuracy().ok(),
-                        t.answer_coverage().ok(),
-                        t.average_completion_tokens().ok(),
-                    ]
-                };
-                let (ta, tb) = (tally(a), tally(b));
-                (0..3).map(|k| (ta[k], tb[k])).collect()
-            }
-        }
-    }
-}
-
-/// QWK, CCS and ECS of one file.
-type SasValues = [Option<f64>; 3];
-
-/// QWK, CCS and ECS of one file's responses (`None` where undefined or not computed).
-fn sas_metrics(
-    responses: &[Response],
-    slots: &sasbench::ErrorSlots,
-    variant: sasbench::Variant,
-) -> SasValues {
-    let qwk = ccs::qwk(responses, variant).ok();
-    let ccs_value = sasbench::ScoreVectors::from_responses(responses)
-        .ok()
-        .and_then(|v| ccs::ccs(&v, variant).ccs.ok());
-    let ecs_value = ecs::ecs(responses, slots, variant).ok().map(|e| e.ecs);
-    [qwk, ccs_value, ecs_value]
 }
 
 /// How far the bootstrap is.
@@ -453,9 +210,8 @@ pub struct MetricInterval {
 pub const MIN_RESAMPLES: usize = 1_000;
 
 /// A paired bootstrap, run in chunks.
-#[derive(Debug, Clone)]
 pub struct Bootstrap {
-    aligned: Aligned,
+    aligned: Box<dyn Paired>,
     rng: Xoshiro256StarStar,
     total: usize,
     done: usize,
@@ -481,7 +237,10 @@ impl Bootstrap {
                 a.report.benchmark, b.report.benchmark
             )));
         }
-        let aligned = Aligned::new(a, b, variant)?;
+        let benchmark = registry::get(&a.report.benchmark).ok_or_else(|| {
+            CompareError(format!("no benchmark `{}` to compare", a.report.benchmark))
+        })?;
+        let aligned = benchmark.paired(a, b, variant)?;
         let strata = aligned.strata();
         let identity: Vec<Vec<usize>> = strata.iter().map(|&n| (0..n).collect()).collect();
         let observed = aligned.metrics(&identity);
@@ -570,10 +329,9 @@ pub struct SampleDiff {
     pub index_b: usize,
 }
 
-/// The samples of two reports aligned on (subset, id), most disagreeing first (ties in `a`'s
+/// The sample rows of two models aligned on (subset, id), most disagreeing first (ties in `a`'s
 /// order).
-pub fn sample_diff(a: &Report, b: &Report) -> Vec<SampleDiff> {
-    let (ra, rb) = (sample_rows(a), sample_rows(b));
+pub fn sample_diff(ra: &[SampleRow], rb: &[SampleRow]) -> Vec<SampleDiff> {
     let keys_a: Vec<String> = ra
         .iter()
         .map(|r| format!("{}\u{0}{}", r.subset, r.id))

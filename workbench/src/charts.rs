@@ -6,19 +6,15 @@
 //!                at most MAX_DISCRETE_BINS of them, else HISTOGRAM_BINS equal-width bins over
 //!                [min, max] (the last bin closed), as numpy.histogram
 //! subset bars    per scalar metric, its value per subset (and overall)
-//! ECS errors     per SAS-Bench file and score tier, the gold and predicted error counts per
-//!                taxonomy slot: the matrices ECS correlates (ecs::ecs)
-//! EOTGC levels   per grade (and overall), how many essays have each level, gold and predicted
+//! benchmark's    [`Chart`]s a benchmark adds through the registry: error counts per tier
+//!                (SAS-Bench ECS), level counts per group (EOTGC)
 //! ```
 
 use serde::Serialize;
 
-use super::drill::SampleRow;
-use super::session::{EotgcRecord, SasRecords, Variant};
-use crate::confusion::ConfusionMatrix;
-use crate::eotgc::Level;
-use crate::report::{MetricValue, Report};
-use crate::sasbench::ecs;
+use crate::drill::SampleRow;
+use metrics_core::confusion::ConfusionMatrix;
+use metrics_core::report::{MetricValue, Report};
 
 /// At most this many distinct values get one bin each.
 pub const MAX_DISCRETE_BINS: usize = 30;
@@ -116,11 +112,11 @@ pub struct Bars {
 
 /// Per-subset bars for every scalar metric of the report.
 pub fn subset_bars(report: &Report) -> Vec<Bars> {
-    super::table::scalar_keys(report)
+    crate::table::scalar_keys(report)
         .into_iter()
         .map(|metric| {
             let mut labels: Vec<String> = report.subsets.iter().map(|s| s.name.clone()).collect();
-            labels.push(super::table::OVERALL.into());
+            labels.push(crate::table::OVERALL.into());
             let values = report
                 .subsets
                 .iter()
@@ -161,41 +157,6 @@ pub struct EcsErrors {
     pub tiers: Vec<TierErrors>,
 }
 
-/// Per file, the ECS error frequencies per tier, gold vs predicted; `Err` (with the reason) for
-/// a file whose ECS is not computed.
-pub fn ecs_error_frequencies(
-    records: &SasRecords,
-    variant: Variant,
-) -> Vec<(String, Result<EcsErrors, String>)> {
-    let variant = match variant {
-        Variant::Official => crate::sasbench::Variant::Official,
-        Variant::Corrected => crate::sasbench::Variant::Corrected,
-    };
-    records
-        .files
-        .iter()
-        .map(|f| {
-            let result = ecs::ecs(&f.responses, &f.slots, variant)
-                .map(|e| EcsErrors {
-                    subset: f.subset.clone(),
-                    errors: f.slots.names.clone(),
-                    thresholds: [e.range1, e.range2],
-                    tiers: (0..3)
-                        .map(|i| TierErrors {
-                            tier: i,
-                            label: ["low", "middle", "high"][i].into(),
-                            gold: e.gold_matrix[i].clone(),
-                            pred: e.pred_matrix[i].clone(),
-                            correlation: e.tiers[i],
-                        })
-                        .collect(),
-                })
-                .map_err(|e| format!("line {}: {}", e.line, e.message));
-            (f.subset.clone(), result)
-        })
-        .collect()
-}
-
 /// EOTGC level counts of one grade.
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct LevelDistribution {
@@ -207,47 +168,17 @@ pub struct LevelDistribution {
     pub pred: Vec<u64>,
 }
 
-/// Per grade (numeric order, as the report's subsets) and overall, the gold and predicted level
-/// counts.
-pub fn eotgc_levels(records: &[EotgcRecord]) -> Vec<LevelDistribution> {
-    let mut grades: Vec<&str> = Vec::new();
-    for r in records {
-        if !grades.contains(&r.grade.as_str()) {
-            grades.push(&r.grade);
-        }
-    }
-    grades.sort_by_key(|g| match g.parse::<u64>() {
-        Ok(n) => (0, n, String::new()),
-        Err(_) => (1, 0, g.to_string()),
-    });
-    let distribution = |name: String, members: Vec<&EotgcRecord>| {
-        let count = |level_of: &dyn Fn(&EotgcRecord) -> Level| -> Vec<u64> {
-            Level::ALL
-                .iter()
-                .map(|l| members.iter().filter(|r| level_of(r) == *l).count() as u64)
-                .collect()
-        };
-        LevelDistribution {
-            grade: name,
-            levels: Level::ALL.iter().map(|l| l.chinese().to_string()).collect(),
-            gold: count(&|r| r.gold),
-            pred: count(&|r| r.pred),
-        }
-    };
-    let mut out: Vec<LevelDistribution> = grades
-        .iter()
-        .map(|g| {
-            distribution(
-                format!("grade {g}"),
-                records.iter().filter(|r| r.grade == *g).collect(),
-            )
-        })
-        .collect();
-    out.push(distribution(
-        super::table::OVERALL.into(),
-        records.iter().collect(),
-    ));
-    out
+/// A benchmark's own chart, by shape (the app has one renderer per shape).
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Chart {
+    /// Per file and score tier, the gold and predicted error counts (SAS-Bench ECS); `Err` with
+    /// the reason for a file whose matrices are not computed.
+    TierErrors {
+        files: Vec<(String, Result<EcsErrors, String>)>,
+    },
+    /// Per group (grade) and overall, how many items have each level, gold and predicted.
+    Levels { groups: Vec<LevelDistribution> },
 }
 
 #[cfg(test)]
@@ -293,26 +224,5 @@ mod tests {
         expected.push(3);
         assert_eq!(h.gold, expected);
         assert_eq!(h.pred, expected);
-    }
-
-    #[test]
-    fn eotgc_levels_per_grade() {
-        let r = |grade: &str, gold, pred| EotgcRecord {
-            id: String::new(),
-            grade: grade.into(),
-            gold,
-            pred,
-        };
-        let records = [
-            r("10", Level::Excellent, Level::Good),
-            r("9", Level::Good, Level::Good),
-            r("9", Level::Unqualified, Level::Good),
-        ];
-        let d = eotgc_levels(&records);
-        assert_eq!(d.len(), 3);
-        assert_eq!(d[0].grade, "grade 9");
-        assert_eq!(d[0].gold, [0, 1, 0, 0, 1]);
-        assert_eq!(d[0].pred, [0, 2, 0, 0, 0]);
-        assert_eq!(d[2].gold.iter().sum::<u64>(), 3);
     }
 }

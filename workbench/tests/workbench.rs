@@ -11,10 +11,14 @@ use metrics_core::sasbench::{
     self, NamedText, RawFile, RawInputs, SasInputs, Variant as SasVariant,
 };
 use metrics_core::sgibench::{deep_research, dry, idea, wet};
-use metrics_core::workbench::detect::{Role, detect};
-use metrics_core::workbench::session::{ScoreOptions, Variant, WorkFile, score_files};
-use metrics_core::workbench::table::{self, OVERALL};
 use serde_json::Value;
+use workbench::detect::{Role, detect};
+use workbench::session::{ScoreOptions, Variant, WorkFile, score_files};
+use workbench::table::{self, OVERALL};
+
+fn role(key: &str) -> Role {
+    Role::from_key(key).unwrap()
+}
 
 fn golden_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden")
@@ -54,19 +58,21 @@ fn expected_role(rel: &str) -> Role {
     let base = rel.rsplit('/').next().unwrap();
     let in_dir = |d: &str| rel.contains(d);
     match () {
-        _ if base == "error_type.jsonl" => Role::SasTaxonomy,
-        _ if in_dir("sasbench/") && in_dir("/datasets/") => Role::SasDataset,
-        _ if base.ends_with("_prediction.jsonl") => Role::SasPrediction,
-        _ if base.ends_with("_scored.jsonl") => Role::SasRaw,
-        _ if in_dir("eotgc/") && base == "gold.json" => Role::EotgcGold,
-        _ if in_dir("eotgc/") && base == "pred.json" => Role::EotgcSubmission,
-        _ if in_dir("eotgc/") && base == "input.json" => Role::EotgcTrack2,
-        _ if base == "evaluation.log" => Role::MsqaEvaluation,
-        _ if in_dir("wet_experiment/") && base == "step2_input.json" => Role::SgiWetLog,
-        _ if in_dir("deep_research/") && base == "step2_input.json" => Role::SgiDeepResearchLog,
-        _ if in_dir("dry_experiment/") && base == "step4_input.json" => Role::SgiDryLog,
-        _ if in_dir("idea_generation/") && base == "step2_input.json" => Role::SgiIdeaLog,
-        _ => Role::Unknown,
+        _ if base == "error_type.jsonl" => role("sas-taxonomy"),
+        _ if in_dir("sasbench/") && in_dir("/datasets/") => role("sas-dataset"),
+        _ if base.ends_with("_prediction.jsonl") => role("sas-prediction"),
+        _ if base.ends_with("_scored.jsonl") => role("sas-raw"),
+        _ if in_dir("eotgc/") && base == "gold.json" => role("eotgc-gold"),
+        _ if in_dir("eotgc/") && base == "pred.json" => role("eotgc-submission"),
+        _ if in_dir("eotgc/") && base == "input.json" => role("eotgc-track2"),
+        _ if base == "evaluation.log" => role("msqa-evaluation"),
+        _ if in_dir("wet_experiment/") && base == "step2_input.json" => role("sgi-wet-log"),
+        _ if in_dir("deep_research/") && base == "step2_input.json" => {
+            role("sgi-deep-research-log")
+        }
+        _ if in_dir("dry_experiment/") && base == "step4_input.json" => role("sgi-dry-log"),
+        _ if in_dir("idea_generation/") && base == "step2_input.json" => role("sgi-idea-log"),
+        _ => role("unknown"),
     }
 }
 
@@ -86,7 +92,7 @@ fn every_golden_file_is_detected() {
                 expected_role(&rel)
             ));
         }
-        assert_eq!(d.benchmark, d.role.benchmark());
+        assert_eq!(d.benchmark, d.role.benchmark_key());
         checked += 1;
     }
     assert!(checked > 300, "{checked}");
@@ -116,7 +122,7 @@ fn msqa_evaluation_json_is_detected_and_scored_as_the_api_does() {
     for (name, text) in msqa_evaluations() {
         assert_eq!(
             detect(&name, text.as_bytes()).role,
-            Role::MsqaEvaluation,
+            role("msqa-evaluation"),
             "{name}"
         );
         let outcomes = score_files(
@@ -294,11 +300,11 @@ fn eotgc_and_sgi_cases_score_as_their_apis() {
     for path in files_under(&golden_root().join("sgibench")) {
         let name = rel(&path);
         let text = read(&path);
-        let expected = match expected_role(&name) {
-            Role::SgiWetLog => wet::score_log(&name, &text),
-            Role::SgiDryLog => dry::score_log(&name, &text, None),
-            Role::SgiDeepResearchLog => deep_research::score_log(&name, &text),
-            Role::SgiIdeaLog => idea::score_log(&name, &text, None),
+        let expected = match expected_role(&name).key() {
+            "sgi-wet-log" => wet::score_log(&name, &text),
+            "sgi-dry-log" => dry::score_log(&name, &text, None),
+            "sgi-deep-research-log" => deep_research::score_log(&name, &text),
+            "sgi-idea-log" => idea::score_log(&name, &text, None),
             _ => continue,
         };
         let outcomes = score_files(
@@ -459,8 +465,9 @@ fn official_and_corrected_differ_in_named_cells() {
 }
 
 mod bootstrap {
-    use metrics_core::workbench::compare::{Bootstrap, metrics_table, sample_diff};
-    use metrics_core::workbench::session::{ScoreOptions, Scored, Variant, WorkFile, score_files};
+    use workbench::compare::{Bootstrap, metrics_table, sample_diff};
+    use workbench::drill;
+    use workbench::session::{ScoreOptions, Scored, Variant, WorkFile, score_files};
 
     fn pairs_file(name: &str, gold: &[i64], pred: &[i64]) -> Scored {
         let text: String = gold
@@ -549,10 +556,16 @@ mod bootstrap {
         let (a, b) = models();
         let other = pairs_file("c.jsonl", &[1, 2], &[1, 2]);
         assert!(Bootstrap::new(&a, &other, Variant::Official, 1, 1000).is_err());
-        let t = metrics_table(&[("A".into(), &a.report), ("B".into(), &b.report)]);
+        let t = metrics_table(
+            &[("A".into(), &a.report), ("B".into(), &b.report)],
+            (1.0, 4),
+        );
         assert_eq!(t.rows.len(), 2);
         assert_eq!(t.cell("overall", "accuracy").unwrap().value, Some(0.8));
-        let diff = sample_diff(&a.report, &b.report);
+        let diff = sample_diff(
+            &drill::sample_rows(&a.report),
+            &drill::sample_rows(&b.report),
+        );
         assert_eq!(diff.len(), 20);
         // Line 1: a says 1, b says 2 → 1; line 7: a 2, b 0 → 2 (the largest).
         assert_eq!(diff[0].disagreement, 2.0);
@@ -565,17 +578,13 @@ mod bootstrap {
 
 mod sas_views {
     use super::*;
-    use metrics_core::workbench::charts;
-    use metrics_core::workbench::compare::Bootstrap;
-    use metrics_core::workbench::drill;
-    use metrics_core::workbench::session::Records;
+    use workbench::benchmarks::sasbench::{SasRecords, ecs_error_frequencies};
+    use workbench::charts;
+    use workbench::compare::Bootstrap;
+    use workbench::drill;
 
     /// The non-crash cases with their prediction-file outcomes.
-    fn scored_cases() -> Vec<(
-        PathBuf,
-        Vec<WorkFile>,
-        metrics_core::workbench::session::Outcome,
-    )> {
+    fn scored_cases() -> Vec<(PathBuf, Vec<WorkFile>, workbench::session::Outcome)> {
         let mut out = Vec::new();
         for case in sas_cases() {
             let mut paths = vec![case.join("datasets/error_type.jsonl")];
@@ -609,10 +618,13 @@ mod sas_views {
         let mut checked = 0;
         for (case, _, outcome) in scored_cases() {
             let expected: Value = serde_json::from_str(&read(&case.join("expected.json"))).unwrap();
-            let Some(Records::Sas(records)) = outcome.records() else {
-                panic!()
-            };
-            for (subset, result) in charts::ecs_error_frequencies(records, Variant::Official) {
+            let records = outcome
+                .result
+                .as_ref()
+                .unwrap()
+                .records::<SasRecords>()
+                .unwrap();
+            for (subset, result) in ecs_error_frequencies(records, Variant::Official) {
                 let Ok(chart) = result else { continue };
                 let file = format!("{subset}_prediction.jsonl");
                 let detail = &expected["files"][&file]["ecs_detail"];
@@ -657,10 +669,7 @@ mod sas_views {
             let labels: Vec<&str> = detail.fields.iter().map(|(l, _)| l.as_str()).collect();
             assert!(labels.contains(&"Question"), "{case:?} {labels:?}");
             assert!(!detail.steps.is_empty(), "{case:?}");
-            let raw = matches!(
-                outcome.job.kind,
-                metrics_core::workbench::session::JobKind::SasRaw { .. }
-            );
+            let raw = outcome.job.files.iter().any(|(r, _)| r.key() == "sas-raw");
             assert_eq!(labels.contains(&"Model reply"), raw, "{case:?}");
             let sample = &report.samples.as_ref().unwrap()[worst];
             let pred_steps: Vec<String> =

@@ -1,10 +1,12 @@
-//! The browser workbench's computations: everything the page shows, as view models.
+//! # workbench
 //!
-//! The Leptos app holds no formula: it hands dropped files to this module and renders what
-//! comes back. Flow:
+//! What scorebench shows, as view models: the benchmark [`registry`], file recognition, scoring
+//! jobs, tables and exports, charts, samples and model comparison. Pure like `metrics-core`
+//! (which computes every number): no IO, builds for wasm32. The CLI, the page's Web Worker and
+//! the server call it; the Leptos app holds no formula and renders what comes back. Flow:
 //!
 //! ```text
-//! bytes ─ detect ─▶ WorkFile{role} ─ session::score_files ─▶ Outcome{Report + typed Records}
+//! bytes ─ detect ─▶ WorkFile{role} ─ session::score_files ─▶ Outcome{Report + typed records}
 //!   Report ─▶ table (view model + CSV/Markdown/LaTeX/JSON exports)
 //!   Report/Records ─▶ charts (confusion, histograms, bars, ECS error frequencies, EOTGC levels)
 //!   Report ─▶ drill (flat sample rows, filter, sample detail)
@@ -13,18 +15,21 @@
 //! ```
 //! Like the rest of the crate: no IO, no clock, randomness only from a seeded PRNG.
 
+pub mod benchmarks;
 pub mod charts;
 pub mod compare;
 pub mod detect;
 pub mod drill;
+pub mod registry;
 pub mod session;
 pub mod table;
 pub mod url_state;
 
-pub use charts::{Bars, EcsErrors, Histogram, LevelDistribution};
+pub use charts::{Bars, Chart, EcsErrors, Histogram, LevelDistribution};
 pub use compare::{Bootstrap, MetricInterval, Progress, SampleDiff, metrics_table, sample_diff};
-pub use detect::{Benchmark, Confidence, Detected, Role, detect};
+pub use detect::{Confidence, Detected, Role, detect};
 pub use drill::{Filter, SampleDetail, SampleRow, filter, sample_detail, sample_rows};
+pub use registry::{Benchmark, Paired};
 pub use session::{
     Outcome, Records, ScoreOptions, Scored, Variant, WorkFile, plan, rescore, score_files,
     score_job,

@@ -9,10 +9,10 @@
 
 use std::time::Instant;
 
-use metrics_core::workbench::detect::detect;
-use metrics_core::workbench::drill::{Filter, filter, sample_rows};
-use metrics_core::workbench::session::{ScoreOptions, WorkFile, score_files};
-use metrics_core::workbench::table::{table, to_csv};
+use workbench::detect::detect;
+use workbench::drill::{Filter, filter, sample_rows};
+use workbench::session::{ScoreOptions, WorkFile, score_files};
+use workbench::table::{table, to_csv};
 
 const RECORDS: usize = 100_000;
 const TEXT_BYTES: usize = 640;

@@ -1,11 +1,10 @@
 //! The report table as the page and the exports show it: one view model, four exports.
 //!
 //! ```text
-//! SAS-Bench   columns = files in the leaderboard's order (ids 0 2 1 3 4 5 6 7 10 8 9 11, present
-//!             files only, any other files after them) + "Avg." (= overall);
-//!             rows = qwk, ccs, ecs; display = value × 100 with 2 decimals (the paper's table)
-//! others      rows = subsets + overall; columns = scalar metric keys in report order;
-//!             display = value with 4 decimals
+//! default     rows = subsets + overall; columns = scalar metric keys in report order;
+//!             display = value with 4 decimals (counts as integers)
+//! benchmark   its own layout through the registry (SAS-Bench: the paper's files × metrics,
+//!             ×100, 2 decimals)
 //! ```
 //! Every cell keeps the full-precision unscaled value (`data-value` on the page) and, when the
 //! report has `null`, the reason (from the report's warnings where one names the metric).
@@ -14,12 +13,8 @@
 
 use serde::Serialize;
 
-use crate::report::{MetricValue, Metrics, Report};
-use crate::sasbench::subset_name;
-
-/// The leaderboard's column order of SAS-Bench dataset file ids.
-pub const SASBENCH_COLUMN_ORDER: [&str; 12] =
-    ["0", "2", "1", "3", "4", "5", "6", "7", "10", "8", "9", "11"];
+use crate::registry;
+use metrics_core::report::{MetricValue, Metrics, Report};
 
 /// The subset name of the overall row/column.
 pub const OVERALL: &str = "overall";
@@ -96,7 +91,17 @@ impl Table {
     }
 }
 
-fn scalar(metrics: &Metrics, key: &str) -> Option<f64> {
+/// How a benchmark's undefined cells are explained.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TableStyle {
+    /// The overall value is the mean over subsets (SAS-Bench): an undefined overall cell says a
+    /// subset's value is undefined.
+    pub overall_is_mean_of_subsets: bool,
+    /// The subset an input file's warnings are about (SAS-Bench: the file's subset name).
+    pub subset_of_input: Option<fn(&str) -> String>,
+}
+
+pub fn scalar(metrics: &Metrics, key: &str) -> Option<f64> {
     metrics.get(key).and_then(MetricValue::as_scalar)
 }
 
@@ -109,14 +114,15 @@ fn display(value: Option<f64>, scale: f64, decimals: usize) -> String {
 
 /// Why `metric` of `subset` is `null`: the best-matching warning of the report.
 pub fn undefined_reason(report: &Report, subset: &str, metric: &str) -> String {
-    let is_sas = report.benchmark == "sasbench";
+    let style =
+        registry::get(&report.benchmark).map_or_else(TableStyle::default, |b| b.table_style());
     let mentions_metric = |m: &str| {
         m.split(|c: char| !(c.is_alphanumeric() || c == '_'))
             .any(|w| w == metric)
     };
     let about_subset = |path: &str, message: &str| {
         message.starts_with(&format!("{subset}:"))
-            || (is_sas && subset != OVERALL && subset_name(path) == subset)
+            || (subset != OVERALL && style.subset_of_input.is_some_and(|f| f(path) == subset))
     };
     let best = report
         .warnings
@@ -124,7 +130,10 @@ pub fn undefined_reason(report: &Report, subset: &str, metric: &str) -> String {
         .filter(|w| mentions_metric(&w.message))
         .max_by_key(|w| about_subset(&w.path, &w.message));
     let from_warning = best.filter(|w| subset == OVERALL || about_subset(&w.path, &w.message));
-    match (from_warning, is_sas && subset == OVERALL) {
+    match (
+        from_warning,
+        style.overall_is_mean_of_subsets && subset == OVERALL,
+    ) {
         (Some(w), false) => w.message.clone(),
         (Some(w), true) => format!(
             "the mean over files is undefined because a file's value is: {}",
@@ -135,7 +144,14 @@ pub fn undefined_reason(report: &Report, subset: &str, metric: &str) -> String {
     }
 }
 
-fn cell(report: &Report, subset: &str, metric: &str, value: Option<f64>, t: (f64, usize)) -> Cell {
+/// A cell of `report`'s table: `value` shown × `t.0` with `t.1` decimals.
+pub fn cell(
+    report: &Report,
+    subset: &str,
+    metric: &str,
+    value: Option<f64>,
+    t: (f64, usize),
+) -> Cell {
     Cell {
         subset: subset.to_string(),
         metric: metric.to_string(),
@@ -147,70 +163,11 @@ fn cell(report: &Report, subset: &str, metric: &str, value: Option<f64>, t: (f64
     }
 }
 
-/// The report's table.
+/// The report's table, in its benchmark's layout.
 pub fn table(report: &Report) -> Table {
-    if report.benchmark == "sasbench" {
-        sasbench_table(report)
-    } else {
-        subset_table(report)
-    }
-}
-
-fn sasbench_table(report: &Report) -> Table {
-    let (scale, decimals) = (100.0, 2);
-    let id = |name: &str| name.split('_').next().unwrap_or(name).to_string();
-    let mut subsets: Vec<&crate::report::Subset> = Vec::new();
-    for wanted in SASBENCH_COLUMN_ORDER {
-        subsets.extend(report.subsets.iter().filter(|s| id(&s.name) == wanted));
-    }
-    subsets.extend(
-        report
-            .subsets
-            .iter()
-            .filter(|s| !SASBENCH_COLUMN_ORDER.contains(&id(&s.name).as_str())),
-    );
-    let mut columns: Vec<Column> = subsets
-        .iter()
-        .map(|s| Column {
-            key: s.name.clone(),
-            label: s.name.clone(),
-            n: Some(s.n),
-        })
-        .collect();
-    columns.push(Column {
-        key: OVERALL.into(),
-        label: "Avg.".into(),
-        n: Some(report.overall.n),
-    });
-    let rows = ["qwk", "ccs", "ecs"]
-        .into_iter()
-        .map(|metric| {
-            let mut cells: Vec<Cell> = subsets
-                .iter()
-                .map(|s| {
-                    let v = scalar(&s.metrics, metric);
-                    cell(report, &s.name, metric, v, (scale, decimals))
-                })
-                .collect();
-            let v = scalar(&report.overall.metrics, metric);
-            cells.push(cell(report, OVERALL, metric, v, (scale, decimals)));
-            Row {
-                key: metric.into(),
-                label: metric.to_ascii_uppercase(),
-                n: None,
-                cells,
-            }
-        })
-        .collect();
-    Table {
-        benchmark: report.benchmark.clone(),
-        variant: report.variant.clone(),
-        scale,
-        decimals,
-        corner: String::new(),
-        columns,
-        rows,
-        caption: format!("{} ({}), values ×100", report.benchmark, report.variant),
+    match registry::get(&report.benchmark) {
+        Some(b) => b.table(report),
+        None => subset_table(report),
     }
 }
 
@@ -229,7 +186,8 @@ pub fn scalar_keys(report: &Report) -> Vec<String> {
     keys
 }
 
-fn subset_table(report: &Report) -> Table {
+/// The default layout: subsets (then overall) × scalar metrics.
+pub fn subset_table(report: &Report) -> Table {
     let (scale, decimals) = (1.0, 4);
     let keys = scalar_keys(report);
     let columns = keys
@@ -443,7 +401,7 @@ pub fn changed_cells(a: &Report, b: &Report) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::{InputFile, Overall, Subset, Warning};
+    use metrics_core::report::{InputFile, Overall, Subset, Warning};
 
     fn m(pairs: &[(&str, Option<f64>)]) -> Metrics {
         pairs

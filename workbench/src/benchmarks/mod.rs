@@ -1,0 +1,7 @@
+//! One module per registered benchmark (see [`crate::registry`]).
+
+pub mod eotgc;
+pub mod msqa;
+pub mod pairs;
+pub mod sasbench;
+pub mod sgibench;

@@ -1,0 +1,190 @@
+//! Generic gold/pred files (JSONL records or CSV with `gold` and `pred`): QWK, Pearson,
+//! Spearman, Kendall's τ-b and accuracy.
+//!
+//! ```text
+//! roles     a gold/pred JSONL or CSV file; one report per file
+//! samples   |gold − pred|; detail = the line
+//! bootstrap records paired by position (the same gold required)
+//! ```
+
+use serde_json::{Map, Value};
+
+use crate::compare::CompareError;
+use crate::detect::{Confidence, Detected, Role, RoleInfo, Shape, Sniff};
+use crate::drill::{
+    self, Fields, SampleRow, StepComparison, display_number, line_of, number_of, text_of,
+};
+use crate::registry::{Benchmark, Paired};
+use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile, file, input, required};
+use metrics_core::InputError;
+use metrics_core::pairs::{Pairs, PairsOptions, parse_pairs, score_pairs};
+use metrics_core::report::{InputFile, MetricValue, Report};
+
+pub struct PairsBenchmark;
+
+static PAIRS_INFO: RoleInfo = RoleInfo {
+    key: "pairs",
+    label: "Generic gold/pred file",
+    shared: false,
+};
+static ROLES: [&RoleInfo; 1] = [&PAIRS_INFO];
+const PAIRS: Role = Role(&PAIRS_INFO);
+
+const KEYS: [&str; 5] = ["qwk", "pearson", "spearman", "kendall_tau_b", "accuracy"];
+
+impl Benchmark for PairsBenchmark {
+    fn key(&self) -> &'static str {
+        "pairs"
+    }
+
+    fn label(&self) -> &'static str {
+        "Generic gold/pred"
+    }
+
+    fn metrics(&self) -> &'static [&'static str] {
+        &KEYS
+    }
+
+    fn roles(&self) -> &'static [&'static RoleInfo] {
+        &ROLES
+    }
+
+    fn recognise(&self, sniff: &Sniff<'_>) -> Option<Detected> {
+        match &sniff.shape {
+            Shape::CsvHeader(columns)
+                if columns.iter().any(|c| c == "gold") && columns.iter().any(|c| c == "pred") =>
+            {
+                Some(Detected::new(
+                    PAIRS,
+                    Confidence::High,
+                    "a CSV header with `gold` and `pred`",
+                ))
+            }
+            _ if sniff.is_records() && sniff.has("gold") && sniff.has("pred") => Some(
+                Detected::new(PAIRS, sniff.confidence(), "records with `gold` and `pred`"),
+            ),
+            _ => None,
+        }
+    }
+
+    fn plan(&self, files: &[PlanFile<'_>]) -> Vec<Job> {
+        Job::one_per_file(self, files, PAIRS, self.label())
+    }
+
+    fn score(
+        &self,
+        files: &[WorkFile],
+        job: &Job,
+        _variant: Variant,
+    ) -> Result<Scored, InputError> {
+        let i = required(job, PAIRS)?;
+        let (name, text) = file(files, i)?;
+        let pairs = parse_pairs(name, text)?;
+        let mut report = score_pairs(input(files, i)?, &pairs, &PairsOptions::default());
+        report.samples = Some(
+            pairs
+                .gold
+                .iter()
+                .zip(&pairs.pred)
+                .zip(&pairs.lines)
+                .map(|((g, p), l)| serde_json::json!({"line": l, "gold": g, "pred": p}))
+                .collect(),
+        );
+        Ok(Scored::with_records(report, pairs))
+    }
+
+    fn sample_row(&self, index: usize, s: &Map<String, Value>) -> SampleRow {
+        let get = |k: &str| s.get(k);
+        let mut row = drill::empty_row(index, s);
+        row.id = format!("line {}", text_of(get("line")));
+        row.gold_value = number_of(get("gold"));
+        row.pred_value = number_of(get("pred"));
+        row.gold = display_number(row.gold_value);
+        row.pred = display_number(row.pred_value);
+        drill::finish_row(row, Vec::new())
+    }
+
+    fn detail(
+        &self,
+        files: &[WorkFile],
+        outcome: &Outcome,
+        _index: usize,
+        sample: &Map<String, Value>,
+    ) -> Result<(Fields, Vec<StepComparison>), InputError> {
+        let job = &outcome.job;
+        let main = files
+            .get(job.prediction_file())
+            .ok_or_else(|| InputError::whole_file(&job.title, "the file is gone"))?;
+        let line = sample.get("line").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let fields = line_of(main.text()?, line)
+            .map(|l| vec![("Line".to_string(), l.to_string())])
+            .unwrap_or_default();
+        Ok((fields, Vec::new()))
+    }
+
+    fn paired(
+        &self,
+        a: &Scored,
+        b: &Scored,
+        _variant: Variant,
+    ) -> Result<Box<dyn Paired>, CompareError> {
+        let (Some(pa), Some(pb)) = (a.records::<Pairs>(), b.records::<Pairs>()) else {
+            return Err(CompareError("gold/pred records are missing".into()));
+        };
+        if pa.gold.len() != pb.gold.len() {
+            return Err(CompareError(format!(
+                "gold/pred files pair by position: {} records vs {}",
+                pa.gold.len(),
+                pb.gold.len()
+            )));
+        }
+        if let Some(k) = (0..pa.gold.len()).find(|&k| pa.gold[k] != pb.gold[k]) {
+            return Err(CompareError(format!(
+                "gold/pred files pair by position, but record {} has gold {} in one file and {} in the other",
+                k + 1,
+                pa.gold[k],
+                pb.gold[k]
+            )));
+        }
+        Ok(Box::new(Aligned {
+            a: pa.clone(),
+            b: pb.clone(),
+        }))
+    }
+}
+
+struct Aligned {
+    a: Pairs,
+    b: Pairs,
+}
+
+impl Paired for Aligned {
+    fn keys(&self) -> Vec<&'static str> {
+        KEYS.to_vec()
+    }
+
+    fn strata(&self) -> Vec<usize> {
+        vec![self.a.gold.len()]
+    }
+
+    fn metrics(&self, draw: &[Vec<usize>]) -> Vec<(Option<f64>, Option<f64>)> {
+        let idx = &draw[0];
+        let sub = |p: &Pairs| Pairs {
+            gold: idx.iter().map(|&i| p.gold[i]).collect(),
+            pred: idx.iter().map(|&i| p.pred[i]).collect(),
+            lines: Vec::new(),
+        };
+        let input = InputFile {
+            path: String::new(),
+            sha256: String::new(),
+        };
+        let ra = score_pairs(input.clone(), &sub(&self.a), &PairsOptions::default());
+        let rb = score_pairs(input, &sub(&self.b), &PairsOptions::default());
+        KEYS.iter()
+            .map(|k| {
+                let v = |r: &Report| r.overall.metrics.get(*k).and_then(MetricValue::as_scalar);
+                (v(&ra), v(&rb))
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,223 @@
+//! SGI-Bench task logs: wet experiment, dry experiment, deep research and idea generation, each
+//! scored from the official step logs.
+//!
+//! ```text
+//! roles     one log per task (a JSON array of the official step's records)
+//! jobs      one report per log
+//! samples   1 − the item's headline value (wet/idea `final`, dry `pass_all_5`, deep research
+//!           `exact_match`; idea's 0–100 scale divided by 100), 1 on error;
+//!           detail = question, gold answer, model answer / generated idea
+//! ```
+
+use serde_json::{Map, Value};
+
+use crate::detect::{Detected, Role, RoleInfo, Sniff};
+use crate::drill::{self, Fields, SampleRow, StepComparison, string_fields, text_of};
+use crate::registry::Benchmark;
+use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile, file, required};
+use metrics_core::sgibench::{deep_research, dry, idea, wet};
+use metrics_core::{InputError, Report};
+
+/// What differs between the four task benchmarks.
+struct Task {
+    key: &'static str,
+    label: &'static str,
+    metrics: &'static [&'static str],
+    role: &'static RoleInfo,
+    /// The per-item metric whose shortfall is the disagreement, and its scale.
+    headline: (&'static str, f64),
+    score: fn(&str, &str) -> Result<Report, InputError>,
+}
+
+fn plan(task: &Task, b: &dyn Benchmark, files: &[PlanFile<'_>]) -> Vec<Job> {
+    Job::one_per_file(b, files, Role(task.role), task.label)
+}
+
+fn score(task: &Task, files: &[WorkFile], job: &Job) -> Result<Scored, InputError> {
+    let (name, text) = file(files, required(job, Role(task.role))?)?;
+    Ok(Scored::report_only((task.score)(name, text)?))
+}
+
+/// The log record behind a sample (matched on `idx`).
+fn detail(
+    files: &[WorkFile],
+    outcome: &Outcome,
+    sample: &Map<String, Value>,
+) -> Result<Fields, InputError> {
+    let job = &outcome.job;
+    let main = files
+        .get(job.prediction_file())
+        .ok_or_else(|| InputError::whole_file(&job.title, "the file is gone"))?;
+    let records: Vec<Value> = serde_json::from_str(main.text()?)
+        .map_err(|e| InputError::whole_file(&main.name, format!("expected a JSON array: {e}")))?;
+    let idx = text_of(sample.get("idx"));
+    let record = records
+        .into_iter()
+        .find(|r| r.get("idx").map(|v| text_of(Some(v))).as_deref() == Some(idx.as_str()));
+    Ok(record
+        .as_ref()
+        .and_then(Value::as_object)
+        .map(|o| {
+            string_fields(
+                o,
+                &[
+                    ("question", "Question"),
+                    ("answer", "Gold answer"),
+                    ("model_answer", "Model answer"),
+                    ("model_answer_with_thinking", "Model reply"),
+                    ("generated_idea_text", "Generated idea"),
+                ],
+            )
+        })
+        .unwrap_or_default())
+}
+
+/// One SGI-Bench task as a registered benchmark.
+macro_rules! task_benchmark {
+    ($name:ident, $role:ident, $task:expr, $recognise:expr) => {
+        pub struct $name;
+
+        impl $name {
+            const TASK: Task = $task;
+            const ROLES: &'static [&'static RoleInfo] = &[&$role];
+        }
+
+        impl Benchmark for $name {
+            fn key(&self) -> &'static str {
+                Self::TASK.key
+            }
+            fn label(&self) -> &'static str {
+                Self::TASK.label
+            }
+            fn metrics(&self) -> &'static [&'static str] {
+                Self::TASK.metrics
+            }
+            fn roles(&self) -> &'static [&'static RoleInfo] {
+                Self::ROLES
+            }
+            fn recognise(&self, sniff: &Sniff<'_>) -> Option<Detected> {
+                let why: Option<&'static str> = ($recognise)(sniff);
+                why.map(|why| Detected::new(Role(Self::TASK.role), sniff.confidence(), why))
+            }
+            fn plan(&self, files: &[PlanFile<'_>]) -> Vec<Job> {
+                plan(&Self::TASK, self, files)
+            }
+            fn score(
+                &self,
+                files: &[WorkFile],
+                job: &Job,
+                _variant: Variant,
+            ) -> Result<Scored, InputError> {
+                score(&Self::TASK, files, job)
+            }
+            fn sample_row(&self, index: usize, s: &Map<String, Value>) -> SampleRow {
+                drill::generic_row(index, s, Some(Self::TASK.headline))
+            }
+            fn detail(
+                &self,
+                files: &[WorkFile],
+                outcome: &Outcome,
+                _index: usize,
+                sample: &Map<String, Value>,
+            ) -> Result<(Fields, Vec<StepComparison>), InputError> {
+                Ok((detail(files, outcome, sample)?, Vec::new()))
+            }
+        }
+    };
+}
+
+static WET_LOG: RoleInfo = RoleInfo {
+    key: "sgi-wet-log",
+    label: "SGI-Bench wet experiment log",
+    shared: false,
+};
+static DRY_LOG: RoleInfo = RoleInfo {
+    key: "sgi-dry-log",
+    label: "SGI-Bench dry experiment log",
+    shared: false,
+};
+static DEEP_RESEARCH_LOG: RoleInfo = RoleInfo {
+    key: "sgi-deep-research-log",
+    label: "SGI-Bench deep research log",
+    shared: false,
+};
+static IDEA_LOG: RoleInfo = RoleInfo {
+    key: "sgi-idea-log",
+    label: "SGI-Bench idea generation log",
+    shared: false,
+};
+
+/// Model answers to dataset questions (deep research and wet experiment logs), not multiple
+/// choice (experimental reasoning has `options`).
+fn answers(s: &Sniff<'_>) -> bool {
+    s.is_records()
+        && s.has("answer")
+        && s.has_any(&["model_answer", "model_answer_with_thinking"])
+        && !s.has("options")
+}
+
+task_benchmark!(
+    SgiDry,
+    DRY_LOG,
+    Task {
+        key: "sgi-dry",
+        label: "SGI-Bench dry experiment",
+        metrics: &dry::KEYS,
+        role: &DRY_LOG,
+        headline: ("pass_all_5", 1.0),
+        score: |name, text| dry::score_log(name, text, None),
+    },
+    |s: &Sniff<'_>| (s.is_records() && s.has("unit_test"))
+        .then_some("records with `unit_test` runs")
+);
+
+task_benchmark!(
+    SgiIdea,
+    IDEA_LOG,
+    Task {
+        key: "sgi-idea",
+        label: "SGI-Bench idea generation",
+        metrics: &[
+            "effectiveness",
+            "novelty",
+            "detailedness",
+            "feasibility",
+            "final"
+        ],
+        role: &IDEA_LOG,
+        headline: ("final", 100.0),
+        score: |name, text| idea::score_log(name, text, None),
+    },
+    |s: &Sniff<'_>| (s.is_records() && s.has_any(&["generated_data", "generated_idea_text"]))
+        .then_some("records with a generated idea")
+);
+
+task_benchmark!(
+    SgiDeepResearch,
+    DEEP_RESEARCH_LOG,
+    Task {
+        key: "sgi-deep-research",
+        label: "SGI-Bench deep research",
+        metrics: &deep_research::KEYS,
+        role: &DEEP_RESEARCH_LOG,
+        headline: ("exact_match", 1.0),
+        score: deep_research::score_log,
+    },
+    |s: &Sniff<'_>| (answers(s) && s.has_any(&["steps", "llm_judge", "type"]))
+        .then_some("records with `answer`, `model_answer` and `steps`")
+);
+
+task_benchmark!(
+    SgiWet,
+    WET_LOG,
+    Task {
+        key: "sgi-wet",
+        label: "SGI-Bench wet experiment",
+        metrics: &wet::KEYS,
+        role: &WET_LOG,
+        headline: ("final", 1.0),
+        score: wet::score_log,
+    },
+    |s: &Sniff<'_>| answers(s)
+        .then_some("records with `answer` and `model_answer` (a protocol), no `steps`")
+);

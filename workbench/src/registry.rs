@@ -1,0 +1,218 @@
+//! The benchmark registry: every benchmark is one type implementing [`Benchmark`], listed once in
+//! [`REGISTRY`]. The CLI's `score <key>` subcommands, file recognition, job planning, the table,
+//! charts, samples and the paired bootstrap all go through this list; nothing outside a
+//! benchmark's own module matches on which benchmark it is.
+//!
+//! ```text
+//! recognise   name + head of a file            → Detected { role, confidence, why }
+//! plan        the files with their roles       → jobs (or "unusable because …")
+//! score       a job's files, a variant         → Scored { Report, typed records }
+//! table       a report                         → Table (layout, scale, decimals)
+//! charts      a scored job                     → benchmark-specific charts (generic ones are free)
+//! sample_row  one report sample                → SampleRow (the samples tab)
+//! detail      one sample                       → the texts behind it (question, reply, steps)
+//! paired      two scored jobs                  → the paired resampling unit of the bootstrap
+//! ```
+//! Defaults cover a benchmark with nothing special: a subset × metric table, no extra charts,
+//! generic sample rows, no detail, no bootstrap.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::benchmarks;
+use crate::charts::Chart;
+use crate::compare::CompareError;
+use crate::detect::{Detected, RoleInfo, Sniff};
+use crate::drill::{self, Fields, SampleRow, StepComparison};
+use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile};
+use crate::table::{self, Table};
+use metrics_core::{InputError, Report};
+
+/// Every registered benchmark, in recognition order (the first that recognises a file wins;
+/// generic gold/pred files last).
+pub static REGISTRY: &[&dyn Benchmark] = &[
+    &benchmarks::sasbench::SasBench,
+    &benchmarks::eotgc::Eotgc,
+    &benchmarks::msqa::Msqa,
+    &benchmarks::sgibench::SgiDry,
+    &benchmarks::sgibench::SgiIdea,
+    &benchmarks::sgibench::SgiDeepResearch,
+    &benchmarks::sgibench::SgiWet,
+    &benchmarks::pairs::PairsBenchmark,
+];
+
+/// Every registered benchmark.
+pub fn all() -> &'static [&'static dyn Benchmark] {
+    REGISTRY
+}
+
+/// The benchmark with this key (`sasbench`, `eotgc`, …).
+pub fn get(key: &str) -> Option<&'static dyn Benchmark> {
+    REGISTRY.iter().copied().find(|b| b.key() == key)
+}
+
+/// One variant a benchmark offers: the page's toggle position, the name its reports carry and
+/// the toggle's label.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct VariantInfo {
+    pub variant: Variant,
+    pub report_name: &'static str,
+    pub label: &'static str,
+}
+
+/// The official variant alone (most benchmarks).
+pub const OFFICIAL_ONLY: &[VariantInfo] = &[VariantInfo {
+    variant: Variant::Official,
+    report_name: "official",
+    label: "Official",
+}];
+
+/// The paired resampling unit of the bootstrap: two models' records aligned, in strata (SAS-Bench
+/// files; one stratum otherwise), and the metrics of both on a draw of record indices.
+pub trait Paired: Send + Sync {
+    /// The metric keys, in the order [`Paired::metrics`] returns them.
+    fn keys(&self) -> Vec<&'static str>;
+    /// Sizes of the strata.
+    fn strata(&self) -> Vec<usize>;
+    /// The metrics of both models on the records `draw` (one index list per stratum).
+    fn metrics(&self, draw: &[Vec<usize>]) -> Vec<(Option<f64>, Option<f64>)>;
+}
+
+/// A benchmark: everything scorebench knows about it, behind one trait.
+pub trait Benchmark: Send + Sync + 'static {
+    /// The key the CLI (`score <key>`), reports (`benchmark`) and URLs use.
+    fn key(&self) -> &'static str;
+    /// A display name.
+    fn label(&self) -> &'static str;
+    /// The headline metrics of its reports, in table order.
+    fn metrics(&self) -> &'static [&'static str];
+    /// The variants it offers, official first.
+    fn variants(&self) -> &'static [VariantInfo] {
+        OFFICIAL_ONLY
+    }
+    /// The roles its files play.
+    fn roles(&self) -> &'static [&'static RoleInfo];
+    /// The role of a file recognised by content (and names that say it all); `None` = not ours.
+    fn recognise(&self, sniff: &Sniff<'_>) -> Option<Detected>;
+    /// A weaker guess from the name alone, tried after every benchmark's [`Self::recognise`].
+    fn recognise_by_name(&self, _sniff: &Sniff<'_>) -> Option<Detected> {
+        None
+    }
+    /// Group the files of this benchmark's roles into jobs.
+    fn plan(&self, files: &[PlanFile<'_>]) -> Vec<Job>;
+    /// Score one job (never an unusable one: the session reports those).
+    fn score(&self, files: &[WorkFile], job: &Job, variant: Variant) -> Result<Scored, InputError>;
+    /// Score a scored job again with another variant; by default from its files.
+    fn rescore(
+        &self,
+        files: &[WorkFile],
+        outcome: &Outcome,
+        variant: Variant,
+    ) -> Result<Scored, InputError> {
+        self.score(files, &outcome.job, variant)
+    }
+    /// The report's table; by default subsets × scalar metrics, 4 decimals.
+    fn table(&self, report: &Report) -> Table {
+        table::subset_table(report)
+    }
+    /// How undefined cells are explained (see [`table::TableStyle`]).
+    fn table_style(&self) -> table::TableStyle {
+        table::TableStyle::default()
+    }
+    /// Charts beyond the generic ones (confusion, distributions, per-subset bars).
+    fn charts(&self, _scored: &Scored, _variant: Variant) -> Vec<Chart> {
+        Vec::new()
+    }
+    /// One report sample as a row of the samples tab.
+    fn sample_row(&self, index: usize, sample: &Map<String, Value>) -> SampleRow {
+        drill::generic_row(index, sample, None)
+    }
+    /// The texts behind one sample (question, reference, reply, …) and, where the benchmark has
+    /// them, per-step comparisons. By default none.
+    fn detail(
+        &self,
+        _files: &[WorkFile],
+        _outcome: &Outcome,
+        _index: usize,
+        _sample: &Map<String, Value>,
+    ) -> Result<(Fields, Vec<StepComparison>), InputError> {
+        Ok((Vec::new(), Vec::new()))
+    }
+    /// The paired resampling unit for comparing two scored jobs of this benchmark.
+    fn paired(
+        &self,
+        _a: &Scored,
+        _b: &Scored,
+        _variant: Variant,
+    ) -> Result<Box<dyn Paired>, CompareError> {
+        Err(CompareError(format!(
+            "{}: the bootstrap needs per-sample records, which this benchmark's jobs do not keep",
+            self.label()
+        )))
+    }
+}
+
+/// What `scorebench benchmarks --json` prints for one benchmark.
+#[derive(Debug, Clone, Serialize)]
+pub struct Listing {
+    pub key: &'static str,
+    pub label: &'static str,
+    pub metrics: &'static [&'static str],
+    pub variants: Vec<&'static str>,
+    pub roles: Vec<ListedRole>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ListedRole {
+    pub key: &'static str,
+    pub label: &'static str,
+    /// Gold data shared by every model's predictions (a gold file, a taxonomy).
+    pub shared: bool,
+}
+
+/// The registry as `scorebench benchmarks` lists it.
+pub fn listing() -> Vec<Listing> {
+    REGISTRY
+        .iter()
+        .map(|b| Listing {
+            key: b.key(),
+            label: b.label(),
+            metrics: b.metrics(),
+            variants: b.variants().iter().map(|v| v.report_name).collect(),
+            roles: b
+                .roles()
+                .iter()
+                .map(|r| ListedRole {
+                    key: r.key,
+                    label: r.label,
+                    shared: r.shared,
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_and_role_keys_are_unique() {
+        let mut keys: Vec<&str> = all().iter().map(|b| b.key()).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), all().len());
+        let mut roles: Vec<&str> = all()
+            .iter()
+            .flat_map(|b| b.roles().iter().map(|r| r.key))
+            .collect();
+        let n = roles.len();
+        roles.sort_unstable();
+        roles.dedup();
+        assert_eq!(roles.len(), n);
+        for b in all() {
+            assert_eq!(b.variants()[0].variant, Variant::Official, "{}", b.key());
+            assert!(get(b.key()).is_some());
+        }
+    }
+}

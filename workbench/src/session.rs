@@ -1,0 +1,461 @@
+//! Scoring a set of dropped files: each registered benchmark groups the files of its roles into
+//! jobs ([`Benchmark::plan`](crate::registry::Benchmark::plan)), each job is scored on its own,
+//! and a bad file never stops the others.
+//!
+//! Every job ends as an [`Outcome`]: the report with its typed records (the drill-down, charts
+//! and bootstrap read them, through the same benchmark), or the [`InputError`] that stopped it,
+//! naming the file and line. Files whose role is [`Role::UNKNOWN`] form no job; files that need
+//! a partner they lack (a submission without gold) give an unusable job, whose outcome is an
+//! error saying why.
+//!
+//! The browser can score job by job ([`plan`] then [`score_job`]) and yield in between.
+
+use std::any::Any;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::detect::{DETECT_HEAD_BYTES, Detected, Role, base_name, detect};
+use crate::registry::{self, Benchmark, VariantInfo};
+use metrics_core::{InputError, InputFile, Report};
+
+/// A dropped file: its name as the user gave it, its bytes, and its (detected or chosen) role.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkFile {
+    pub name: String,
+    pub bytes: Vec<u8>,
+    pub role: Role,
+}
+
+impl WorkFile {
+    /// A file with its detected role.
+    pub fn new(name: impl Into<String>, bytes: Vec<u8>) -> Self {
+        let name = name.into();
+        let role = detect(&name, &bytes[..bytes.len().min(DETECT_HEAD_BYTES)]).role;
+        Self { name, bytes, role }
+    }
+
+    /// A file with a role the user chose.
+    pub fn with_role(name: impl Into<String>, bytes: Vec<u8>, role: Role) -> Self {
+        Self {
+            name: name.into(),
+            bytes,
+            role,
+        }
+    }
+
+    /// What detection says about this file (independent of the current role).
+    pub fn detect(&self) -> Detected {
+        detect(
+            &self.name,
+            &self.bytes[..self.bytes.len().min(DETECT_HEAD_BYTES)],
+        )
+    }
+
+    /// The text; invalid UTF-8 is an input error naming the file.
+    pub fn text(&self) -> Result<&str, InputError> {
+        std::str::from_utf8(&self.bytes)
+            .map_err(|e| InputError::whole_file(&self.name, format!("not UTF-8 text: {e}")))
+    }
+
+    pub fn input_file(&self) -> InputFile {
+        InputFile::from_bytes(self.name.clone(), &self.bytes)
+    }
+}
+
+/// Which rules to score with: `Official` everywhere; `Corrected` is each benchmark's second
+/// variant where it has one (SAS-Bench `corrected`, the MSQA authors' `paper` rule, …);
+/// benchmarks without one score officially.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Variant {
+    #[default]
+    Official,
+    Corrected,
+}
+
+impl Variant {
+    pub fn all() -> &'static [Variant] {
+        &[Variant::Official, Variant::Corrected]
+    }
+
+    /// `official` / `corrected` (URL and storage key).
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::Official => "official",
+            Self::Corrected => "corrected",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Self> {
+        Self::all().iter().copied().find(|v| v.key() == key)
+    }
+
+    fn info(self, benchmark: &dyn Benchmark) -> Option<&'static VariantInfo> {
+        benchmark.variants().iter().find(|v| v.variant == self)
+    }
+
+    /// The name of this variant in `benchmark`'s reports, `None` when it has no such variant.
+    pub fn report_name(self, benchmark: &dyn Benchmark) -> Option<&'static str> {
+        self.info(benchmark).map(|v| v.report_name)
+    }
+
+    /// A toggle label for `benchmark` (`Official` / `Corrected` / `Paper rule`).
+    pub fn label(self, benchmark: &dyn Benchmark) -> &'static str {
+        self.info(benchmark).map_or("Official", |v| v.label)
+    }
+
+    /// The variants `benchmark` offers (the page shows a toggle when there are two).
+    pub fn available(benchmark: &dyn Benchmark) -> Vec<Variant> {
+        benchmark.variants().iter().map(|v| v.variant).collect()
+    }
+
+    /// The variant with this report name for `benchmark` (`official`, `corrected`, `paper`).
+    pub fn from_report_name(benchmark: &dyn Benchmark, name: &str) -> Option<Variant> {
+        benchmark
+            .variants()
+            .iter()
+            .find(|v| v.report_name == name)
+            .map(|v| v.variant)
+    }
+}
+
+/// Scoring options (one struct, so new options do not change signatures).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ScoreOptions {
+    pub variant: Variant,
+}
+
+/// A file as planning sees it: its index in the file list, base name and role.
+#[derive(Debug, Clone, Copy)]
+pub struct PlanFile<'a> {
+    pub index: usize,
+    pub name: &'a str,
+    pub role: Role,
+}
+
+/// The indices of the files with `role`, in order.
+pub fn with_role(files: &[PlanFile<'_>], role: Role) -> Vec<usize> {
+    files
+        .iter()
+        .filter(|f| f.role == role)
+        .map(|f| f.index)
+        .collect()
+}
+
+/// One scoring job: the files it reads (in the order its benchmark reads them) with their roles.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Job {
+    /// The benchmark's key.
+    pub benchmark: &'static str,
+    /// A heading for the page, e.g. "SAS-Bench: 3 prediction files".
+    pub title: String,
+    pub files: Vec<(Role, usize)>,
+    /// Why the job cannot be scored as it is (a missing partner file, …).
+    pub unusable: Option<String>,
+}
+
+impl Job {
+    /// A job of `benchmark` reading `files`.
+    pub fn new(benchmark: &dyn Benchmark, title: String, files: Vec<(Role, usize)>) -> Self {
+        Self {
+            benchmark: benchmark.key(),
+            title,
+            files,
+            unusable: None,
+        }
+    }
+
+    /// A file of `benchmark` that cannot be scored as it is, and why.
+    pub fn unusable(benchmark: &dyn Benchmark, file: &PlanFile<'_>, why: String) -> Self {
+        Self {
+            benchmark: benchmark.key(),
+            title: format!("{}: {}", benchmark.label(), file.name),
+            files: vec![(file.role, file.index)],
+            unusable: Some(why),
+        }
+    }
+
+    /// One job per file of `role`, titled "<label>: <file name>".
+    pub fn one_per_file(
+        benchmark: &dyn Benchmark,
+        files: &[PlanFile<'_>],
+        role: Role,
+        label: &str,
+    ) -> Vec<Job> {
+        files
+            .iter()
+            .filter(|f| f.role == role)
+            .map(|f| {
+                Job::new(
+                    benchmark,
+                    format!("{label}: {}", f.name),
+                    vec![(role, f.index)],
+                )
+            })
+            .collect()
+    }
+
+    /// Every file the job reads, by index.
+    pub fn file_indices(&self) -> Vec<usize> {
+        self.files.iter().map(|&(_, i)| i).collect()
+    }
+
+    /// The indices of the job's files with `role`, in job order.
+    pub fn with_role(&self, role: Role) -> Vec<usize> {
+        self.files
+            .iter()
+            .filter(|(r, _)| *r == role)
+            .map(|&(_, i)| i)
+            .collect()
+    }
+
+    /// The first file with `role`.
+    pub fn first(&self, role: Role) -> Option<usize> {
+        self.with_role(role).first().copied()
+    }
+
+    /// The file a model's predictions come from (the one to name in a comparison): the first
+    /// file that is not shared gold data.
+    pub fn prediction_file(&self) -> usize {
+        self.files
+            .iter()
+            .find(|(r, _)| !r.is_shared())
+            .or(self.files.first())
+            .map_or(0, |&(_, i)| i)
+    }
+
+    /// The registered benchmark of this job.
+    pub fn benchmark(&self) -> Option<&'static dyn Benchmark> {
+        registry::get(self.benchmark)
+    }
+}
+
+/// A benchmark's typed records behind a report (what charts and the bootstrap recompute from);
+/// only the benchmark that made them reads them back ([`Scored::records`]).
+pub type Records = Arc<dyn Any + Send + Sync>;
+
+/// A scored job: the report (samples filled) and its records, when the benchmark keeps any.
+#[derive(Clone)]
+pub struct Scored {
+    pub report: Report,
+    pub records: Option<Records>,
+}
+
+impl std::fmt::Debug for Scored {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scored")
+            .field("report", &self.report)
+            .field("records", &self.records.is_some())
+            .finish()
+    }
+}
+
+impl Scored {
+    /// A report without typed records.
+    pub fn report_only(report: Report) -> Self {
+        Self {
+            report,
+            records: None,
+        }
+    }
+
+    /// A report with its typed records.
+    pub fn with_records<T: Any + Send + Sync>(report: Report, records: T) -> Self {
+        Self {
+            report,
+            records: Some(Arc::new(records)),
+        }
+    }
+
+    /// The records, when they are of type `T`.
+    pub fn records<T: Any>(&self) -> Option<&T> {
+        self.records.as_deref()?.downcast_ref()
+    }
+}
+
+/// What one job became.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub job: Job,
+    pub variant: Variant,
+    pub result: Result<Scored, InputError>,
+}
+
+impl Outcome {
+    pub fn report(&self) -> Option<&Report> {
+        self.result.as_ref().ok().map(|s| &s.report)
+    }
+}
+
+/// Group files into jobs, in order of their first file.
+pub fn plan(files: &[WorkFile]) -> Vec<Job> {
+    let view: Vec<PlanFile<'_>> = files
+        .iter()
+        .enumerate()
+        .map(|(index, f)| PlanFile {
+            index,
+            name: base_name(&f.name),
+            role: f.role,
+        })
+        .collect();
+    let mut jobs: Vec<Job> = registry::all()
+        .iter()
+        .flat_map(|b| {
+            let mine: Vec<PlanFile<'_>> = view
+                .iter()
+                .filter(|f| b.roles().iter().any(|r| r.key == f.role.key()))
+                .copied()
+                .collect();
+            if mine.is_empty() {
+                Vec::new()
+            } else {
+                b.plan(&mine)
+            }
+        })
+        .collect();
+    jobs.sort_by_key(|j| j.file_indices().into_iter().min().unwrap_or(usize::MAX));
+    jobs
+}
+
+/// Score every job of `files`; a bad file gives an error outcome and never stops the others.
+pub fn score_files(files: &[WorkFile], options: &ScoreOptions) -> Vec<Outcome> {
+    plan(files)
+        .into_iter()
+        .map(|job| score_job(files, &job, options))
+        .collect()
+}
+
+fn no_benchmark(job: &Job) -> InputError {
+    InputError::whole_file(&job.title, format!("no benchmark `{}`", job.benchmark))
+}
+
+/// Score one job.
+pub fn score_job(files: &[WorkFile], job: &Job, options: &ScoreOptions) -> Outcome {
+    let benchmark = job.benchmark();
+    let variant = match benchmark.and_then(|b| options.variant.report_name(b)) {
+        Some(_) => options.variant,
+        None => Variant::Official,
+    };
+    let result = match (benchmark, &job.unusable) {
+        (_, Some(why)) => {
+            let name = job
+                .files
+                .first()
+                .and_then(|&(_, i)| files.get(i))
+                .map_or("?", |w| w.name.as_str());
+            Err(InputError::whole_file(name, why.clone()))
+        }
+        (None, None) => Err(no_benchmark(job)),
+        (Some(b), None) => b.score(files, job, variant),
+    };
+    Outcome {
+        job: job.clone(),
+        variant,
+        result,
+    }
+}
+
+/// Score the job again with another variant (benchmarks that keep typed records reuse them
+/// instead of parsing the files again).
+pub fn rescore(files: &[WorkFile], outcome: &Outcome, variant: Variant) -> Outcome {
+    let Some(benchmark) = outcome.job.benchmark() else {
+        return score_job(files, &outcome.job, &ScoreOptions { variant });
+    };
+    if outcome.result.is_err() || variant.report_name(benchmark).is_none() {
+        return score_job(files, &outcome.job, &ScoreOptions { variant });
+    }
+    Outcome {
+        job: outcome.job.clone(),
+        variant,
+        result: benchmark.rescore(files, outcome, variant),
+    }
+}
+
+/// The name and text of file `i`, for a benchmark's `score`.
+pub fn file(files: &[WorkFile], i: usize) -> Result<(&str, &str), InputError> {
+    let f = files.get(i).ok_or_else(|| {
+        InputError::whole_file(&format!("file #{i}"), "no such file in the workbench")
+    })?;
+    Ok((f.name.as_str(), f.text()?))
+}
+
+/// The input entry (name + SHA-256) of file `i`.
+pub fn input(files: &[WorkFile], i: usize) -> Result<InputFile, InputError> {
+    Ok(files
+        .get(i)
+        .ok_or_else(|| InputError::whole_file(&format!("file #{i}"), "no such file"))?
+        .input_file())
+}
+
+/// The job's file with `role`, or an error naming the job.
+pub fn required(job: &Job, role: Role) -> Result<usize, InputError> {
+    job.first(role).ok_or_else(|| {
+        InputError::whole_file(&job.title, format!("the job has no {}", role.label()))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wf(name: &str, text: &str) -> WorkFile {
+        WorkFile::new(name, text.as_bytes().to_vec())
+    }
+
+    #[test]
+    fn a_bad_file_does_not_stop_the_others() {
+        let files = vec![
+            wf(
+                "good.jsonl",
+                "{\"gold\": 1, \"pred\": 1}\n{\"gold\": 2, \"pred\": 1}\n",
+            ),
+            wf(
+                "bad.jsonl",
+                "{\"gold\": 1, \"pred\": 1}\n{\"gold\": 2, \"pred\": \"x\"}\n",
+            ),
+            wf("sub.json", r#"[{"id": 1, "classification": "good"}]"#),
+            wf("notes.txt", "hello"),
+        ];
+        let outcomes = score_files(&files, &ScoreOptions::default());
+        assert_eq!(outcomes.len(), 3);
+        assert!(outcomes[0].result.is_ok());
+        let e = outcomes[1].result.as_ref().unwrap_err();
+        assert_eq!((e.path.as_str(), e.line), ("bad.jsonl", Some(2)));
+        let e = outcomes[2].result.as_ref().unwrap_err();
+        assert_eq!(e.path, "sub.json");
+        assert!(e.message.contains("gold"), "{e}");
+        let samples = outcomes[0].report().unwrap().samples.as_ref().unwrap();
+        assert_eq!(samples[1]["gold"], 2.0);
+    }
+
+    #[test]
+    fn variants_per_benchmark() {
+        let get = |key| registry::get(key).unwrap();
+        assert_eq!(
+            Variant::available(get("sasbench")),
+            vec![Variant::Official, Variant::Corrected]
+        );
+        assert_eq!(Variant::available(get("eotgc")), vec![Variant::Official]);
+        assert_eq!(Variant::Corrected.report_name(get("msqa")), Some("paper"));
+        let files = vec![wf("p.jsonl", "{\"gold\": 1, \"pred\": 1}\n")];
+        let outcome = &score_files(
+            &files,
+            &ScoreOptions {
+                variant: Variant::Corrected,
+            },
+        )[0];
+        assert_eq!(outcome.variant, Variant::Official);
+    }
+
+    #[test]
+    fn invalid_utf8_names_the_file() {
+        let files = vec![WorkFile::with_role(
+            "x.jsonl",
+            vec![0xff, 0xfe],
+            Role::from_key("pairs").unwrap(),
+        )];
+        let outcome = &score_files(&files, &ScoreOptions::default())[0];
+        assert_eq!(outcome.result.as_ref().unwrap_err().path, "x.jsonl");
+    }
+}
