@@ -16,6 +16,7 @@
 //!   their own names.
 
 pub mod accuracy;
+pub mod asap_aes;
 pub mod confusion;
 pub mod error;
 pub mod kendall_tau_b;

@@ -38,6 +38,7 @@ pub static REGISTRY: &[&dyn Benchmark] = &[
     &benchmarks::sgibench::SgiIdea,
     &benchmarks::sgibench::SgiDeepResearch,
     &benchmarks::sgibench::SgiWet,
+    &benchmarks::asap_aes::AsapAes,
     &benchmarks::pairs::PairsBenchmark,
 ];
 

@@ -72,6 +72,8 @@ fn expected_role(rel: &str) -> Role {
         }
         _ if in_dir("dry_experiment/") && base == "step4_input.json" => role("sgi-dry-log"),
         _ if in_dir("idea_generation/") && base == "step2_input.json" => role("sgi-idea-log"),
+        _ if in_dir("asap_aes/") && base == "training_set_rel3.tsv" => role("asap-gold"),
+        _ if in_dir("asap_aes/") && base == "predictions.csv" => role("asap-predictions"),
         _ => role("unknown"),
     }
 }
@@ -97,6 +99,61 @@ fn every_golden_file_is_detected() {
     }
     assert!(checked > 300, "{checked}");
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// ASAP-AES through the workbench (what the page runs) gives the CLI's report: every golden
+/// case, both variants; the bootstrap of a model against itself is zero.
+#[test]
+fn asap_aes_scores_in_the_workbench_as_on_the_command_line() {
+    let mut checked = 0;
+    for dir in std::fs::read_dir(golden_root().join("asap_aes")).unwrap() {
+        let dir = dir.unwrap().path();
+        let gold_path = dir.join("training_set_rel3.tsv");
+        let pred_path = dir.join("predictions.csv");
+        let files = vec![
+            WorkFile::new(rel(&gold_path), std::fs::read(&gold_path).unwrap()),
+            WorkFile::new(rel(&pred_path), std::fs::read(&pred_path).unwrap()),
+        ];
+        let expected: Value = serde_json::from_str(&read(&dir.join("expected.json"))).unwrap();
+        for variant in [Variant::Official, Variant::Corrected] {
+            let outcomes = score_files(&files, &ScoreOptions { variant });
+            assert_eq!(outcomes.len(), 1, "{dir:?}");
+            let outcome = &outcomes[0];
+            if let Some(error) = expected["error"].as_str() {
+                let e = outcome.result.as_ref().unwrap_err();
+                assert!(e.message.contains(error), "{e}");
+                continue;
+            }
+            let report = outcome.report().unwrap();
+            let overall = if variant == Variant::Official {
+                &expected
+            } else {
+                &expected["corrected"]
+            };
+            let got = report.overall.metrics["mean_qwk_fisher"]
+                .as_scalar()
+                .unwrap();
+            assert!((got - overall["mean_qwk_fisher"].as_f64().unwrap()).abs() <= 1e-12);
+            let rows = workbench::drill::sample_rows(report);
+            assert_eq!(rows.len(), report.overall.n);
+            let detail = workbench::drill::sample_detail(&files, outcome, 0).unwrap();
+            assert!(
+                detail
+                    .fields
+                    .iter()
+                    .any(|(l, t)| l == "Essay" && !t.is_empty())
+            );
+            let scored = outcome.result.as_ref().unwrap();
+            let mut boot =
+                workbench::compare::Bootstrap::new(scored, scored, variant, 7, 1000).unwrap();
+            boot.step(100);
+            for i in boot.finish() {
+                assert_eq!(i.difference, Some(0.0), "{i:?}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 6, "{checked}");
 }
 
 /// The toolkit's evaluation.json of each MSQA case (stored inside expected.json).

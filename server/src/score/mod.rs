@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use clap::{ArgMatches, Args, FromArgMatches};
 use metrics_core::{InputError, InputFile, Report};
 
+pub mod asap_aes;
 pub mod eotgc;
 pub mod msqa;
 pub mod pairs;
@@ -131,6 +132,7 @@ pub static COMMANDS: &[&dyn ScoreCommand] = &[
     &sgibench::DRY,
     &sgibench::DEEP_RESEARCH,
     &sgibench::IDEA,
+    &asap_aes::COMMAND,
 ];
 
 /// `scorebench benchmarks [--json]`.

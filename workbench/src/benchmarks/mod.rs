@@ -1,5 +1,6 @@
 //! One module per registered benchmark (see [`crate::registry`]).
 
+pub mod asap_aes;
 pub mod eotgc;
 pub mod msqa;
 pub mod pairs;
