@@ -200,7 +200,7 @@ pub fn mean_quadratic_weighted_kappa(kappas: &[f64]) -> f64 {
     let z: Vec<f64> = kappas
         .iter()
         .map(|&k| {
-            let k = k.min(0.999).max(-0.999);
+            let k = k.clamp(-0.999, 0.999);
             0.5 * ((1.0 + k) / (1.0 - k)).ln() * 1.0
         })
         .collect();
