@@ -114,3 +114,20 @@ test('MSQA n=3 case: accuracy, coverage and tokens equal the CLI', async () => {
   assert.ok(compared >= 3, `compared ${compared}`);
   assertExportsMatchCli(exports, dir, args);
 });
+
+test('ASAP-AES golden cases: QWK per set and both means equal the CLI (gold TSV in Latin-1)', async () => {
+  for (const name of ['asap_01_basic', 'asap_02_float_predictions', 'asap_03_all_sets']) {
+    const dir = tempDir('asap');
+    const src = join(golden, 'asap_aes', name);
+    for (const f of ['training_set_rel3.tsv', 'predictions.csv']) copyFileSync(join(src, f), join(dir, f));
+    const args = ['asap-aes', '--gold', 'training_set_rel3.tsv', 'predictions.csv'];
+    const { metrics, exports } = await dropAndRead(
+      [join(dir, 'training_set_rel3.tsv'), join(dir, 'predictions.csv')], 'asap-aes', `asap-${name}.png`);
+    const report = cli(dir, args);
+    const expected = JSON.parse(readFileSync(join(src, 'expected.json'), 'utf8'));
+    const compared = assertPageMatchesCli(metrics, report, ['qwk', 'mean_qwk_fisher', 'mean_qwk']);
+    assert.equal(compared, Object.keys(expected.sets).length + 2, `${name}: every set and both means`);
+    assert.ok(Math.abs(metrics['overall/mean_qwk_fisher'] - expected.mean_qwk_fisher) <= 1e-12, name);
+    assertExportsMatchCli(exports, dir, args);
+  }
+});
