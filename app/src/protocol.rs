@@ -6,7 +6,9 @@ use serde::{Deserialize, Serialize};
 use workbench::charts::Chart;
 use workbench::compare::MetricInterval;
 use workbench::drill::SampleDetail;
-use workbench::{Detected, Role, Variant};
+use workbench::drill::SampleRow;
+use workbench::table::Table;
+use workbench::{Confidence, Variant};
 
 /// Page → worker.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -16,7 +18,7 @@ pub enum ToWorker {
     /// predictions becomes a new model; gold files, datasets and taxonomies are shared by all.
     AddFiles { names: Vec<String> },
     /// The user corrected a file's role: re-plan and re-score.
-    SetRole { index: usize, role: Role },
+    SetRole { index: usize, role: String },
     /// Forget a file.
     Remove { index: usize },
     /// Score again with another variant (official / corrected / paper).
@@ -47,7 +49,11 @@ pub enum FromWorker {
         total: usize,
     },
     /// The files the worker holds, with what was recognised.
-    Files { files: Vec<FileView> },
+    Files {
+        files: Vec<FileView>,
+        /// Every role a file can be given (the registry's, then "Not used").
+        roles: Vec<RoleView>,
+    },
     /// One result per scoring job.
     Scored {
         variant: Variant,
@@ -68,13 +74,30 @@ pub enum FromWorker {
     Failed { message: String },
 }
 
+/// A role as the page shows it (the page does not link the benchmark registry).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RoleView {
+    pub key: String,
+    pub label: String,
+}
+
+/// What detection said about a file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DetectedView {
+    pub benchmark: String,
+    pub role: String,
+    pub confidence: Confidence,
+    pub why: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FileView {
     pub index: usize,
     pub name: String,
     pub size_bytes: usize,
-    pub detected: Detected,
-    pub role: Role,
+    pub detected: DetectedView,
+    /// The role's key.
+    pub role: String,
     /// The model group (drop batch) the file belongs to; shared files say "shared".
     pub model: String,
 }
@@ -92,10 +115,14 @@ pub struct OutcomeView {
     pub variants: Vec<Variant>,
     /// The files the job read.
     pub files: Vec<String>,
+    /// The report, without its samples (they travel as `rows`).
     pub result: Result<Report, InputError>,
-    /// The same job under the official variant when `variant` is not official, so the page can
-    /// highlight the cells that change.
-    pub official: Option<Report>,
+    /// The report's table in its benchmark's layout.
+    pub table: Option<Table>,
+    /// Cells (subset, metric) that differ from the official variant's, to highlight.
+    pub changed: Vec<(String, String)>,
+    /// The samples as typed rows.
+    pub rows: Vec<SampleRow>,
     /// The benchmark's own charts (error counts per tier, levels per grade, …).
     pub charts: Vec<Chart>,
 }

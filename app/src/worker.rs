@@ -6,6 +6,7 @@
 use std::cell::RefCell;
 
 use js_sys::{Array, Uint8Array};
+use metrics_core::Report;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -13,7 +14,9 @@ use workbench::compare::Bootstrap;
 use workbench::drill::sample_detail;
 use workbench::{Outcome, Role, ScoreOptions, Variant, WorkFile, score_files};
 
-use crate::protocol::{CompareView, FileView, FromWorker, OutcomeView, ToWorker};
+use crate::protocol::{
+    CompareView, DetectedView, FileView, FromWorker, OutcomeView, RoleView, ToWorker,
+};
 
 /// Resamples per chunk of the bootstrap; progress is posted after each chunk.
 const BOOTSTRAP_CHUNK: usize = 50;
@@ -116,8 +119,13 @@ fn handle(data: JsValue) {
             rescore(state);
         }
         ToWorker::SetRole { index, role } => {
-            if let Some(held) = state.files.get_mut(index) {
-                held.file.role = role;
+            match (state.files.get_mut(index), Role::from_key(&role)) {
+                (Some(held), Some(role)) => held.file.role = role,
+                _ => {
+                    return send(&FromWorker::Failed {
+                        message: format!("worker: no file {index} or no role `{role}`"),
+                    });
+                }
             }
             rescore(state);
         }
@@ -163,20 +171,35 @@ fn rescore(state: &mut State) {
         .files
         .iter()
         .enumerate()
-        .map(|(index, h)| FileView {
-            index,
-            name: h.file.name.clone(),
-            size_bytes: h.file.bytes.len(),
-            detected: h.file.detect(),
-            role: h.file.role,
-            model: if is_shared(h.file.role) {
-                "shared".into()
-            } else {
-                state.models[h.model].clone()
-            },
+        .map(|(index, h)| {
+            let detected = h.file.detect();
+            FileView {
+                index,
+                name: h.file.name.clone(),
+                size_bytes: h.file.bytes.len(),
+                detected: DetectedView {
+                    benchmark: detected.benchmark,
+                    role: detected.role.key().to_string(),
+                    confidence: detected.confidence,
+                    why: detected.why,
+                },
+                role: h.file.role.key().to_string(),
+                model: if is_shared(h.file.role) {
+                    "shared".into()
+                } else {
+                    state.models[h.model].clone()
+                },
+            }
         })
         .collect();
-    send(&FromWorker::Files { files });
+    let roles = Role::all()
+        .into_iter()
+        .map(|r| RoleView {
+            key: r.key().to_string(),
+            label: r.label().to_string(),
+        })
+        .collect();
+    send(&FromWorker::Files { files, roles });
     score(state);
 }
 
@@ -221,6 +244,17 @@ fn score(state: &mut State) {
             let official = (outcome.variant != Variant::Official)
                 .then(|| workbench::rescore(&files, &outcome, Variant::Official))
                 .and_then(|o| o.report().cloned());
+            let (table, changed, rows) = match outcome.report() {
+                Some(report) => (
+                    Some(workbench::table(report)),
+                    official
+                        .as_ref()
+                        .map(|o| workbench::changed_cells(o, report))
+                        .unwrap_or_default(),
+                    workbench::sample_rows(report),
+                ),
+                None => (None, Vec::new(), Vec::new()),
+            };
             let benchmark = outcome.job.benchmark();
             let charts = match (benchmark, &outcome.result) {
                 (Some(b), Ok(scored)) => b.charts(scored, outcome.variant),
@@ -240,8 +274,13 @@ fn score(state: &mut State) {
                     .filter_map(|i| files.get(i))
                     .map(|f| f.name.clone())
                     .collect(),
-                result: outcome.result.clone().map(|scored| scored.report),
-                official,
+                result: outcome.result.clone().map(|scored| Report {
+                    samples: None,
+                    ..scored.report
+                }),
+                table,
+                changed,
+                rows,
                 charts,
             });
             scored.push(Scoring {

@@ -5,11 +5,11 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, Worker};
-use workbench::{Role, Variant};
+use workbench::Variant;
 
 use workbench::drill::SampleDetail;
 
-use crate::protocol::{CompareView, FileView, FromWorker, OutcomeView, ToWorker};
+use crate::protocol::{CompareView, FileView, FromWorker, OutcomeView, RoleView, ToWorker};
 
 /// Where the page is in reading and scoring.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,6 +29,8 @@ pub type CompareState = Option<(usize, usize, Result<CompareView, String>)>;
 pub struct WorkbenchState {
     pub ready: RwSignal<bool>,
     pub files: RwSignal<Vec<FileView>>,
+    /// Every role a file can be given (from the worker's registry).
+    pub roles: RwSignal<Vec<RoleView>>,
     pub outcomes: RwSignal<Vec<OutcomeView>>,
     pub progress: RwSignal<Option<Progress>>,
     pub variant: RwSignal<Variant>,
@@ -51,6 +53,7 @@ impl WorkbenchState {
         let state = Self {
             ready: RwSignal::new(false),
             files: RwSignal::new(Vec::new()),
+            roles: RwSignal::new(Vec::new()),
             outcomes: RwSignal::new(Vec::new()),
             progress: RwSignal::new(None),
             variant: RwSignal::new(Variant::Official),
@@ -97,7 +100,10 @@ impl WorkbenchState {
                     total: total as f64,
                 }))
             }
-            Some(Ok(FromWorker::Files { files })) => self.files.set(files),
+            Some(Ok(FromWorker::Files { files, roles })) => {
+                self.files.set(files);
+                self.roles.set(roles);
+            }
             Some(Ok(FromWorker::Scored {
                 variant,
                 outcomes,
@@ -172,7 +178,7 @@ impl WorkbenchState {
         self.post(&ToWorker::AddFiles { names }, &bytes);
     }
 
-    pub fn set_role(&self, index: usize, role: Role) {
+    pub fn set_role(&self, index: usize, role: String) {
         self.post(&ToWorker::SetRole { index, role }, &[]);
     }
 

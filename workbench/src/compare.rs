@@ -29,20 +29,23 @@ use crate::table::{Cell, Column, OVERALL, Row, Table, scalar_keys};
 use metrics_core::report::{MetricValue, Report};
 
 /// The metrics-per-model table: one row per model, one column per overall scalar metric, shown
-/// × `display.0` with `display.1` decimals (the benchmark's table's).
-pub fn metrics_table(models: &[(String, &Report)], display: (f64, usize)) -> Table {
+/// as each model's own table shows it (its scale and decimals; the reason of an undefined value
+/// from its table's overall cell).
+pub fn metrics_table(models: &[(String, &Report, &Table)]) -> Table {
     let mut keys: Vec<String> = Vec::new();
-    for (_, r) in models {
+    for (_, r, _) in models {
         for k in scalar_keys(r) {
             if !keys.contains(&k) && r.overall.metrics.contains_key(&k) {
                 keys.push(k);
             }
         }
     }
-    let (scale, decimals) = display;
+    let (scale, decimals) = models
+        .first()
+        .map_or((1.0, 4), |(_, _, t)| (t.scale, t.decimals));
     let rows = models
         .iter()
-        .map(|(model, r)| Row {
+        .map(|(model, r, t)| Row {
             key: model.clone(),
             label: model.clone(),
             n: Some(r.overall.n),
@@ -56,9 +59,11 @@ pub fn metrics_table(models: &[(String, &Report)], display: (f64, usize)) -> Tab
                         value,
                         display: value
                             .map_or_else(|| "—".into(), |v| format!("{:.*}", decimals, v * scale)),
-                        undefined_reason: value
-                            .is_none()
-                            .then(|| super::table::undefined_reason(r, OVERALL, k)),
+                        undefined_reason: value.is_none().then(|| {
+                            t.cell(OVERALL, k)
+                                .and_then(|c| c.undefined_reason.clone())
+                                .unwrap_or_else(|| "undefined (null in the report)".into())
+                        }),
                     }
                 })
                 .collect(),
@@ -67,11 +72,11 @@ pub fn metrics_table(models: &[(String, &Report)], display: (f64, usize)) -> Tab
     Table {
         benchmark: models
             .first()
-            .map(|(_, r)| r.benchmark.clone())
+            .map(|(_, r, _)| r.benchmark.clone())
             .unwrap_or_default(),
         variant: models
             .first()
-            .map(|(_, r)| r.variant.clone())
+            .map(|(_, r, _)| r.variant.clone())
             .unwrap_or_default(),
         scale,
         decimals,

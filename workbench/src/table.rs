@@ -20,7 +20,7 @@ use metrics_core::report::{MetricValue, Metrics, Report};
 pub const OVERALL: &str = "overall";
 
 /// One value of the table.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct Cell {
     /// `data-subset`: the subset name, or `overall`.
     pub subset: String,
@@ -44,7 +44,7 @@ impl Cell {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct Column {
     pub key: String,
     pub label: String,
@@ -52,7 +52,7 @@ pub struct Column {
     pub n: Option<usize>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct Row {
     pub key: String,
     pub label: String,
@@ -62,7 +62,7 @@ pub struct Row {
 }
 
 /// The table view model.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct Table {
     pub benchmark: String,
     pub variant: String,

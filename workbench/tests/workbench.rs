@@ -613,10 +613,8 @@ mod bootstrap {
         let (a, b) = models();
         let other = pairs_file("c.jsonl", &[1, 2], &[1, 2]);
         assert!(Bootstrap::new(&a, &other, Variant::Official, 1, 1000).is_err());
-        let t = metrics_table(
-            &[("A".into(), &a.report), ("B".into(), &b.report)],
-            (1.0, 4),
-        );
+        let (ta, tb) = (workbench::table(&a.report), workbench::table(&b.report));
+        let t = metrics_table(&[("A".into(), &a.report, &ta), ("B".into(), &b.report, &tb)]);
         assert_eq!(t.rows.len(), 2);
         assert_eq!(t.cell("overall", "accuracy").unwrap().value, Some(0.8));
         let diff = sample_diff(

@@ -3,7 +3,6 @@
 
 use leptos::prelude::*;
 use workbench::compare::{metrics_table, sample_diff};
-use workbench::drill::sample_rows;
 
 use crate::components::table_view::TableView;
 use crate::protocol::OutcomeView;
@@ -70,12 +69,11 @@ pub fn CompareView(state: WorkbenchState) -> impl IntoView {
             (Ok(ra), Ok(rb)) => (ra.clone(), rb.clone()),
             _ => return view! { <p class="error">"a selected model did not score"</p> }.into_any(),
         };
-        let layout = workbench::table(&ra);
-        let table = metrics_table(
-            &[(name(&oa), &ra), (name(&ob), &rb)],
-            (layout.scale, layout.decimals),
-        );
-        let diff = sample_diff(&sample_rows(&ra), &sample_rows(&rb));
+        let (Some(ta), Some(tb)) = (oa.table.clone(), ob.table.clone()) else {
+            return view! { <p class="error">"a selected model has no table"</p> }.into_any();
+        };
+        let table = metrics_table(&[(name(&oa), &ra, &ta), (name(&ob), &rb, &tb)]);
+        let diff = sample_diff(&oa.rows, &ob.rows);
         let diff_rows = diff
             .iter()
             .take(DIFF_ROWS)

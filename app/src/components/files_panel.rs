@@ -1,7 +1,6 @@
 //! The files the user dropped, what each was recognised as, and a role override.
 
 use leptos::prelude::*;
-use workbench::Role;
 
 use crate::worker_client::WorkbenchState;
 
@@ -22,26 +21,24 @@ pub fn FilesPanel(state: WorkbenchState) -> impl IntoView {
             .into_iter()
             .map(|f| {
                 let index = f.index;
-                let current = f.role;
-                let options = Role::all()
-                    .iter()
+                let options = state
+                    .roles
+                    .get()
+                    .into_iter()
                     .map(|r| {
-                        view! { <option value=r.key() selected=*r == current>{r.label()}</option> }
+                        let selected = r.key == f.role;
+                        view! { <option value=r.key selected=selected>{r.label}</option> }
                     })
                     .collect_view();
                 view! {
-                    <tr data-file=f.name.clone() data-role=f.role.key()>
+                    <tr data-file=f.name.clone() data-role=f.role.clone()>
                         <td class="mono">{f.name.clone()}</td>
                         <td class="num">{size_text(f.size_bytes)}</td>
                         <td class="model">{f.model.clone()}</td>
                         <td>
                             <select
                                 aria-label="role"
-                                on:change=move |ev| {
-                                    if let Some(role) = Role::from_key(&event_target_value(&ev)) {
-                                        state.set_role(index, role);
-                                    }
-                                }
+                                on:change=move |ev| state.set_role(index, event_target_value(&ev))
                             >
                                 {options}
                             </select>

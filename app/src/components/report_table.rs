@@ -3,8 +3,8 @@
 
 use leptos::prelude::*;
 use metrics_core::Report;
-use workbench::table::to_json_without_samples;
-use workbench::{changed_cells, table, to_csv, to_latex, to_markdown};
+use workbench::table::{Table, to_json_without_samples};
+use workbench::{to_csv, to_latex, to_markdown};
 
 use crate::download::download_text;
 
@@ -16,18 +16,16 @@ fn breakable(label: &str) -> String {
 #[component]
 pub fn ReportTable(
     report: Report,
-    /// The official variant's report, when this one is a corrected variant.
-    #[prop(optional_no_strip)]
-    official: Option<Report>,
+    /// The report's table (computed in the worker, in its benchmark's layout).
+    table: Table,
+    /// Cells (subset, metric) that differ from the official variant's.
+    #[prop(optional)]
+    changed: Vec<(String, String)>,
     /// Shown on `data-model` when several models are on the page.
     #[prop(optional_no_strip)]
     model: Option<String>,
 ) -> impl IntoView {
-    let t = table(&report);
-    let changed = official
-        .as_ref()
-        .map(|o| changed_cells(o, &report))
-        .unwrap_or_default();
+    let t = table;
     let header = t
         .columns
         .iter()

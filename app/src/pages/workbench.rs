@@ -5,7 +5,7 @@ use js_sys::Uint8Array;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use workbench::Variant;
-use workbench::drill::{Filter, sample_rows};
+use workbench::drill::Filter;
 use workbench::url_state::{Tab, ViewState};
 
 use crate::components::charts_view::ChartsView;
@@ -175,7 +175,18 @@ fn VariantToggle(state: WorkbenchState) -> impl IntoView {
 fn OutcomeCard(outcome: OutcomeView) -> impl IntoView {
     let body = match outcome.result {
         Ok(report) => {
-            view! { <ReportTable report=report official=outcome.official model=None /> }.into_any()
+            let table = outcome.table.unwrap_or_else(|| workbench::table::Table {
+                benchmark: report.benchmark.clone(),
+                variant: report.variant.clone(),
+                scale: 1.0,
+                decimals: 4,
+                corner: String::new(),
+                columns: Vec::new(),
+                rows: Vec::new(),
+                caption: String::new(),
+            });
+            view! { <ReportTable report=report table=table changed=outcome.changed model=None /> }
+                .into_any()
         }
         Err(e) => {
             view! { <p class="error" role="alert" data-testid="file-error">{e.to_string()}</p> }
@@ -227,7 +238,7 @@ fn ChartsTab(state: WorkbenchState) -> impl IntoView {
             .into_iter()
             .filter_map(|o| {
                 let report = o.result.ok()?;
-                let rows = sample_rows(&report);
+                let rows = o.rows.clone();
                 Some(view! {
                     <section class="card" data-benchmark=o.benchmark.clone() data-files=o.files.join(" ")>
                         <h2>{format!("{} · {}", o.model, o.title)}</h2>
@@ -259,7 +270,7 @@ fn SamplesTab(state: WorkbenchState, view_filter: RwSignal<Filter>) -> impl Into
             .map(|(i, o)| view! { <option value=i.to_string() selected=i == pick>{format!("{} · {}", o.model, o.title)}</option> })
             .collect_view();
         let outcome = outcomes[pick].clone();
-        let rows = outcome.result.as_ref().map(sample_rows).unwrap_or_default();
+        let rows = outcome.rows.clone();
         view! {
             <section class="card">
                 <select aria-label="scored job" on:change=move |ev| chosen.set(event_target_value(&ev).parse().unwrap_or(0))>{options}</select>
