@@ -16,7 +16,6 @@
 //!   their own names.
 
 pub mod accuracy;
-pub mod asap_aes;
 pub mod confusion;
 pub mod error;
 pub mod kendall_tau_b;
@@ -27,6 +26,7 @@ pub mod qwk;
 pub mod report;
 pub mod spearman;
 
+pub mod asap_aes;
 pub mod eotgc;
 pub mod msqa;
 pub mod sasbench;

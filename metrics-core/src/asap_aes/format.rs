@@ -1,109 +1,183 @@
-//! ASAP-AES files: the Kaggle release gold TSV (Latin-1) and a predictions CSV/TSV.
+//! ASAP-AES file formats: the Kaggle gold TSV and a predictions CSV (or TSV).
+//!
+//! ```text
+//! gold          training_set_rel3.tsv layout: tab-separated, header row, Latin-1, no quoting,
+//!               \n or \r\n; columns by name: essay_id, essay_set (1–8), domain1_score (integer),
+//!               essay (optional, kept for the detail view); every other column is ignored
+//! predictions   CSV or TSV (tab in the header line → TSV), UTF-8, BOM allowed, header row;
+//!               id column `essay_id`, else Kaggle's `prediction_id`; `predicted_score`, a
+//!               number (integer, float, or a quoted string such as "3.0"); other columns ignored
+//! ```
+//! Problems are [`InputError`]s with the file name and the 1-based line. Both readers take bytes:
+//! the gold file is Latin-1 (each byte is the code point of the same value; a file that starts
+//! with a UTF-8 byte-order mark is read as UTF-8 instead), the predictions are UTF-8.
+//!
+//! Scores are bounded to ±[`MAX_ABS_SCORE`] so that every rating difference and its square is an
+//! exact `f64`, as it is in the official code for any range it can hold in memory (its
+//! confusion matrix has (max − min + 1)² cells).
+
+use std::collections::HashMap;
 
 use crate::error::InputError;
 
-/// One gold essay of the release TSV.
-#[derive(Debug, Clone, PartialEq)]
+/// The largest absolute gold or (truncated) predicted score accepted.
+pub const MAX_ABS_SCORE: i64 = 10_000_000;
+
+/// One row of the gold file.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GoldEssay {
-    pub id: String,
-    /// 1–8.
+    pub id: u64,
+    /// The essay set (prompt), 1–8.
     pub set: u8,
     /// `domain1_score`.
     pub score: i64,
+    /// The `essay` column (empty when the file has none).
     pub text: String,
     /// 1-based line in the gold file.
     pub line: usize,
 }
 
-/// One prediction row.
+/// One row of the predictions file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prediction {
-    pub id: String,
-    /// `predicted_score` as read (possibly fractional).
+    pub id: u64,
+    /// `predicted_score` as read (a finite number).
     pub score: f64,
+    /// 1-based line in the predictions file.
     pub line: usize,
 }
 
-/// The release TSV is Latin-1: every byte is the code point of the same value.
-pub fn latin1(bytes: &[u8]) -> String {
-    bytes.iter().map(|&b| char::from(b)).collect()
+/// The gold file's bytes as text: Latin-1, or UTF-8 after a UTF-8 byte-order mark.
+fn decode_gold(file: &str, bytes: &[u8]) -> Result<String, InputError> {
+    match bytes.strip_prefix(b"\xEF\xBB\xBF") {
+        Some(rest) => utf8(file, rest).map(str::to_string),
+        None => Ok(bytes.iter().map(|&b| char::from(b)).collect()),
+    }
 }
 
-fn column(header: &[&str], name: &str, file: &str) -> Result<usize, InputError> {
-    header
-        .iter()
-        .position(|h| h.trim() == name)
-        .ok_or_else(|| InputError::at_line(file, 1, format!("no `{name}` column in the header")))
+/// UTF-8 text, or an error naming the line of the first invalid byte.
+fn utf8<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, InputError> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let line = 1 + bytes[..e.valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        InputError::at_line(file, line, format!("not UTF-8 text: {e}"))
+    })
 }
 
-/// Parse the gold TSV (`essay_id`, `essay_set`, `domain1_score`; `essay` kept for the detail).
-/// Tab-separated, no quoting, `\n` or `\r\n`.
+fn parse_id(file: &str, line: usize, column: &str, raw: &str) -> Result<u64, InputError> {
+    raw.trim().parse::<u64>().map_err(|_| {
+        InputError::at_line(
+            file,
+            line,
+            format!("`{column}` must be a whole number, found {raw:?}"),
+        )
+    })
+}
+
+/// Parse the gold TSV. Fully empty lines are skipped; a row may omit trailing empty fields but
+/// may not have more fields than the header.
 pub fn parse_gold(file: &str, bytes: &[u8]) -> Result<Vec<GoldEssay>, InputError> {
-    let text = latin1(bytes);
-    let mut lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
-    let header: Vec<&str> = lines
-        .next()
-        .filter(|h| !h.trim().is_empty())
-        .ok_or_else(|| InputError::whole_file(file, "empty file: expected a header row"))?
-        .split('\t')
-        .collect();
-    let (id_col, set_col, score_col) = (
-        column(&header, "essay_id", file)?,
-        column(&header, "essay_set", file)?,
-        column(&header, "domain1_score", file)?,
-    );
-    let essay_col = header.iter().position(|h| h.trim() == "essay");
-    let mut out = Vec::new();
-    for (i, row) in lines.enumerate() {
-        let line = i + 2;
-        if row.trim().is_empty() {
-            continue;
+    let text = decode_gold(file, bytes)?;
+    let mut lines = text
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .enumerate()
+        .map(|(i, l)| (i + 1, l));
+    let header: Vec<&str> = match lines.next() {
+        Some((_, h)) if !h.trim().is_empty() => h.split('\t').map(str::trim).collect(),
+        _ => {
+            return Err(InputError::whole_file(
+                file,
+                "empty file: expected a tab-separated header with essay_id, essay_set and domain1_score",
+            ));
         }
-        let cells: Vec<&str> = row.split('\t').collect();
-        let cell = |c: usize, name: &str| -> Result<&str, InputError> {
-            cells.get(c).map(|s| s.trim()).ok_or_else(|| {
-                InputError::at_line(file, line, format!("the row has no `{name}` cell"))
-            })
-        };
-        let id = cell(id_col, "essay_id")?;
-        if id.is_empty() {
-            return Err(InputError::at_line(file, line, "empty essay_id"));
-        }
-        let set = cell(set_col, "essay_set")?;
-        let set: u8 = set
-            .parse()
-            .ok()
-            .filter(|s| (1..=8).contains(s))
-            .ok_or_else(|| {
-                InputError::at_line(file, line, format!("essay_set `{set}` is not 1–8"))
-            })?;
-        let score = cell(score_col, "domain1_score")?;
-        let score: i64 = score.parse().map_err(|_| {
+    };
+    let column = |name: &str| {
+        header.iter().position(|h| *h == name).ok_or_else(|| {
             InputError::at_line(
                 file,
-                line,
-                format!("domain1_score `{score}` of essay_id {id} is not an integer"),
+                1,
+                format!(
+                    "no `{name}` column: expected the Kaggle training_set_rel3.tsv layout \
+                     (tab-separated, with essay_id, essay_set and domain1_score)"
+                ),
             )
-        })?;
-        out.push(GoldEssay {
-            id: id.to_string(),
+        })
+    };
+    let (id_col, set_col, score_col) = (
+        column("essay_id")?,
+        column("essay_set")?,
+        column("domain1_score")?,
+    );
+    let essay_col = header.iter().position(|h| *h == "essay");
+    let mut essays = Vec::new();
+    let mut seen: HashMap<u64, usize> = HashMap::new();
+    for (line, row) in lines {
+        if row.is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = row.split('\t').collect();
+        if fields.len() > header.len() {
+            return Err(InputError::at_line(
+                file,
+                line,
+                format!(
+                    "{} tab-separated fields, the header has {}",
+                    fields.len(),
+                    header.len()
+                ),
+            ));
+        }
+        let field = |col: usize| fields.get(col).copied().unwrap_or("");
+        let id = parse_id(file, line, "essay_id", field(id_col))?;
+        let at =
+            |message: String| InputError::at_line(file, line, format!("essay_id {id}: {message}"));
+        let raw_set = field(set_col);
+        let set = raw_set
+            .trim()
+            .parse::<u8>()
+            .ok()
+            .filter(|s| (1..=8).contains(s))
+            .ok_or_else(|| at(format!("`essay_set` must be 1 to 8, found {raw_set:?}")))?;
+        let raw_score = field(score_col);
+        let score = raw_score
+            .trim()
+            .parse::<i64>()
+            .ok()
+            .filter(|s| s.abs() <= MAX_ABS_SCORE)
+            .ok_or_else(|| {
+                at(format!(
+                    "`domain1_score` must be a whole number (at most {MAX_ABS_SCORE} in size), found {raw_score:?}"
+                ))
+            })?;
+        if let Some(first) = seen.insert(id, line) {
+            return Err(at(format!("duplicate essay_id (also line {first})")));
+        }
+        essays.push(GoldEssay {
+            id,
             set,
             score,
-            text: essay_col
-                .and_then(|c| cells.get(c))
-                .map_or_else(String::new, |s| (*s).to_string()),
+            text: essay_col.map(|c| field(c).to_string()).unwrap_or_default(),
             line,
         });
     }
-    Ok(out)
+    if essays.is_empty() {
+        return Err(InputError::whole_file(
+            file,
+            "no essays: expected rows below the header",
+        ));
+    }
+    Ok(essays)
 }
 
-/// Parse the predictions: a header with `essay_id` (or Kaggle's `prediction_id`) and
-/// `predicted_score`, comma- or tab-separated, UTF-8 with an optional BOM.
-pub fn parse_predictions(file: &str, text: &str) -> Result<Vec<Prediction>, InputError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let first = text.lines().next().unwrap_or("");
-    let delimiter = if first.contains('\t') && !first.contains(',') {
+/// Parse a predictions CSV (or TSV: a tab in the header line).
+pub fn parse_predictions(file: &str, bytes: &[u8]) -> Result<Vec<Prediction>, InputError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let text = utf8(file, bytes)?;
+    let header_line = text.lines().next().unwrap_or("");
+    let delimiter = if header_line.contains('\t') {
         b'\t'
     } else {
         b','
@@ -112,91 +186,228 @@ pub fn parse_predictions(file: &str, text: &str) -> Result<Vec<Prediction>, Inpu
         .delimiter(delimiter)
         .flexible(true)
         .from_reader(text.as_bytes());
-    let header = reader
+    let headers = reader
         .headers()
-        .map_err(|e| InputError::at_line(file, 1, format!("cannot read the header: {e}")))?
+        .map_err(|e| InputError::at_line(file, 1, format!("unreadable header: {e}")))?
         .clone();
-    let find = |name: &str| header.iter().position(|h| h.trim() == name);
-    let id_col = find("essay_id")
-        .or_else(|| find("prediction_id"))
-        .ok_or_else(|| {
-            InputError::at_line(
+    let column = |name: &str| headers.iter().position(|h| h.trim() == name);
+    let (id_col, id_name) = match (column("essay_id"), column("prediction_id")) {
+        (Some(c), _) => (c, "essay_id"),
+        (None, Some(c)) => (c, "prediction_id"),
+        (None, None) => {
+            return Err(InputError::at_line(
                 file,
                 1,
-                "no `essay_id` (or `prediction_id`) column in the header",
+                "no id column: expected a header with `essay_id` (or `prediction_id`) and `predicted_score`",
+            ));
+        }
+    };
+    let score_col = column("predicted_score").ok_or_else(|| {
+        InputError::at_line(
+            file,
+            1,
+            "no `predicted_score` column: expected a header with `essay_id` (or `prediction_id`) and `predicted_score`",
+        )
+    })?;
+    let mut predictions = Vec::new();
+    let mut seen: HashMap<u64, usize> = HashMap::new();
+    for row in reader.records() {
+        let row = row.map_err(|e| {
+            InputError::at_line(
+                file,
+                line_of(text, e.position()),
+                format!("malformed row: {e}"),
             )
         })?;
-    let score_col = find("predicted_score")
-        .ok_or_else(|| InputError::at_line(file, 1, "no `predicted_score` column in the header"))?;
-    let mut out = Vec::new();
-    for record in reader.records() {
-        let record = record.map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line() as usize);
-            InputError::at_line(file, line, format!("unreadable row: {e}"))
-        })?;
-        let line = record.position().map_or(0, |p| p.line() as usize);
-        if record.iter().all(|c| c.trim().is_empty()) {
+        let line = line_of(text, row.position());
+        if row.iter().all(|f| f.trim().is_empty()) {
             continue;
         }
-        let id = record.get(id_col).unwrap_or("").trim();
-        if id.is_empty() {
-            return Err(InputError::at_line(file, line, "empty essay_id"));
-        }
-        let raw = record.get(score_col).unwrap_or("").trim();
-        let score: f64 = raw
-            .parse()
+        let id = parse_id(file, line, id_name, row.get(id_col).unwrap_or(""))?;
+        let raw = row.get(score_col).unwrap_or("");
+        let score = raw
+            .trim()
+            .parse::<f64>()
             .ok()
-            .filter(|s: &f64| s.is_finite())
+            .filter(|s| s.is_finite() && s.trunc().abs() <= MAX_ABS_SCORE as f64)
             .ok_or_else(|| {
                 InputError::at_line(
                     file,
                     line,
-                    format!("predicted_score `{raw}` of essay_id {id} is not a finite number"),
+                    format!(
+                        "essay_id {id}: `predicted_score` must be a number (at most {MAX_ABS_SCORE} in size), found {raw:?}"
+                    ),
                 )
             })?;
-        out.push(Prediction {
-            id: id.to_string(),
-            score,
-            line,
-        });
+        if let Some(first) = seen.insert(id, line) {
+            return Err(InputError::at_line(
+                file,
+                line,
+                format!("essay_id {id}: a second prediction (the first is on line {first})"),
+            ));
+        }
+        predictions.push(Prediction { id, score, line });
     }
-    Ok(out)
+    Ok(predictions)
+}
+
+/// The 1-based line where a CSV record starts. The `csv` crate's position is where the reader
+/// stood after the previous record: before the `\n` of a `\r\n` and before skipped blank lines,
+/// so line ends are skipped first.
+fn line_of(text: &str, position: Option<&csv::Position>) -> usize {
+    let bytes = text.as_bytes();
+    let mut at = position.map_or(0, |p| p.byte() as usize).min(bytes.len());
+    while at < bytes.len() && matches!(bytes[at], b'\r' | b'\n') {
+        at += 1;
+    }
+    1 + bytes[..at].iter().filter(|&&b| b == b'\n').count()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    const HEADER: &str = "essay_id\tessay_set\tessay\trater1_domain1\tdomain1_score\tdomain2_score";
+
     #[test]
-    fn gold_is_latin1_with_crlf() {
-        let bytes = b"essay_id\tessay_set\tessay\tdomain1_score\r\n7\t2\tcaf\xe9 \"q\"\t4\r\n\r\n";
-        let gold = parse_gold("g.tsv", bytes).unwrap();
-        assert_eq!(gold.len(), 1);
+    fn gold_is_latin1_with_crlf_and_header_by_name() {
+        let mut bytes = format!("{HEADER}\r\n").into_bytes();
+        bytes.extend_from_slice(b"7\t3\tun caf\xE9 \"quoted\"\t2\t3\t\r\n");
+        bytes.extend_from_slice(b"8\t8\tx\t1\t60\r\n\r\n");
+        let gold = parse_gold("g.tsv", &bytes).unwrap();
         assert_eq!(
-            (gold[0].id.as_str(), gold[0].set, gold[0].score),
-            ("7", 2, 4)
+            gold[0],
+            GoldEssay {
+                id: 7,
+                set: 3,
+                score: 3,
+                text: "un café \"quoted\"".into(),
+                line: 2
+            }
         );
-        assert_eq!(gold[0].text, "café \"q\"");
-        let e = parse_gold("g.tsv", b"essay_id\tessay_set\tdomain1_score\n1\t9\t2\n").unwrap_err();
-        assert_eq!((e.path.as_str(), e.line), ("g.tsv", Some(2)));
-        let e = parse_gold("g.tsv", b"essay_id\tessay_set\tdomain1_score\n1\t1\tx\n").unwrap_err();
-        assert!(e.message.contains("essay_id 1"), "{e}");
+        assert_eq!((gold[1].id, gold[1].set, gold[1].score), (8, 8, 60));
+        // Columns in another order, no essay column, trailing empty fields omitted.
+        let gold = parse_gold("g.tsv", b"domain1_score\tessay_set\tessay_id\n4\t1\t12\n").unwrap();
+        assert_eq!((gold[0].id, gold[0].set, gold[0].score), (12, 1, 4));
+        assert_eq!(gold[0].text, "");
     }
 
     #[test]
-    fn predictions_with_bom_quotes_and_kaggle_ids() {
-        let p = parse_predictions(
-            "p.csv",
-            "\u{feff}prediction_id,essay_set,predicted_score\n5,1,\"3.0\"\n6,1,-0.6\n",
-        )
-        .unwrap();
-        assert_eq!(p.len(), 2);
-        assert_eq!((p[0].id.as_str(), p[0].score, p[0].line), ("5", 3.0, 2));
-        assert_eq!(p[1].score, -0.6);
-        let e = parse_predictions("p.csv", "essay_id,predicted_score\n1,2\n2,abc\n").unwrap_err();
-        assert_eq!(e.line, Some(3));
-        let tsv = parse_predictions("p.tsv", "essay_id\tpredicted_score\n1\t2\n").unwrap();
-        assert_eq!(tsv[0].score, 2.0);
-        assert!(parse_predictions("p.csv", "id,score\n1,2\n").is_err());
+    fn gold_after_a_utf8_bom_is_utf8() {
+        let text = format!("\u{feff}{HEADER}\n1\t1\tcafé\t4\t4\t\n");
+        let gold = parse_gold("g.tsv", text.as_bytes()).unwrap();
+        assert_eq!(gold[0].text, "café");
+    }
+
+    #[test]
+    fn gold_errors_name_file_and_line() {
+        let err = |body: &str| {
+            parse_gold(
+                "g.tsv",
+                format!("{HEADER}\n1\t1\ta\t4\t4\t\n{body}").as_bytes(),
+            )
+            .unwrap_err()
+            .to_string()
+        };
+        assert_eq!(
+            err("2\t9\ta\t4\t4\t\n"),
+            "g.tsv:3: essay_id 2: `essay_set` must be 1 to 8, found \"9\""
+        );
+        assert_eq!(
+            err("2\t1\ta\t4\t4.5\t\n"),
+            "g.tsv:3: essay_id 2: `domain1_score` must be a whole number (at most 10000000 in size), found \"4.5\""
+        );
+        assert_eq!(
+            err("2\t1\ta\t4\t\t\n"),
+            "g.tsv:3: essay_id 2: `domain1_score` must be a whole number (at most 10000000 in size), found \"\""
+        );
+        assert_eq!(
+            err("x\t1\ta\t4\t4\t\n"),
+            "g.tsv:3: `essay_id` must be a whole number, found \"x\""
+        );
+        assert_eq!(
+            err("\n1\t2\tb\t3\t3\t\n"),
+            "g.tsv:4: essay_id 1: duplicate essay_id (also line 2)"
+        );
+        assert_eq!(
+            err("2\t1\ta\t4\t4\t\t\n"),
+            "g.tsv:3: 7 tab-separated fields, the header has 6"
+        );
+        let e = parse_gold("g.tsv", b"essay_id,essay_set,domain1_score\n1,1,4\n").unwrap_err();
+        assert_eq!(e.line, Some(1));
+        assert!(e.message.starts_with("no `essay_id` column"), "{e}");
+        assert_eq!(
+            parse_gold("g.tsv", format!("{HEADER}\n").as_bytes())
+                .unwrap_err()
+                .to_string(),
+            "g.tsv: no essays: expected rows below the header"
+        );
+        assert!(parse_gold("g.tsv", b"").unwrap_err().line.is_none());
+        let e = parse_gold("g.tsv", b"\xEF\xBB\xBFessay_id\n\xE9\n").unwrap_err();
+        assert_eq!(
+            (e.line, e.message.starts_with("not UTF-8")),
+            (Some(2), true)
+        );
+    }
+
+    #[test]
+    fn predictions_csv_tsv_bom_quotes_and_floats() {
+        let csv = "\u{feff}essay_id,essay_set,predicted_score\r\n1,1,\"3.0\"\r\n2,1,-0.6\r\n\r\n3,1, 2.999 \r\n";
+        let p = parse_predictions("p.csv", csv.as_bytes()).unwrap();
+        let got: Vec<(u64, f64, usize)> = p.iter().map(|p| (p.id, p.score, p.line)).collect();
+        assert_eq!(got, [(1, 3.0, 2), (2, -0.6, 3), (3, 2.999, 5)]);
+        let tsv = "prediction_id\tessay_weight\tpredicted_score\n10\t1\t4\n";
+        let p = parse_predictions("p.tsv", tsv.as_bytes()).unwrap();
+        assert_eq!((p[0].id, p[0].score, p[0].line), (10, 4.0, 2));
+        // essay_id wins over prediction_id when both are present.
+        let both = "prediction_id,essay_id,predicted_score\n99,5,1\n";
+        assert_eq!(
+            parse_predictions("p.csv", both.as_bytes()).unwrap()[0].id,
+            5
+        );
+    }
+
+    #[test]
+    fn prediction_errors_name_file_and_line() {
+        let err = |text: &str| {
+            parse_predictions("p.csv", text.as_bytes())
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            err("essay_id,predicted_score\n1,3\n2,three\n"),
+            "p.csv:3: essay_id 2: `predicted_score` must be a number (at most 10000000 in size), found \"three\""
+        );
+        assert_eq!(
+            err("essay_id,predicted_score\n1,NaN\n"),
+            "p.csv:2: essay_id 1: `predicted_score` must be a number (at most 10000000 in size), found \"NaN\""
+        );
+        assert!(err("essay_id,predicted_score\n1,1e300\n").starts_with("p.csv:2: essay_id 1:"));
+        // Lines as an editor counts them, with \r\n line ends and blank lines.
+        assert!(
+            err("essay_id,predicted_score\r\n1,3\r\n\r\n\r\n2,x\r\n")
+                .starts_with("p.csv:5: essay_id 2:")
+        );
+        assert_eq!(
+            err("essay_id,predicted_score\n1,3\n1,4\n"),
+            "p.csv:3: essay_id 1: a second prediction (the first is on line 2)"
+        );
+        assert_eq!(
+            err("essay_id,predicted_score\n1.0,3\n"),
+            "p.csv:2: `essay_id` must be a whole number, found \"1.0\""
+        );
+        assert_eq!(
+            err("prediction_id,predicted_score\n,3\n"),
+            "p.csv:2: `prediction_id` must be a whole number, found \"\""
+        );
+        assert!(err("id,predicted_score\n1,3\n").starts_with("p.csv:1: no id column"));
+        assert!(err("essay_id,score\n1,3\n").starts_with("p.csv:1: no `predicted_score` column"));
+        // An unterminated quote runs to the end of the file: the cell is not a number.
+        assert!(err("essay_id,predicted_score\n1,\"3\n2,4\n").starts_with("p.csv:2: essay_id 1:"));
+        let e = parse_predictions("p.csv", b"essay_id,predicted_score\n1,3\n2,\xE9\n").unwrap_err();
+        assert_eq!(
+            (e.line, e.message.starts_with("not UTF-8")),
+            (Some(3), true)
+        );
     }
 }

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use metrics_core::Report;
-use metrics_core::asap_aes::{self, Variant};
+use metrics_core::asap_aes::{self, NamedBytes, ReportOptions, Variant};
 
 use super::{ScoreError, load};
 
@@ -27,18 +27,24 @@ pub struct AsapAesArgs {
 pub fn report(args: AsapAesArgs) -> Result<Report, ScoreError> {
     let variant = Variant::from_name(&args.variant)
         .ok_or_else(|| ScoreError::Usage(format!("unknown variant {}", args.variant)))?;
-    let gold_file = load(&args.gold)?;
-    let pred_file = load(&args.pred)?;
-    let gold = asap_aes::parse_gold(&gold_file.name, &gold_file.bytes)?;
-    let predictions = asap_aes::parse_predictions(&pred_file.name, pred_file.text()?)?;
-    let essays = asap_aes::join(&gold_file.name, &gold, &pred_file.name, &predictions)?;
-    Ok(asap_aes::score(
-        vec![gold_file.input_file(), pred_file.input_file()],
-        &gold_file.name,
-        &essays,
+    let gold = load(&args.gold)?;
+    let pred = load(&args.pred)?;
+    Ok(asap_aes::score_with(
+        named(&gold),
+        named(&pred),
         variant,
-        args.samples,
-    ))
+        ReportOptions {
+            samples: args.samples,
+            input_hashes: true,
+        },
+    )?)
+}
+
+fn named(f: &super::LoadedFile) -> NamedBytes<'_> {
+    NamedBytes {
+        name: &f.name,
+        bytes: &f.bytes,
+    }
 }
 
 pub const COMMAND: super::Command<AsapAesArgs> = super::Command {

@@ -17,9 +17,11 @@ use crate::compare::{CompareError, align_ids};
 use crate::detect::{Confidence, Detected, Role, RoleInfo, Shape, Sniff};
 use crate::drill::{self, Fields, SampleRow, StepComparison, number_of, text_of};
 use crate::registry::{Benchmark, Paired, VariantInfo};
-use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile, file, input, required};
+use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile, input, required};
+use crate::table::{Column, OVERALL, Row, Table, cell, scalar};
 use metrics_core::InputError;
-use metrics_core::asap_aes::{self, Essay};
+use metrics_core::Report;
+use metrics_core::asap_aes::{self, Essay, NamedBytes};
 
 pub struct AsapAes;
 
@@ -44,11 +46,8 @@ fn rules(variant: Variant) -> asap_aes::Variant {
     }
 }
 
-/// The gold essays' texts by id, and the joined essays of a scored job.
-struct Records {
-    essays: Vec<Essay>,
-    texts: Vec<String>,
-}
+/// The joined essays of a scored job (texts included), in gold order = sample order.
+type Records = Vec<Essay>;
 
 impl Benchmark for AsapAes {
     fn key(&self) -> &'static str {
@@ -139,22 +138,25 @@ impl Benchmark for AsapAes {
 
     fn score(&self, files: &[WorkFile], job: &Job, variant: Variant) -> Result<Scored, InputError> {
         let (g, p) = (required(job, GOLD)?, required(job, PREDICTIONS)?);
-        let gold_file = files
-            .get(g)
-            .ok_or_else(|| InputError::whole_file(&job.title, "the gold file is gone"))?;
-        let gold = asap_aes::parse_gold(&gold_file.name, &gold_file.bytes)?;
-        let (pname, ptext) = file(files, p)?;
-        let predictions = asap_aes::parse_predictions(pname, ptext)?;
-        let essays = asap_aes::join(&gold_file.name, &gold, pname, &predictions)?;
-        let report = asap_aes::score(
-            vec![input(files, g)?, input(files, p)?],
-            &gold_file.name,
+        let named = |i: usize| -> Result<NamedBytes<'_>, InputError> {
+            let f = files
+                .get(i)
+                .ok_or_else(|| InputError::whole_file(&job.title, "a file is gone"))?;
+            Ok(NamedBytes {
+                name: &f.name,
+                bytes: &f.bytes,
+            })
+        };
+        let (gold, pred) = (named(g)?, named(p)?);
+        let essays = asap_aes::parse(gold, pred)?;
+        let report = asap_aes::report(
             &essays,
+            vec![input(files, g)?, input(files, p)?],
+            pred.name,
             rules(variant),
             true,
         );
-        let texts = gold.into_iter().map(|e| e.text).collect();
-        Ok(Scored::with_records(report, Records { essays, texts }))
+        Ok(Scored::with_records(report, essays))
     }
 
     fn rescore(
@@ -167,11 +169,11 @@ impl Benchmark for AsapAes {
         let Some(records) = scored.records::<Records>() else {
             return self.score(files, &outcome.job, variant);
         };
-        let gold_name = scored.report.inputs.first().map_or("", |i| i.path.as_str());
-        let report = asap_aes::score(
+        let pred_name = scored.report.inputs.get(1).map_or("", |i| i.path.as_str());
+        let report = asap_aes::report(
+            records,
             scored.report.inputs.clone(),
-            gold_name,
-            &records.essays,
+            pred_name,
             rules(variant),
             true,
         );
@@ -181,13 +183,17 @@ impl Benchmark for AsapAes {
         })
     }
 
+    fn table(&self, report: &Report) -> Table {
+        paper_table(report)
+    }
+
     fn sample_row(&self, index: usize, s: &Map<String, Value>) -> SampleRow {
         let get = |k: &str| s.get(k);
         let mut row = drill::empty_row(index, s);
-        row.subset = format!("set_{}", text_of(get("set")));
+        row.subset = text_of(get("subset"));
         row.id = text_of(get("id"));
         row.gold_value = number_of(get("gold"));
-        row.pred_value = number_of(get("rating"));
+        row.pred_value = number_of(get("pred_used"));
         row.gold = drill::display_number(row.gold_value);
         row.pred = format!(
             "{} ({})",
@@ -207,8 +213,8 @@ impl Benchmark for AsapAes {
         let scored = outcome.result.as_ref().map_err(Clone::clone)?;
         let text = scored
             .records::<Records>()
-            .and_then(|r| r.texts.get(index))
-            .cloned()
+            .and_then(|r| r.get(index))
+            .map(|e| e.text.clone())
             .unwrap_or_default();
         Ok((vec![("Essay".into(), text)], Vec::new()))
     }
@@ -222,11 +228,13 @@ impl Benchmark for AsapAes {
         let (Some(ra), Some(rb)) = (a.records::<Records>(), b.records::<Records>()) else {
             return Err(CompareError("ASAP-AES records are missing".into()));
         };
+        let ids = |r: &Records| r.iter().map(|e| e.id.to_string()).collect::<Vec<_>>();
+        let (ids_a, ids_b) = (ids(ra), ids(rb));
         let pairs = align_ids(
-            ra.essays.iter().map(|e| e.id.as_str()),
-            rb.essays.iter().map(|e| e.id.as_str()),
+            ids_a.iter().map(String::as_str),
+            ids_b.iter().map(String::as_str),
         );
-        let mut sets: Vec<u8> = pairs.iter().map(|&(i, _)| ra.essays[i].set).collect();
+        let mut sets: Vec<u8> = pairs.iter().map(|&(i, _)| ra[i].set).collect();
         sets.sort_unstable();
         sets.dedup();
         if sets.is_empty() {
@@ -234,14 +242,24 @@ impl Benchmark for AsapAes {
                 "no essay ids in common: nothing to compare".into(),
             ));
         }
+        // Per set, model A's essays and the same essays with model B's prediction.
         let strata = sets
             .iter()
             .map(|&set| {
-                pairs
+                let in_set: Vec<(usize, usize)> = pairs
                     .iter()
-                    .filter(|&&(i, _)| ra.essays[i].set == set)
-                    .map(|&(i, j)| (ra.essays[i].clone(), rb.essays[j].pred))
-                    .collect()
+                    .copied()
+                    .filter(|&(i, _)| ra[i].set == set)
+                    .collect();
+                let a: Vec<Essay> = in_set.iter().map(|&(i, _)| ra[i].clone()).collect();
+                let b: Vec<Essay> = in_set
+                    .iter()
+                    .map(|&(i, j)| Essay {
+                        pred: rb[j].pred,
+                        ..ra[i].clone()
+                    })
+                    .collect();
+                (a, b)
             })
             .collect();
         Ok(Box::new(Aligned {
@@ -251,9 +269,59 @@ impl Benchmark for AsapAes {
     }
 }
 
-/// Per essay set, model A's essays with model B's prediction beside each.
+/// The papers' layout: one row of QWK, a column per essay set present, then the Fisher-z mean
+/// and the plain mean; 3 decimals.
+fn paper_table(report: &Report) -> Table {
+    let t = (1.0, 3);
+    let mut columns: Vec<Column> = report
+        .subsets
+        .iter()
+        .map(|s| Column {
+            key: s.name.clone(),
+            label: s.name.replace("set_", "Set "),
+            n: Some(s.n),
+        })
+        .collect();
+    let mut cells: Vec<_> = report
+        .subsets
+        .iter()
+        .map(|s| cell(report, &s.name, "qwk", scalar(&s.metrics, "qwk"), t))
+        .collect();
+    for (key, label) in [("mean_qwk_fisher", "Mean (Fisher z)"), ("mean_qwk", "Mean")] {
+        columns.push(Column {
+            key: key.into(),
+            label: label.into(),
+            n: Some(report.overall.n),
+        });
+        let v = scalar(&report.overall.metrics, key);
+        cells.push(cell(report, OVERALL, key, v, t));
+    }
+    Table {
+        benchmark: report.benchmark.clone(),
+        variant: report.variant.clone(),
+        scale: t.0,
+        decimals: t.1,
+        corner: String::new(),
+        columns,
+        rows: vec![Row {
+            key: "qwk".into(),
+            label: "QWK".into(),
+            n: None,
+            cells,
+        }],
+        caption: format!(
+            "{} ({}), quadratic weighted kappa",
+            report.benchmark, report.variant
+        ),
+    }
+}
+
+/// One essay set: model A's essays, and the same essays with model B's predictions.
+type Stratum = (Vec<Essay>, Vec<Essay>);
+
+/// Per essay set, both models' essays.
 struct Aligned {
-    strata: Vec<Vec<(Essay, f64)>>,
+    strata: Vec<Stratum>,
     variant: asap_aes::Variant,
 }
 
@@ -263,38 +331,22 @@ impl Paired for Aligned {
     }
 
     fn strata(&self) -> Vec<usize> {
-        self.strata.iter().map(Vec::len).collect()
+        self.strata.iter().map(|(a, _)| a.len()).collect()
     }
 
     fn metrics(&self, draw: &[Vec<usize>]) -> Vec<(Option<f64>, Option<f64>)> {
-        let kappas = |pick_b: bool| -> Option<Vec<f64>> {
-            self.strata
+        let scores = |model: fn(&Stratum) -> &Vec<Essay>| {
+            let drawn = self
+                .strata
                 .iter()
                 .zip(draw)
-                .map(|(essays, idx)| {
-                    let set = essays.first()?.0.set;
-                    let range = (self.variant == asap_aes::Variant::Corrected)
-                        .then(|| asap_aes::declared_range(set));
-                    let gold: Vec<i64> = idx.iter().map(|&i| essays[i].0.gold).collect();
-                    let pred: Vec<i64> = idx
-                        .iter()
-                        .map(|&i| {
-                            let p = if pick_b {
-                                essays[i].1
-                            } else {
-                                essays[i].0.pred
-                            };
-                            asap_aes::rating(p, set, self.variant)
-                        })
-                        .collect();
-                    asap_aes::quadratic_weighted_kappa(&gold, &pred, range)
-                })
-                .collect()
+                .flat_map(|(s, idx)| idx.iter().map(move |&i| &model(s)[i]));
+            asap_aes::score_essays(drawn, self.variant)
         };
-        let (ka, kb) = (kappas(false), kappas(true));
-        let fisher =
-            |k: &Option<Vec<f64>>| k.as_deref().map(asap_aes::mean_quadratic_weighted_kappa);
-        let mean = |k: &Option<Vec<f64>>| k.as_deref().map(asap_aes::numpy_mean);
-        vec![(fisher(&ka), fisher(&kb)), (mean(&ka), mean(&kb))]
+        let (a, b) = (scores(|s| &s.0), scores(|s| &s.1));
+        vec![
+            (a.mean_qwk_fisher.ok(), b.mean_qwk_fisher.ok()),
+            (a.mean_qwk.ok(), b.mean_qwk.ok()),
+        ]
     }
 }
