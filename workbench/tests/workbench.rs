@@ -72,6 +72,10 @@ fn expected_role(rel: &str) -> Role {
         }
         _ if in_dir("dry_experiment/") && base == "step4_input.json" => role("sgi-dry-log"),
         _ if in_dir("idea_generation/") && base == "step2_input.json" => role("sgi-idea-log"),
+        _ if in_dir("experimental_reasoning/") && base == "step2_input.json" => {
+            role("sgi-reasoning-log")
+        }
+        _ if in_dir("sgi_score/") && base == "input.json" => role("sgi-score-input"),
         _ => role("unknown"),
     }
 }

@@ -517,3 +517,112 @@ fn idea_bad_inputs_exit_2() {
     ]);
     assert!(stderr.contains("no such file"), "{stderr}");
 }
+
+#[test]
+fn reasoning_case_mca_and_rv_per_item_and_overall() {
+    for case in cases("experimental_reasoning") {
+        let expected = json(&case.join("expected.json"));
+        let log = case.join("step2_input.json");
+        let replies = case.join("mock_judge.json");
+        let report = score_json(&[
+            "score",
+            "sgi-reasoning",
+            s(&log),
+            "--judge-replies",
+            s(&replies),
+            "--json",
+            "--samples",
+        ]);
+        assert_eq!(report["benchmark"], "sgi-reasoning");
+        assert_eq!(report["subsets"].as_array().unwrap().len(), 0, "{case:?}");
+        let items = expected["items"].as_array().unwrap();
+        assert_eq!(report["samples"].as_array().unwrap().len(), items.len());
+        for item in items {
+            let idx = item["idx"].as_str().unwrap();
+            let got = sample(&report, idx);
+            for (key, ours) in [("MCA", "mca"), ("RV", "rv")] {
+                assert!(
+                    close(got[ours].as_f64(), item[key].as_f64(), EXACT),
+                    "{case:?} {idx} {key}: {} vs {}",
+                    got[ours],
+                    item[key]
+                );
+            }
+        }
+        // The official prints full-precision Python floats: compare them bit for bit.
+        for (key, ours) in [("MCA", "mca"), ("RV", "rv")] {
+            let printed: f64 = expected["printed"][key].as_str().unwrap().parse().unwrap();
+            assert_eq!(overall(&report, ours), Some(printed), "{case:?} {key}");
+        }
+
+        // Without the judge's replies RV is not computed, and the report says why.
+        let report = score_json(&["score", "sgi-reasoning", s(&log), "--json"]);
+        assert_eq!(report["overall"]["metrics"]["rv"], Value::Null);
+        let printed: f64 = expected["printed"]["MCA"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(overall(&report, "mca"), Some(printed));
+        assert!(
+            report["warnings"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("judge"),
+            "{report}"
+        );
+    }
+}
+
+#[test]
+fn reasoning_bad_logs_exit_2_naming_the_record() {
+    let file = TempJson::new(
+        "er-bad",
+        &serde_json::json!([{"idx": "ER_9", "answer": "x", "options": [], "model_answer": "\\boxed{A}"}]),
+    );
+    let stderr = score_fails(&["score", "sgi-reasoning", s(&file.0), "--json"]);
+    assert!(
+        stderr.contains(s(&file.0)) && stderr.contains("ER_9") && stderr.contains("answer"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn sgi_score_crash_cases_exit_2_naming_the_record() {
+    for case in cases("sgi_score") {
+        let expected = json(&case.join("expected.json"));
+        assert_ne!(expected["returncode"], 0, "{case:?}");
+        // "KeyError: 'effectiveness'" → "KeyError"; "TypeError: …" → "TypeError".
+        let error = expected["error"].as_str().unwrap();
+        let kind = error.split(':').next().unwrap();
+        let input = case.join("input.json");
+        let stderr = score_fails(&["score", "sgi-score", s(&input), "--json"]);
+        assert!(
+            stderr.contains(s(&input)) && stderr.contains(kind) && stderr.contains("record"),
+            "{case:?}: {stderr}"
+        );
+        assert!(
+            stderr.contains(error.split(": ").nth(1).unwrap()),
+            "{case:?}: {stderr}"
+        );
+    }
+    // The record each case breaks on.
+    let stderr = score_fails(&[
+        "score",
+        "sgi-score",
+        s(&dir("sgi_score").join("sgi_02_idea_error_record_crash/input.json")),
+    ]);
+    assert!(
+        stderr.contains("task_2_idea_generation") && stderr.contains("record 3"),
+        "{stderr}"
+    );
+    let stderr = score_fails(&[
+        "score",
+        "sgi-score",
+        s(&dir("sgi_score").join("sgi_03_null_item_crash/input.json")),
+    ]);
+    assert!(
+        stderr.contains("task_1_deep_research") && stderr.contains("record 33"),
+        "{stderr}"
+    );
+}
