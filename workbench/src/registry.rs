@@ -38,6 +38,8 @@ pub static REGISTRY: &[&dyn Benchmark] = &[
     &benchmarks::sgibench::SgiIdea,
     &benchmarks::sgibench::SgiDeepResearch,
     &benchmarks::sgibench::SgiWet,
+    &benchmarks::sgibench::SgiReasoning,
+    &benchmarks::sgibench::SgiScore,
     &benchmarks::asap_aes::AsapAes,
     &benchmarks::pairs::PairsBenchmark,
 ];

@@ -72,6 +72,10 @@ fn expected_role(rel: &str) -> Role {
         }
         _ if in_dir("dry_experiment/") && base == "step4_input.json" => role("sgi-dry-log"),
         _ if in_dir("idea_generation/") && base == "step2_input.json" => role("sgi-idea-log"),
+        _ if in_dir("experimental_reasoning/") && base == "step2_input.json" => {
+            role("sgi-reasoning-log")
+        }
+        _ if in_dir("sgi_score/") && base == "input.json" => role("sgi-score-input"),
         _ if in_dir("asap_aes/") && base == "training_set_rel3.tsv" => role("asap-gold"),
         _ if in_dir("asap_aes/") && base == "predictions.csv" => role("asap-predictions"),
         _ => role("unknown"),

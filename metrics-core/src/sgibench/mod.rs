@@ -6,9 +6,9 @@
 //! | [`wet`] | `task_3_wet_experiment/step_2_score.py` | `scorebench score sgi-wet` |
 //! | [`deep_research`] | `task_1_deep_research/step_{1,2}*.py`, `utils.extract_final_answer` | `scorebench score sgi-deep-research` |
 //! | [`dry`] | `task_3_dry_experiment/step_4_score.py` | `scorebench score sgi-dry` |
-//! | [`reasoning`] | `task_4_experimental_reasoning/step_2_score.py` | — |
+//! | [`reasoning`] | `task_4_experimental_reasoning/step_2_score.py` | `scorebench score sgi-reasoning` |
 //! | [`idea`] | `task_2_idea_generation/step_2_score.py`, `utils.extract_win_lose` | `scorebench score sgi-idea` |
-//! | [`sgi_score`] | `sgi_score.py`, `utils.show_results` | — |
+//! | [`sgi_score`] | `sgi_score.py`, `utils.show_results` | `scorebench score sgi-score` |
 //!
 //! Shared conventions:
 //! - Logs are JSON arrays of records, as the official scripts write them. A `null` record is what

@@ -1,28 +1,30 @@
 //! SGI-Score: the five headline numbers and their mean.
 //!
-//! Matches `sgi_score.py` with `utils.show_results` / `utils.mean` (commit 8268d43).
+//! Matches `evaluation/sgi_score.py` with `utils.show_results` / `utils.mean` (commit 8268d43).
 //!
 //! ```text
-//! headline(task) = round(mean(float(item[key]) for item in log) × scale, 2)   Python round: half to
-//!                                                                              even on the exact binary value
-//! SGI-Score      = mean(five headlines)
-//!   Deep Research        exact_match   × 100
-//!   Idea Generation      final_score   × 1      (already 0–100)
-//!   Dry Experiment       PassAll@5     × 100
-//!   Wet Experiment       final_score   × 100
-//!   Experimental Reasoning MCA         × 100
+//! show_results(log, key, scale) = round(mean(float(item[key]) for item in log) × scale, 2)
+//!                                 Python round: half to even on the exact binary value
+//! printed, task by task, key by key (the order decides which crash comes first):
+//!   Deep Research          exact_match ×100 (headline), step_level_acc ×100
+//!   Idea Generation        effectiveness, novelty, detailedness, feasibility, final_score (headline) ×1
+//!   Dry Experiment         PassAll@5 ×100 (headline), PassAll@3 ×100, PassAll@1 ×100, AET ×1, SER ×100
+//!   Wet Experiment         action_sequence_similarity ×100, parameter_accuracy ×100, final_score ×100 (headline)
+//!   Experimental Reasoning MCA ×100 (headline), RV ×100
+//! SGI_Score = f"{(DR + IG + DE + WE + ER) / 5:.2f}"   (left-to-right float sum of the five headlines)
 //! ```
 //!
-//! Official quirks reproduced as errors naming the task and record (the official script dies on
-//! them): a `null` record (TypeError) and a record without the metric key, e.g. an idea
-//! generation error record `{"error", "final_score"}` asked for `effectiveness` (KeyError).
-//! `mean` of an empty log asserts. `sgi_score.py` itself was not available to this port beyond
-//! what the golden cases print; the SGI-Score mean is left unrounded.
+//! Official crashes reproduced as errors naming the file and record (the script dies on them): a
+//! `null` (or non-object) record (TypeError), a record without a printed key, e.g. an idea
+//! generation error record `{"error", "final_score"}` asked for `effectiveness` (KeyError), a
+//! value `float()` cannot read (TypeError/ValueError), and an empty log (`category_dict['default']`,
+//! KeyError).
 
 use serde_json::Value;
 
 use super::log::{kind, parse_array, python_mean};
 use crate::error::InputError;
+use crate::report::{InputFile, MetricValue, Metrics, Overall, Report};
 
 /// Python's `round(x, ndigits)` for floats: the correctly rounded decimal (ties to even on the
 /// exact binary value), read back as the nearest float.
@@ -38,9 +40,10 @@ pub fn headline(values: &[f64], scale: f64) -> Option<f64> {
     python_mean(values).map(|m| python_round(m * scale, 2))
 }
 
-/// The mean of the five headline numbers.
+/// `f"{(a + b + c + d + e) / 5:.2f}"` over the five headline numbers, read back as a float.
 pub fn sgi_score(headlines: &[f64; 5]) -> f64 {
-    python_mean(headlines).unwrap_or(f64::NAN)
+    let sum = headlines.iter().fold(0.0, |acc, h| acc + h);
+    python_round(sum / 5.0, 2)
 }
 
 /// One task's log and the key and scale of its headline.
@@ -67,59 +70,284 @@ pub fn task_headline(log: &TaskLog<'_>) -> Result<f64, InputError> {
     task_headline_of_values(log.name, &items, log.key, log.scale)
 }
 
-/// The same over an already-parsed log.
+/// The same over an already-parsed log (errors located by record number in `name`).
 pub fn task_headline_of_values(
     name: &str,
     items: &[Value],
     key: &str,
     scale: f64,
 ) -> Result<f64, InputError> {
+    show_results(items, key, scale).map_err(|e| match e.record {
+        Some(number) => InputError::at_line(name, number, e.message),
+        None => InputError::whole_file(name, e.message),
+    })
+}
+
+/// Why `show_results` raised: the 1-based record (none for an empty log) and the message,
+/// which names the Python exception.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShowError {
+    pub record: Option<usize>,
+    pub message: String,
+}
+
+/// `show_results(log, key, scale=scale)` with `float(item[key])` read as Python does.
+pub fn show_results(items: &[Value], key: &str, scale: f64) -> Result<f64, ShowError> {
     let mut values = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let number = i + 1;
+        let fail = |message: String| ShowError {
+            record: Some(number),
+            message,
+        };
         let record = match item {
             Value::Object(map) => map,
             Value::Null => {
-                return Err(InputError::at_line(
-                    name,
-                    number,
-                    format!(
-                        "record {number} is null (the official run crashed on it; sgi_score.py raises TypeError)"
-                    ),
-                ));
+                return Err(fail(format!(
+                    "record {number} is null (the official run crashed on it; sgi_score.py raises TypeError: 'NoneType' object is not subscriptable)"
+                )));
             }
             other => {
-                return Err(InputError::at_line(
-                    name,
-                    number,
-                    format!("expected an object, found {}", kind(other)),
-                ));
+                return Err(fail(format!(
+                    "record {number} is {}, not an object (sgi_score.py raises TypeError)",
+                    kind(other)
+                )));
             }
         };
         let value = match record.get(key) {
             Some(Value::Number(n)) => n.as_f64(),
             Some(Value::Bool(b)) => Some(f64::from(u8::from(*b))),
-            Some(Value::String(s)) => s.trim().parse().ok(),
-            Some(_) => None,
+            Some(Value::String(s)) => super::py_strip(s).parse().ok(),
+            Some(other) => {
+                return Err(fail(format!(
+                    "record {number}: `{key}` is {} (sgi_score.py raises TypeError in float())",
+                    kind(other)
+                )));
+            }
             None => {
-                return Err(InputError::at_line(
-                    name,
-                    number,
-                    format!("record {number} has no `{key}` (sgi_score.py raises KeyError)"),
-                ));
+                return Err(fail(format!(
+                    "record {number} has no `{key}` (sgi_score.py raises KeyError: '{key}')"
+                )));
             }
         };
         values.push(value.ok_or_else(|| {
-            InputError::at_line(
-                name,
-                number,
-                format!("record {number}: `{key}` is not a number"),
-            )
+            fail(format!(
+                "record {number}: `{key}` is not a number (sgi_score.py raises ValueError in float())"
+            ))
         })?);
     }
-    headline(&values, scale).ok_or_else(|| {
-        InputError::whole_file(name, "empty log (sgi_score.py asserts a non-empty list)")
+    headline(&values, scale).ok_or_else(|| ShowError {
+        record: None,
+        message: "empty log (sgi_score.py raises KeyError: 'default')".into(),
     })
+}
+
+/// One printed number: the task (index into [`TASKS`]), the log key, the scale and the report key.
+const PRINTED: [(usize, &str, f64, &str); 17] = [
+    (0, "exact_match", 100.0, "deep_research"),
+    (0, "step_level_acc", 100.0, "deep_research_sla"),
+    (1, "effectiveness", 1.0, "idea_effectiveness"),
+    (1, "novelty", 1.0, "idea_novelty"),
+    (1, "detailedness", 1.0, "idea_detailedness"),
+    (1, "feasibility", 1.0, "idea_feasibility"),
+    (1, "final_score", 1.0, "idea_generation"),
+    (2, "PassAll@5", 100.0, "dry_experiment"),
+    (2, "PassAll@3", 100.0, "dry_pass_all_3"),
+    (2, "PassAll@1", 100.0, "dry_pass_all_1"),
+    (2, "AET", 1.0, "dry_aet"),
+    (2, "SER", 100.0, "dry_ser"),
+    (
+        3,
+        "action_sequence_similarity",
+        100.0,
+        "wet_action_sequence_similarity",
+    ),
+    (3, "parameter_accuracy", 100.0, "wet_parameter_accuracy"),
+    (3, "final_score", 100.0, "wet_experiment"),
+    (4, "MCA", 100.0, "experimental_reasoning"),
+    (4, "RV", 100.0, "reasoning_rv"),
+];
+
+/// The report's metric keys: SGI-Score, the five headlines (task order), then the other printed
+/// numbers.
+pub const KEYS: [&str; 18] = [
+    "sgi_score",
+    "deep_research",
+    "idea_generation",
+    "dry_experiment",
+    "wet_experiment",
+    "experimental_reasoning",
+    "deep_research_sla",
+    "idea_effectiveness",
+    "idea_novelty",
+    "idea_detailedness",
+    "idea_feasibility",
+    "dry_pass_all_3",
+    "dry_pass_all_1",
+    "dry_aet",
+    "dry_ser",
+    "wet_action_sequence_similarity",
+    "wet_parameter_accuracy",
+    "reasoning_rv",
+];
+
+/// The keys of the combined input (`input.json` of the golden cases): the official log folders,
+/// in task order.
+pub const INPUT_KEYS: [&str; 5] = [
+    "task_1_deep_research/logs",
+    "task_2_idea_generation/logs (_evaluation.json)",
+    "task_3_dry_experiment/logs",
+    "task_3_wet_experiment/logs",
+    "task_4_experimental_reasoning/logs",
+];
+
+/// One task's log, parsed, and how to name its records in errors.
+struct Source<'a> {
+    items: Vec<Value>,
+    /// `(file, Some(task key))` for a log inside the combined file, `(file, None)` for a log file.
+    file: &'a str,
+    within: Option<&'static str>,
+}
+
+impl Source<'_> {
+    fn error(&self, e: ShowError) -> InputError {
+        match (self.within, e.record) {
+            (Some(task), _) => InputError::whole_file(self.file, format!("`{task}` {}", e.message)),
+            (None, Some(number)) => InputError::at_line(self.file, number, e.message),
+            (None, None) => InputError::whole_file(self.file, e.message),
+        }
+    }
+}
+
+/// SGI-Score from the combined input: a JSON object holding the five logs under
+/// [`INPUT_KEYS`] (or the short task names of [`TASKS`]).
+pub fn score_input(name: &str, text: &str) -> Result<Report, InputError> {
+    let text_nb = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let value: Value = serde_json::from_str(text_nb)
+        .map_err(|e| InputError::new(name, Some(e.line()), format!("not valid JSON: {e}")))?;
+    let Value::Object(mut map) = value else {
+        return Err(InputError::whole_file(
+            name,
+            format!(
+                "expected a JSON object {{\"{}\": [...], …}}, found {}",
+                INPUT_KEYS[0],
+                kind(&value)
+            ),
+        ));
+    };
+    let mut sources = Vec::with_capacity(5);
+    for (key, (task, _, _)) in INPUT_KEYS.iter().zip(TASKS) {
+        let log = map
+            .remove(*key)
+            .or_else(|| map.remove(task))
+            .ok_or_else(|| {
+                InputError::whole_file(
+                    name,
+                    format!("no `{key}` log (sgi_score.py needs all five task logs)"),
+                )
+            })?;
+        let Value::Array(items) = log else {
+            return Err(InputError::whole_file(
+                name,
+                format!(
+                    "`{key}` must be a JSON array of log records, found {}",
+                    kind(&log)
+                ),
+            ));
+        };
+        sources.push(Source {
+            items,
+            file: name,
+            within: Some(key),
+        });
+    }
+    let n = sources.iter().map(|s| s.items.len()).sum();
+    let (metrics, samples) = score_sources(&sources)?;
+    Ok(report(
+        vec![InputFile::from_bytes(name, text.as_bytes())],
+        n,
+        metrics,
+        samples,
+    ))
+}
+
+/// SGI-Score from the five task logs as separate files (`(name, text)` in [`TASKS`] order).
+pub fn score_logs(logs: &[(&str, &str); 5]) -> Result<Report, InputError> {
+    let mut sources = Vec::with_capacity(5);
+    for (name, text) in logs {
+        sources.push(Source {
+            items: parse_array(name, text)?,
+            file: name,
+            within: None,
+        });
+    }
+    let n = sources.iter().map(|s| s.items.len()).sum();
+    let (metrics, samples) = score_sources(&sources)?;
+    let inputs = logs
+        .iter()
+        .map(|(name, text)| InputFile::from_bytes(*name, text.as_bytes()))
+        .collect();
+    Ok(report(inputs, n, metrics, samples))
+}
+
+fn score_sources(sources: &[Source<'_>]) -> Result<(Metrics, Vec<Value>), InputError> {
+    let mut printed = Vec::with_capacity(PRINTED.len());
+    for (task, key, scale, report_key) in PRINTED {
+        let source = &sources[task];
+        let value = show_results(&source.items, key, scale).map_err(|e| source.error(e))?;
+        printed.push((report_key, value));
+    }
+    let get = |k: &str| {
+        printed
+            .iter()
+            .find(|(key, _)| *key == k)
+            .map_or(f64::NAN, |(_, v)| *v)
+    };
+    let headlines = [
+        get(KEYS[1]),
+        get(KEYS[2]),
+        get(KEYS[3]),
+        get(KEYS[4]),
+        get(KEYS[5]),
+    ];
+    let mut metrics = Metrics::new();
+    metrics.insert(
+        KEYS[0].into(),
+        MetricValue::Scalar(Some(sgi_score(&headlines)).filter(|v| v.is_finite())),
+    );
+    for key in &KEYS[1..] {
+        metrics.insert(
+            (*key).into(),
+            MetricValue::Scalar(Some(get(key)).filter(|v| v.is_finite())),
+        );
+    }
+    let samples = TASKS
+        .iter()
+        .zip(sources)
+        .zip(&headlines)
+        .map(|(((task, key, scale), source), headline)| {
+            serde_json::json!({
+                "idx": task,
+                "metric": key,
+                "scale": scale,
+                "records": source.items.len(),
+                "headline": headline,
+            })
+        })
+        .collect();
+    Ok((metrics, samples))
+}
+
+fn report(inputs: Vec<InputFile>, n: usize, metrics: Metrics, samples: Vec<Value>) -> Report {
+    Report {
+        benchmark: "sgi-score".into(),
+        variant: "official".into(),
+        inputs,
+        overall: Overall { n, metrics },
+        subsets: Vec::new(),
+        samples: Some(samples),
+        warnings: Vec::new(),
+    }
 }
 
 #[cfg(test)]

@@ -132,6 +132,8 @@ pub static COMMANDS: &[&dyn ScoreCommand] = &[
     &sgibench::DRY,
     &sgibench::DEEP_RESEARCH,
     &sgibench::IDEA,
+    &sgibench::REASONING,
+    &sgibench::SGI_SCORE,
     &asap_aes::COMMAND,
 ];
 

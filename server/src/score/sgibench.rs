@@ -1,11 +1,12 @@
-//! `scorebench score sgi-wet|sgi-dry|sgi-deep-research|sgi-idea LOG.json`: read the official
-//! log (and any stored judge replies), hand the texts to `metrics_core::sgibench`.
+//! `scorebench score sgi-wet|sgi-dry|sgi-deep-research|sgi-idea|sgi-reasoning LOG.json`: read the
+//! official log (and any stored judge replies), hand the texts to `metrics_core::sgibench`.
+//! `scorebench score sgi-score INPUT.json` (or the five logs by option): SGI-Score.
 
 use std::path::PathBuf;
 
 use clap::Args;
 use metrics_core::Report;
-use metrics_core::sgibench::{deep_research, dry, idea, wet};
+use metrics_core::sgibench::{deep_research, dry, idea, reasoning, sgi_score, wet};
 
 use super::{LoadedFile, ScoreError, load};
 
@@ -42,6 +43,40 @@ pub struct IdeaArgs {
     /// Stored judge replies for a step-1 log: {"idx": {"<model>|swap=False": "<reply>", …}, …}
     #[arg(long)]
     judge_replies: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct ReasoningArgs {
+    /// The step-2 input log (records with `answer`, `options`, `model_answer`) or its output
+    log: PathBuf,
+    /// Stored o4-mini judge replies for RV: {"idx": "<reply text>" | {"raise": "…"}, …}
+    #[arg(long)]
+    judge_replies: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct SgiScoreArgs {
+    /// One JSON object holding the five scored logs: {"task_1_deep_research/logs": [...],
+    /// "task_2_idea_generation/logs (_evaluation.json)": [...], "task_3_dry_experiment/logs": [...],
+    /// "task_3_wet_experiment/logs": [...], "task_4_experimental_reasoning/logs": [...]}
+    #[arg(required_unless_present_all = ["deep_research", "idea", "dry", "wet", "reasoning"],
+          conflicts_with_all = ["deep_research", "idea", "dry", "wet", "reasoning"])]
+    input: Option<PathBuf>,
+    /// The scored deep research log (step 2), instead of INPUT
+    #[arg(long, requires_all = ["idea", "dry", "wet", "reasoning"])]
+    deep_research: Option<PathBuf>,
+    /// The idea generation evaluation log (`…_evaluation.json`)
+    #[arg(long)]
+    idea: Option<PathBuf>,
+    /// The scored dry experiment log (step 4)
+    #[arg(long)]
+    dry: Option<PathBuf>,
+    /// The scored wet experiment log (step 2)
+    #[arg(long)]
+    wet: Option<PathBuf>,
+    /// The scored experimental reasoning log (step 2)
+    #[arg(long)]
+    reasoning: Option<PathBuf>,
 }
 
 /// Replace the library's input record by the CLI's (same name and bytes).
@@ -98,6 +133,51 @@ pub fn report_idea(args: IdeaArgs) -> Result<Report, ScoreError> {
     Ok(with_input(report, &files))
 }
 
+pub fn report_reasoning(args: ReasoningArgs) -> Result<Report, ScoreError> {
+    let file = load(&args.log)?;
+    let replies = args.judge_replies.as_deref().map(load).transpose()?;
+    let replies_text = match &replies {
+        Some(r) => Some((r.name.as_str(), r.text()?)),
+        None => None,
+    };
+    let report = reasoning::score_log(&file.name, file.text()?, replies_text)?;
+    let mut files = vec![&file];
+    files.extend(replies.as_ref());
+    Ok(with_input(report, &files))
+}
+
+pub fn report_sgi_score(args: SgiScoreArgs) -> Result<Report, ScoreError> {
+    if let Some(input) = &args.input {
+        let file = load(input)?;
+        let report = sgi_score::score_input(&file.name, file.text()?)?;
+        return Ok(with_input(report, &[&file]));
+    }
+    let paths = [
+        &args.deep_research,
+        &args.idea,
+        &args.dry,
+        &args.wet,
+        &args.reasoning,
+    ];
+    let mut files = Vec::with_capacity(5);
+    for path in paths {
+        let path = path.as_deref().ok_or_else(|| {
+            ScoreError::Usage(
+                "give INPUT.json or all five logs (--deep-research --idea --dry --wet --reasoning)"
+                    .into(),
+            )
+        })?;
+        files.push(load(path)?);
+    }
+    let texts = files
+        .iter()
+        .map(|f| Ok((f.name.as_str(), f.text()?)))
+        .collect::<Result<Vec<_>, ScoreError>>()?;
+    let logs: [(&str, &str); 5] = [texts[0], texts[1], texts[2], texts[3], texts[4]];
+    let report = sgi_score::score_logs(&logs)?;
+    Ok(with_input(report, &files.iter().collect::<Vec<_>>()))
+}
+
 pub const WET: super::Command<WetArgs> = super::Command {
     key: "sgi-wet",
     about: "SGI-Bench wet experiment: action similarity, parameter accuracy, final",
@@ -117,4 +197,14 @@ pub const IDEA: super::Command<IdeaArgs> = super::Command {
     key: "sgi-idea",
     about: "SGI-Bench idea generation: effectiveness, novelty, detailedness, feasibility, final",
     run: report_idea,
+};
+pub const REASONING: super::Command<ReasoningArgs> = super::Command {
+    key: "sgi-reasoning",
+    about: "SGI-Bench experimental reasoning: multiple-choice accuracy (MCA), reasoning validity (RV)",
+    run: report_reasoning,
+};
+pub const SGI_SCORE: super::Command<SgiScoreArgs> = super::Command {
+    key: "sgi-score",
+    about: "SGI-Bench SGI-Score: the five task headlines (rounded as sgi_score.py) and their mean",
+    run: report_sgi_score,
 };

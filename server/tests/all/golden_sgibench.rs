@@ -517,3 +517,222 @@ fn idea_bad_inputs_exit_2() {
     ]);
     assert!(stderr.contains("no such file"), "{stderr}");
 }
+
+#[test]
+fn reasoning_case_mca_and_rv_per_item_and_overall() {
+    for case in cases("experimental_reasoning") {
+        let expected = json(&case.join("expected.json"));
+        let log = case.join("step2_input.json");
+        let replies = case.join("mock_judge.json");
+        let report = score_json(&[
+            "score",
+            "sgi-reasoning",
+            s(&log),
+            "--judge-replies",
+            s(&replies),
+            "--json",
+            "--samples",
+        ]);
+        assert_eq!(report["benchmark"], "sgi-reasoning");
+        assert_eq!(report["subsets"].as_array().unwrap().len(), 0, "{case:?}");
+        let items = expected["items"].as_array().unwrap();
+        assert_eq!(report["samples"].as_array().unwrap().len(), items.len());
+        for item in items {
+            let idx = item["idx"].as_str().unwrap();
+            let got = sample(&report, idx);
+            for (key, ours) in [("MCA", "mca"), ("RV", "rv")] {
+                assert!(
+                    close(got[ours].as_f64(), item[key].as_f64(), EXACT),
+                    "{case:?} {idx} {key}: {} vs {}",
+                    got[ours],
+                    item[key]
+                );
+            }
+        }
+        // The official prints full-precision Python floats: compare them bit for bit.
+        for (key, ours) in [("MCA", "mca"), ("RV", "rv")] {
+            let printed: f64 = expected["printed"][key].as_str().unwrap().parse().unwrap();
+            assert_eq!(overall(&report, ours), Some(printed), "{case:?} {key}");
+        }
+
+        // Without the judge's replies RV is not computed, and the report says why.
+        let report = score_json(&["score", "sgi-reasoning", s(&log), "--json"]);
+        assert_eq!(report["overall"]["metrics"]["rv"], Value::Null);
+        let printed: f64 = expected["printed"]["MCA"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(overall(&report, "mca"), Some(printed));
+        assert!(
+            report["warnings"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("judge"),
+            "{report}"
+        );
+    }
+}
+
+#[test]
+fn reasoning_bad_logs_exit_2_naming_the_record() {
+    let file = TempJson::new(
+        "er-bad",
+        &serde_json::json!([{"idx": "ER_9", "answer": "x", "options": [], "model_answer": "\\boxed{A}"}]),
+    );
+    let stderr = score_fails(&["score", "sgi-reasoning", s(&file.0), "--json"]);
+    assert!(
+        stderr.contains(s(&file.0)) && stderr.contains("ER_9") && stderr.contains("answer"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn sgi_score_crash_cases_exit_2_naming_the_record() {
+    for case in cases("sgi_score") {
+        let expected = json(&case.join("expected.json"));
+        assert_ne!(expected["returncode"], 0, "{case:?}");
+        // "KeyError: 'effectiveness'" → "KeyError"; "TypeError: …" → "TypeError".
+        let error = expected["error"].as_str().unwrap();
+        let kind = error.split(':').next().unwrap();
+        let input = case.join("input.json");
+        let stderr = score_fails(&["score", "sgi-score", s(&input), "--json"]);
+        assert!(
+            stderr.contains(s(&input)) && stderr.contains(kind) && stderr.contains("record"),
+            "{case:?}: {stderr}"
+        );
+        assert!(
+            stderr.contains(error.split(": ").nth(1).unwrap()),
+            "{case:?}: {stderr}"
+        );
+    }
+    // The record each case breaks on.
+    let stderr = score_fails(&[
+        "score",
+        "sgi-score",
+        s(&dir("sgi_score").join("sgi_02_idea_error_record_crash/input.json")),
+    ]);
+    assert!(
+        stderr.contains("task_2_idea_generation") && stderr.contains("record 3"),
+        "{stderr}"
+    );
+    let stderr = score_fails(&[
+        "score",
+        "sgi-score",
+        s(&dir("sgi_score").join("sgi_03_null_item_crash/input.json")),
+    ]);
+    assert!(
+        stderr.contains("task_1_deep_research") && stderr.contains("record 33"),
+        "{stderr}"
+    );
+}
+
+/// What the official `evaluation/sgi_score.py` (InternScience/SGI-Bench 8268d43, run unmodified,
+/// Python 3.11 with a stand-in `tqdm`) printed for `sgi_02`'s input without its idea error record
+/// (record 3). Every mean involved but SLA has `sum == math.fsum`; SLA prints 32.29 as in the
+/// golden case's own (Python 3.13) stdout.
+const SGI_SCORE_STDOUT: &str = "Evaluating test-model in ['all']
+Deep Research
+Exact Match (EM): 3.12
+Step Level Acc (SLA): 32.29
+
+Idea Generation
+Effectiveness: 40.5
+Novelty: 52.75
+Detailedness: 65.12
+Feasibility: 36.65
+Final Score: 45.12
+
+Dry Experiment
+PassAll@5: 37.5
+PassAll@3: 62.5
+PassAll@1: 87.5
+Average Execution Time (AET): 2.41
+Smooth Execution Rate (SER): 50.0
+
+Wet Experiment
+Action Sequence Similarity (SS): 55.56
+Parameter Accuracy (PA): 61.11
+Final Score: 58.33
+
+Experimental Reasoning
+Multi-Choice Accuracy (MCA): 66.67
+Reasoning Validity (RV): 50.0
+
+SGI_Score: 42.15
+";
+
+#[test]
+fn sgi_score_matches_the_official_print_from_one_input_or_five_logs() {
+    // The printed numbers in print order, and the report keys they belong to.
+    let keys = [
+        "deep_research",
+        "deep_research_sla",
+        "idea_effectiveness",
+        "idea_novelty",
+        "idea_detailedness",
+        "idea_feasibility",
+        "idea_generation",
+        "dry_experiment",
+        "dry_pass_all_3",
+        "dry_pass_all_1",
+        "dry_aet",
+        "dry_ser",
+        "wet_action_sequence_similarity",
+        "wet_parameter_accuracy",
+        "wet_experiment",
+        "experimental_reasoning",
+        "reasoning_rv",
+        "sgi_score",
+    ];
+    let printed: Vec<f64> = SGI_SCORE_STDOUT
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.rsplit_once(": "))
+        .map(|(_, v)| v.parse().unwrap())
+        .collect();
+    assert_eq!(printed.len(), keys.len());
+
+    let mut input = json(&dir("sgi_score").join("sgi_02_idea_error_record_crash/input.json"));
+    let idea_key = "task_2_idea_generation/logs (_evaluation.json)";
+    input[idea_key].as_array_mut().unwrap().truncate(2);
+    let file = TempJson::new("sgi-score-ok", &input);
+    let report = score_json(&["score", "sgi-score", s(&file.0), "--json", "--samples"]);
+    assert_eq!(report["benchmark"], "sgi-score");
+    for (key, want) in keys.iter().zip(&printed) {
+        assert_eq!(overall(&report, key), Some(*want), "{key}");
+    }
+    assert_eq!(report["samples"].as_array().unwrap().len(), 5);
+
+    // The same logs as five files.
+    let tasks = [
+        ("deep-research", "task_1_deep_research/logs"),
+        ("idea", idea_key),
+        ("dry", "task_3_dry_experiment/logs"),
+        ("wet", "task_3_wet_experiment/logs"),
+        ("reasoning", "task_4_experimental_reasoning/logs"),
+    ];
+    let files: Vec<(String, TempJson)> = tasks
+        .iter()
+        .map(|(opt, key)| (format!("--{opt}"), TempJson::new(opt, &input[*key])))
+        .collect();
+    let mut args = vec!["score", "sgi-score", "--json"];
+    for (opt, file) in &files {
+        args.push(opt);
+        args.push(s(&file.0));
+    }
+    let from_logs = score_json(&args);
+    assert_eq!(from_logs["overall"], report["overall"]);
+    assert_eq!(from_logs["inputs"].as_array().unwrap().len(), 5);
+
+    // A null record in a separate log: exit 2 naming that file and record number.
+    let mut dr = input["task_1_deep_research/logs"].clone();
+    dr.as_array_mut().unwrap().push(Value::Null);
+    let bad = TempJson::new("dr-null", &dr);
+    args[4] = s(&bad.0);
+    let stderr = score_fails(&args);
+    assert!(
+        stderr.contains(&format!("{}:33:", s(&bad.0))) && stderr.contains("TypeError"),
+        "{stderr}"
+    );
+}

@@ -1,21 +1,24 @@
-//! SGI-Bench task logs: wet experiment, dry experiment, deep research and idea generation, each
-//! scored from the official step logs.
+//! SGI-Bench task logs: wet experiment, dry experiment, deep research, idea generation and
+//! experimental reasoning, each scored from the official step logs; and SGI-Score from the five
+//! scored logs together.
 //!
 //! ```text
-//! roles     one log per task (a JSON array of the official step's records)
-//! jobs      one report per log
+//! roles     one log per task (a JSON array of the official step's records); SGI-Score: one JSON
+//!           object holding the five logs (`{"task_1_deep_research/logs": [...], …}`)
+//! jobs      one report per file
 //! samples   1 − the item's headline value (wet/idea `final`, dry `pass_all_5`, deep research
-//!           `exact_match`; idea's 0–100 scale divided by 100), 1 on error;
-//!           detail = question, gold answer, model answer / generated idea
+//!           `exact_match`, reasoning `mca`; SGI-Score: one row per task, its 0–100 headline;
+//!           0–100 scales divided by 100), 1 on error;
+//!           detail = question, gold answer, model answer / generated idea (none for SGI-Score)
 //! ```
 
 use serde_json::{Map, Value};
 
-use crate::detect::{Detected, Role, RoleInfo, Sniff};
+use crate::detect::{Detected, Role, RoleInfo, Shape, Sniff};
 use crate::drill::{self, Fields, SampleRow, StepComparison, string_fields, text_of};
 use crate::registry::Benchmark;
 use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile, file, required};
-use metrics_core::sgibench::{deep_research, dry, idea, wet};
+use metrics_core::sgibench::{deep_research, dry, idea, reasoning, sgi_score, wet};
 use metrics_core::{InputError, Report};
 
 /// What differs between the four task benchmarks.
@@ -48,8 +51,18 @@ fn detail(
     let main = files
         .get(job.prediction_file())
         .ok_or_else(|| InputError::whole_file(&job.title, "the file is gone"))?;
-    let records: Vec<Value> = serde_json::from_str(main.text()?)
-        .map_err(|e| InputError::whole_file(&main.name, format!("expected a JSON array: {e}")))?;
+    let records = match serde_json::from_str(main.text()?) {
+        Ok(Value::Array(records)) => records,
+        // SGI-Score's combined input: no per-record texts.
+        Ok(Value::Object(_)) => return Ok(Vec::new()),
+        Ok(_) => return Err(InputError::whole_file(&main.name, "expected a JSON array")),
+        Err(e) => {
+            return Err(InputError::whole_file(
+                &main.name,
+                format!("expected a JSON array: {e}"),
+            ));
+        }
+    };
     let idx = text_of(sample.get("idx"));
     let record = records
         .into_iter()
@@ -65,6 +78,7 @@ fn detail(
                     ("answer", "Gold answer"),
                     ("model_answer", "Model answer"),
                     ("model_answer_with_thinking", "Model reply"),
+                    ("options", "Options"),
                     ("generated_idea_text", "Generated idea"),
                 ],
             )
@@ -139,6 +153,16 @@ static DRY_LOG: RoleInfo = RoleInfo {
 static DEEP_RESEARCH_LOG: RoleInfo = RoleInfo {
     key: "sgi-deep-research-log",
     label: "SGI-Bench deep research log",
+    shared: false,
+};
+static REASONING_LOG: RoleInfo = RoleInfo {
+    key: "sgi-reasoning-log",
+    label: "SGI-Bench experimental reasoning log",
+    shared: false,
+};
+static SCORE_INPUT: RoleInfo = RoleInfo {
+    key: "sgi-score-input",
+    label: "SGI-Bench five task logs (SGI-Score)",
     shared: false,
 };
 static IDEA_LOG: RoleInfo = RoleInfo {
@@ -220,4 +244,45 @@ task_benchmark!(
     },
     |s: &Sniff<'_>| answers(s)
         .then_some("records with `answer` and `model_answer` (a protocol), no `steps`")
+);
+
+task_benchmark!(
+    SgiReasoning,
+    REASONING_LOG,
+    Task {
+        key: "sgi-reasoning",
+        label: "SGI-Bench experimental reasoning",
+        metrics: &reasoning::KEYS,
+        role: &REASONING_LOG,
+        headline: ("mca", 1.0),
+        score: |name, text| reasoning::score_log(name, text, None),
+    },
+    |s: &Sniff<'_>| (s.is_records()
+        && s.has("answer")
+        && s.has("options")
+        && s.has("model_answer"))
+    .then_some("multiple-choice records with `answer`, `options` and `model_answer`")
+);
+
+task_benchmark!(
+    SgiScore,
+    SCORE_INPUT,
+    Task {
+        key: "sgi-score",
+        label: "SGI-Bench SGI-Score",
+        metrics: &sgi_score::KEYS,
+        role: &SCORE_INPUT,
+        headline: ("headline", 100.0),
+        score: sgi_score::score_input,
+    },
+    |s: &Sniff<'_>| {
+        let object = matches!(s.shape, Shape::Object { .. });
+        if object && sgi_score::INPUT_KEYS.iter().any(|k| s.has(k)) {
+            Some("a JSON object with the five task logs (`task_1_deep_research/logs`, …)")
+        } else if object && !s.complete() && s.has("exact_match") && s.has("step_level_acc") {
+            Some("a JSON object whose first log holds deep research results")
+        } else {
+            None
+        }
+    }
 );
