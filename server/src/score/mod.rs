@@ -2,7 +2,8 @@
 //!
 //! Each benchmark has one module here with its clap arguments and a `report(args)` function;
 //! this file only dispatches and prints. Bad input exits with status 2, nothing on stdout and
-//! a `file:line: message` on stderr.
+//! a `file:line: message` on stderr. A report that cannot be written exits 1 saying why (141,
+//! silently, when the reader closed the pipe).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -96,10 +97,19 @@ impl LoadedFile {
 
 pub use metrics_core::MAX_FILE_BYTES;
 
+/// Read a file of at most [`MAX_FILE_BYTES`]. The limit is on the bytes read, not on the size
+/// the file system reports: a FIFO, `/dev/zero` or a file that grows while it is read reports
+/// a size of 0 and must not be read forever.
 pub fn load(path: &Path) -> Result<LoadedFile, ScoreError> {
+    use std::io::Read;
     let io = |message: String| ScoreError::Io {
         path: path.to_path_buf(),
         message,
+    };
+    let too_big = || {
+        io(format!(
+            "file is larger than the limit of {MAX_FILE_BYTES} bytes"
+        ))
     };
     let meta = std::fs::metadata(path).map_err(|e| io(describe_io(&e)))?;
     if meta.is_dir() {
@@ -111,7 +121,14 @@ pub fn load(path: &Path) -> Result<LoadedFile, ScoreError> {
             meta.len()
         )));
     }
-    let bytes = std::fs::read(path).map_err(|e| io(describe_io(&e)))?;
+    let file = std::fs::File::open(path).map_err(|e| io(describe_io(&e)))?;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| io(describe_io(&e)))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_big());
+    }
     Ok(LoadedFile {
         name: path.display().to_string(),
         bytes,
@@ -145,18 +162,22 @@ pub fn run(args: ScoreArgs) -> ExitCode {
             let format = if args.json { Format::Json } else { args.format };
             // The exports are the page's: same view model, same text (metrics_core::workbench).
             let view = || metrics_core::workbench::table(&report);
-            match format {
-                Format::Json => println!("{}", report.to_json_pretty()),
-                Format::Table => print!("{}", table::render(&report)),
-                Format::Csv => print!("{}", metrics_core::workbench::to_csv(&view())),
-                Format::Markdown => print!("{}", metrics_core::workbench::to_markdown(&view())),
-                Format::Latex => print!("{}", metrics_core::workbench::to_latex(&view())),
-            }
+            let text = match format {
+                Format::Json => format!("{}\n", report.to_json_pretty()),
+                Format::Table => table::render(&report),
+                Format::Csv => metrics_core::workbench::to_csv(&view()),
+                Format::Markdown => metrics_core::workbench::to_markdown(&view()),
+                Format::Latex => metrics_core::workbench::to_latex(&view()),
+            };
+            let written = crate::output::write_stdout(&text);
             for w in &report.warnings {
                 let at = w.line.map(|l| format!(":{l}")).unwrap_or_default();
                 eprintln!("warning: {}{at}: {}", w.path, w.message);
             }
-            ExitCode::SUCCESS
+            match written {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => crate::output::write_failed(&e),
+            }
         }
         Err(e) => {
             eprintln!("error: {e}");

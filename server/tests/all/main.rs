@@ -5,6 +5,7 @@
 
 mod support;
 
+mod boundary;
 mod cli_pairs;
 mod golden_eotgc;
 mod golden_msqa;
