@@ -101,6 +101,11 @@ pub use metrics_core::MAX_FILE_BYTES;
 /// the file system reports: a FIFO, `/dev/zero` or a file that grows while it is read reports
 /// a size of 0 and must not be read forever.
 pub fn load(path: &Path) -> Result<LoadedFile, ScoreError> {
+    load_with_limit(path, MAX_FILE_BYTES)
+}
+
+/// [`load`] with another limit (tests use a small one).
+pub fn load_with_limit(path: &Path, max_bytes: u64) -> Result<LoadedFile, ScoreError> {
     use std::io::Read;
     let io = |message: String| ScoreError::Io {
         path: path.to_path_buf(),
@@ -108,25 +113,25 @@ pub fn load(path: &Path) -> Result<LoadedFile, ScoreError> {
     };
     let too_big = || {
         io(format!(
-            "file is larger than the limit of {MAX_FILE_BYTES} bytes"
+            "file is larger than the limit of {max_bytes} bytes"
         ))
     };
     let meta = std::fs::metadata(path).map_err(|e| io(describe_io(&e)))?;
     if meta.is_dir() {
         return Err(io("is a directory, expected a file".into()));
     }
-    if meta.len() > MAX_FILE_BYTES {
+    if meta.len() > max_bytes {
         return Err(io(format!(
-            "file is {} bytes, the limit is {MAX_FILE_BYTES} bytes",
+            "file is {} bytes, the limit is {max_bytes} bytes",
             meta.len()
         )));
     }
     let file = std::fs::File::open(path).map_err(|e| io(describe_io(&e)))?;
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.take(MAX_FILE_BYTES + 1)
+    file.take(max_bytes.saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(|e| io(describe_io(&e)))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
+    if bytes.len() as u64 > max_bytes {
         return Err(too_big());
     }
     Ok(LoadedFile {

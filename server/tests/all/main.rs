@@ -6,6 +6,7 @@
 mod support;
 
 mod boundary;
+mod cli_output;
 mod cli_pairs;
 mod golden_eotgc;
 mod golden_msqa;
@@ -19,3 +20,4 @@ mod run_http;
 mod run_msqa;
 mod run_sgi;
 mod run_sgi_idea;
+mod serve_timeouts;
