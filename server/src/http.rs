@@ -413,7 +413,7 @@ async fn index_page(index: PathBuf) -> Response {
 }
 
 /// `Cache-Control` by what was served: hashed assets are immutable, everything else (the
-/// page, `worker_loader.js`, `favicon.svg`) is revalidated.
+/// page, `worker_loader.js`, `favicon.svg`) is revalidated; `Vary: accept-encoding` on all.
 async fn cache_control(request: Request, next: Next) -> Response {
     let hashed = is_hashed_asset(request.uri().path());
     let mut response = next.run(request).await;
@@ -427,11 +427,13 @@ async fn cache_control(request: Request, next: Next) -> Response {
     } else {
         "no-cache"
     };
-    if !response.headers().contains_key(header::CACHE_CONTROL) {
-        response
-            .headers_mut()
-            .insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
+    let headers = response.headers_mut();
+    if !headers.contains_key(header::CACHE_CONTROL) {
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
     }
+    // The same URL is sent as br, gzip or identity: caches must key on Accept-Encoding
+    // (ServeDir does not say so itself).
+    headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
     response
 }
 

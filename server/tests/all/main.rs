@@ -21,3 +21,4 @@ mod run_msqa;
 mod run_sgi;
 mod run_sgi_idea;
 mod serve_timeouts;
+mod serving;
