@@ -283,13 +283,26 @@ pub async fn check(State(state): State<AppState>, request: Request, next: Next) 
                 "{SESSION_COOKIE}={}; Path=/; HttpOnly; SameSite=Strict",
                 token.cookie
             );
+            // The same page without the token (the app keeps its state in the query).
+            let rest: Vec<&str> = request
+                .uri()
+                .query()
+                .unwrap_or("")
+                .split('&')
+                .filter(|pair| !pair.is_empty() && !pair.starts_with("token="))
+                .collect();
+            let location = if rest.is_empty() {
+                path.to_string()
+            } else {
+                format!("{path}?{}", rest.join("&"))
+            };
             return match HeaderValue::from_str(&cookie) {
                 Ok(cookie) => (
                     StatusCode::SEE_OTHER,
                     [
                         (
                             header::LOCATION,
-                            HeaderValue::from_str(path)
+                            HeaderValue::from_str(&location)
                                 .unwrap_or_else(|_| HeaderValue::from_static("/")),
                         ),
                         (header::SET_COOKIE, cookie),

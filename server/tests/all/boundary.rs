@@ -428,9 +428,16 @@ async fn the_api_token_is_required_from_clients_and_the_browser_gets_a_session()
     // The browser: /?token=… once sets the session cookie and drops the token from the URL.
     let (status, _, _) = send(&state, "GET", "/?token=wrong-token-0123456789", &[], None).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
-    let (status, headers, _) = send(&state, "GET", &format!("/?token={TOKEN}"), &[], None).await;
+    let (status, headers, _) = send(
+        &state,
+        "GET",
+        &format!("/leaderboard/x?tab=charts&token={TOKEN}&b=sas"),
+        &[],
+        None,
+    )
+    .await;
     assert_eq!(status, StatusCode::SEE_OTHER);
-    assert_eq!(headers["location"], "/");
+    assert_eq!(headers["location"], "/leaderboard/x?tab=charts&b=sas");
     let set_cookie = headers["set-cookie"].to_str().unwrap();
     assert!(
         set_cookie.contains("HttpOnly") && set_cookie.contains("SameSite=Strict"),
