@@ -7,6 +7,7 @@
 #   wasm-bindgen-cli = the wasm-bindgen version in Cargo.lock
 #   wasm-opt (npm binaryen) + playwright-core   (tools/node_modules; Debian's binaryen is too old)
 #   Debian chromium + chromium-driver    (end-to-end tests)
+#   Debian brotli                        (precompressed app files, scripts/compress-dist.sh)
 #
 # Nothing is downloaded outside the package registries: trunk is told to use these tools.
 set -euo pipefail
@@ -75,6 +76,11 @@ fi
 if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
   log "installing Debian chromium and chromium-driver"
   apt_install chromium chromium-driver
+fi
+# brotli, to precompress the built app (Trunk.toml's post_build hook runs scripts/compress-dist.sh).
+if ! command -v brotli >/dev/null; then
+  log "installing Debian brotli"
+  apt_install brotli
 fi
 # CJK fonts, so Chinese labels render in charts and screenshots.
 if ! dpkg -s fonts-noto-cjk >/dev/null 2>&1; then

@@ -80,8 +80,9 @@ async fn checked(response: Result<Response, gloo_net::Error>) -> Result<Response
         return Ok(response);
     }
     let status = response.status();
+    // The server's errors have the OpenAI shape {"error": {"message", "type", "code"}}.
     let message = match response.json::<Value>().await {
-        Ok(body) => body["error"]
+        Ok(body) => body["error"]["message"]
             .as_str()
             .map(str::to_string)
             .unwrap_or_else(|| body.to_string()),

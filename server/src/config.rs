@@ -187,6 +187,15 @@ impl Config {
                     "base_url must not hold credentials: use api_key_env".into(),
                 ));
             }
+            // `{base_url}/{endpoint}` would put the endpoint inside the query or fragment, and
+            // a query often holds a key (`?api-key=…`): refused, without echoing the URL.
+            if parsed.query().is_some() || parsed.fragment().is_some() {
+                return Err(invalid(
+                    "base_url must not have a query string (?…) or a fragment (#…): \
+                     give the key with api_key_env"
+                        .into(),
+                ));
+            }
             if u.models.is_empty() {
                 return Err(invalid("models is empty".into()));
             }
@@ -290,6 +299,23 @@ price_per_million_input_tokens = 1.5
         let bad_url = TEXT.replace("http://127.0.0.1:8000/v1/", "file:///etc");
         let err = Config::parse("c.toml", &bad_url, |_| Some("k".into())).unwrap_err();
         assert!(err.to_string().contains("http(s)"), "{err}");
+        for url in [
+            "http://127.0.0.1:8000/v1?api-key=SECRET-Q",
+            "http://127.0.0.1:8000/v1/?",
+            "http://127.0.0.1:8000/v1#SECRET-Q",
+        ] {
+            let text = TEXT.replace("http://127.0.0.1:8000/v1/", url);
+            let err = Config::parse("c.toml", &text, |_| Some("k".into())).unwrap_err();
+            let message = err.to_string();
+            assert!(
+                message.starts_with("c.toml: upstream local: base_url must not have a query"),
+                "{message}"
+            );
+            assert!(
+                !message.contains("SECRET-Q"),
+                "the URL is not echoed: {message}"
+            );
+        }
         let err = Config::parse("c.toml", "x = 1", |_| None).unwrap_err();
         assert!(
             err.to_string().starts_with("c.toml: not a valid config"),

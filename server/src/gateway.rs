@@ -49,12 +49,13 @@ pub enum CallError {
     UnknownModel(String),
     #[error(transparent)]
     Upstream(#[from] UpstreamError),
-    /// The upstream answered with a non-success status (after retries).
+    /// The upstream answered with a non-success status (after retries); `3xx` included,
+    /// since redirects are not followed.
     #[error("upstream {upstream} answered {status} after {attempts} attempt(s)")]
     Status {
         upstream: String,
         status: u16,
-        body: Bytes,
+        body: ErrorReply,
         attempts: u32,
     },
     #[error("upstream {upstream}: the reply is not JSON: {message}")]
@@ -63,6 +64,67 @@ pub enum CallError {
     Refused { upstream: String, why: String },
     #[error(transparent)]
     Cache(#[from] CacheError),
+}
+
+/// An upstream's error reply, read and with every key and bearer token masked: what may be
+/// shown to a client. Nothing else of the reply (headers, other JSON fields) is kept.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorReply {
+    /// The upstream's own message (`error.message`, `error`, `message` or `detail` of a JSON
+    /// body), or a note saying what kind of body was not shown.
+    pub message: String,
+    /// `error.type` of a JSON body.
+    pub kind: Option<String>,
+    /// `error.code` of a JSON body, as text.
+    pub code: Option<String>,
+}
+
+/// Longest upstream message passed on, in characters.
+const MAX_ERROR_MESSAGE_CHARS: usize = 2000;
+
+impl ErrorReply {
+    /// Read an error body: JSON is searched for a message; any other body (an HTML error
+    /// page, text) is not shown, only its type and size.
+    pub fn parse(
+        content_type: Option<&str>,
+        body: &[u8],
+        redactor: &crate::redact::Redactor,
+    ) -> ErrorReply {
+        let text_of = |v: &Value| match v {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        };
+        let mask = |s: String| {
+            let masked = redactor.error_text(&s);
+            match masked.char_indices().nth(MAX_ERROR_MESSAGE_CHARS) {
+                Some((cut, _)) => format!("{}…", &masked[..cut]),
+                None => masked,
+            }
+        };
+        if let Ok(json) = serde_json::from_slice::<Value>(body) {
+            let error = &json["error"];
+            let message = [&error["message"], error, &json["message"], &json["detail"]]
+                .into_iter()
+                .find_map(|v| v.as_str().map(str::to_string))
+                .unwrap_or_else(|| json.to_string());
+            return ErrorReply {
+                message: mask(message),
+                kind: text_of(&error["type"]).map(mask),
+                code: text_of(&error["code"]).map(mask),
+            };
+        }
+        let kind = content_type
+            .and_then(|c| c.split(';').next())
+            .map(|c| mask(c.trim().to_string()))
+            .filter(|c| !c.is_empty())
+            .unwrap_or_else(|| "untyped".into());
+        ErrorReply {
+            message: format!("a {kind} body of {} bytes (not shown)", body.len()),
+            kind: None,
+            code: None,
+        }
+    }
 }
 
 /// `usage.prompt_tokens` and `usage.completion_tokens` of a reply (0 when absent).
@@ -138,16 +200,19 @@ impl Gateway {
             .await?;
         let status = reply.response.status();
         let attempts = reply.attempts;
+        let content_type = content_type(&reply.response);
         let bytes = read_limited(reply.response, &name, attempts).await?;
         drop(reply.permit);
+        let redactor = self.upstreams.redactor();
         if !status.is_success() {
             return Err(CallError::Status {
                 upstream: name,
                 status: status.as_u16(),
-                body: bytes,
+                body: ErrorReply::parse(content_type.as_deref(), &bytes, redactor),
                 attempts,
             });
         }
+        let bytes = redactor.reply(bytes);
         let json: Value = serde_json::from_slice(&bytes).map_err(|e| CallError::NotJson {
             upstream: name.clone(),
             message: e.to_string(),
@@ -176,7 +241,17 @@ impl Gateway {
     }
 }
 
-async fn read_limited(
+/// The reply's `Content-Type`, when it is text.
+pub fn content_type(response: &reqwest::Response) -> Option<String> {
+    response
+        .headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
+}
+
+/// Read a reply body of at most [`MAX_REPLY_BYTES`].
+pub async fn read_limited(
     mut response: reqwest::Response,
     upstream: &str,
     attempts: u32,

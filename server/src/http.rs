@@ -1,16 +1,30 @@
 //! The HTTP surface: `/api/*` first, then the built app (`dist/`) with an `index.html`
 //! fallback so deep links such as `/leaderboard/abc` load the app.
+//!
+//! Every request passes [`crate::guard::check`] (Host, Origin, token) first. Every API error
+//! has the OpenAI shape `{"error": {"message", "type", "code"}}`, framework rejections (`405`,
+//! a bad path, a body over the limit) included. The app is served like a production site:
+//! precompressed `.br`/`.gz` siblings by `Accept-Encoding`, `Cache-Control: immutable` on
+//! hashed assets and `no-cache` on the rest, and security headers on every response.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use axum::extract::DefaultBodyLimit;
-use axum::http::StatusCode;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, FromRequest, Request};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use base64::Engine;
 use serde_json::json;
-use tower_http::services::{ServeDir, ServeFile};
+use sha2::{Digest, Sha256};
+use tokio::sync::OwnedSemaphorePermit;
+use tower_http::services::ServeDir;
+
+use crate::gateway::ErrorReply;
+use crate::guard::Guard;
 
 /// Largest request body the API accepts.
 pub const MAX_REQUEST_BYTES: usize = 16 * 1024 * 1024;
@@ -23,8 +37,10 @@ pub struct AppState {
     /// The SQLite connection (rusqlite is synchronous; requests are short).
     pub db: Arc<Mutex<rusqlite::Connection>>,
     /// Upstreams, cache and runs; `None` when served without `--config` (the proxy and run
-    /// routes then answer 503).
+    /// routes then answer 503, `/api/v1/models` an empty list).
     pub llm: Option<Arc<crate::runs::Llm>>,
+    /// Who may call (Host, Origin, token) and the request-body budget.
+    pub guard: Arc<Guard>,
 }
 
 /// Errors of the JSON API: a status and a message the client may show.
@@ -34,43 +50,184 @@ pub enum ApiError {
     NotFound(String),
     #[error("bad request: {0}")]
     BadRequest(String),
+    #[error("unauthorized: {0}")]
+    Unauthorized(String),
+    #[error("forbidden: {0}")]
+    Forbidden(String),
     #[error("conflict: {0}")]
     Conflict(String),
+    #[error("request timeout: {0}")]
+    RequestTimeout(String),
+    #[error("the request body is larger than {MAX_REQUEST_BYTES} bytes")]
+    PayloadTooLarge,
+    #[error("unsupported media type: {0}")]
+    UnsupportedMediaType(String),
     #[error("bad gateway: {0}")]
     BadGateway(String),
     #[error("unavailable: {0}")]
     Unavailable(String),
-    /// An upstream's own non-success reply, passed through (status and JSON body).
-    #[error("upstream answered {status}")]
-    Upstream { status: u16, body: bytes::Bytes },
+    /// An upstream's own error reply: its status (a `3xx` becomes `502`) and its message with
+    /// keys masked ([`ErrorReply`]).
+    #[error("upstream {upstream} answered {status}: {}", .reply.message)]
+    Upstream {
+        upstream: String,
+        status: u16,
+        reply: ErrorReply,
+    },
     #[error("internal error")]
     Internal(String),
 }
 
+/// The OpenAI error body.
+fn error_response(status: StatusCode, message: &str, kind: &str, code: Option<&str>) -> Response {
+    (
+        status,
+        Json(json!({"error": {"message": message, "type": kind, "code": code}})),
+    )
+        .into_response()
+}
+
+/// The OpenAI `type` for a status.
+fn kind_of(status: StatusCode) -> &'static str {
+    match status.as_u16() {
+        401 => "authentication_error",
+        403 => "permission_error",
+        404 => "not_found_error",
+        429 => "rate_limit_error",
+        400..=499 => "invalid_request_error",
+        _ => "server_error",
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        if let ApiError::Upstream { status, body } = self {
-            let status = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_GATEWAY);
-            return (
+        if let ApiError::Upstream {
+            upstream,
+            status,
+            reply,
+        } = &self
+        {
+            let message = self.to_string();
+            if (300..400).contains(status) {
+                return error_response(
+                    StatusCode::BAD_GATEWAY,
+                    &format!(
+                        "upstream {upstream} answered {status}, a redirect: redirects are not followed"
+                    ),
+                    "upstream_error",
+                    Some("upstream_redirect"),
+                );
+            }
+            let status = StatusCode::from_u16(*status)
+                .ok()
+                .filter(|s| s.is_client_error() || s.is_server_error())
+                .unwrap_or(StatusCode::BAD_GATEWAY);
+            return error_response(
                 status,
-                [(axum::http::header::CONTENT_TYPE, "application/json")],
-                body,
-            )
-                .into_response();
+                &message,
+                reply.kind.as_deref().unwrap_or("upstream_error"),
+                Some(reply.code.as_deref().unwrap_or("upstream_error")),
+            );
         }
-        let status = match &self {
-            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ApiError::Conflict(_) => StatusCode::CONFLICT,
-            ApiError::BadGateway(_) => StatusCode::BAD_GATEWAY,
-            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Upstream { .. } => StatusCode::BAD_GATEWAY,
+        let (status, code) = match &self {
+            ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
+            ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            ApiError::Unauthorized(_) => (StatusCode::UNAUTHORIZED, "unauthorized"),
+            ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
+            ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
+            ApiError::RequestTimeout(_) => (StatusCode::REQUEST_TIMEOUT, "request_timeout"),
+            ApiError::PayloadTooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"),
+            ApiError::UnsupportedMediaType(_) => {
+                (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
+            }
+            ApiError::BadGateway(_) => (StatusCode::BAD_GATEWAY, "bad_gateway"),
+            ApiError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
+            ApiError::Upstream { .. } => (StatusCode::BAD_GATEWAY, "upstream_error"),
             ApiError::Internal(detail) => {
                 tracing::error!("internal error: {detail}");
-                StatusCode::INTERNAL_SERVER_ERROR
+                (StatusCode::INTERNAL_SERVER_ERROR, "internal_error")
             }
         };
-        (status, Json(json!({ "error": self.to_string() }))).into_response()
+        error_response(status, &self.to_string(), kind_of(status), Some(code))
+    }
+}
+
+/// A JSON request body: `Content-Type: application/json` (else `415`), at most
+/// [`MAX_REQUEST_BYTES`] (else `413`), sent within the guard's body timeout (else `408`). Its
+/// size is reserved from the guard's body budget before it is read and stays reserved while
+/// this value lives, so the bodies held at once stay within the budget (a request waits for
+/// room, `503` after the body timeout).
+pub struct JsonBody {
+    pub bytes: Bytes,
+    _reserved: OwnedSemaphorePermit,
+}
+
+impl FromRequest<AppState> for JsonBody {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
+        let headers = request.headers();
+        let content_type = headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        let essence = content_type.split(';').next().unwrap_or("").trim();
+        if !essence.eq_ignore_ascii_case("application/json") {
+            return Err(ApiError::UnsupportedMediaType(format!(
+                "the body must be sent as Content-Type: application/json, got {:?}",
+                if content_type.is_empty() {
+                    "none"
+                } else {
+                    content_type
+                }
+            )));
+        }
+        let declared = headers
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        if declared.is_some_and(|n| n > MAX_REQUEST_BYTES as u64) {
+            return Err(ApiError::PayloadTooLarge);
+        }
+        let reserve = declared.map_or(MAX_REQUEST_BYTES, |n| n as usize).max(1);
+        let guard = &state.guard;
+        let permits = u32::try_from(reserve).unwrap_or(u32::MAX);
+        let mut reserved = tokio::time::timeout(
+            guard.body_timeout,
+            guard.body_budget.clone().acquire_many_owned(permits),
+        )
+        .await
+        .map_err(|_| {
+            ApiError::Unavailable(
+                "too many large request bodies in flight: try again shortly".into(),
+            )
+        })?
+        .map_err(|_| ApiError::Unavailable("shutting down".into()))?;
+        let bytes = tokio::time::timeout(guard.body_timeout, Bytes::from_request(request, state))
+            .await
+            .map_err(|_| {
+                ApiError::RequestTimeout(format!(
+                    "the request body did not arrive within {} s",
+                    guard.body_timeout.as_secs_f64()
+                ))
+            })?
+            .map_err(|rejection| {
+                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    ApiError::PayloadTooLarge
+                } else {
+                    ApiError::BadRequest(rejection.body_text())
+                }
+            })?;
+        // Keep only what the body holds (a chunked body reserved the whole limit).
+        if let Some(extra) =
+            reserved.split(reserved.num_permits().saturating_sub(bytes.len().max(1)))
+        {
+            drop(extra);
+        }
+        Ok(JsonBody {
+            bytes,
+            _reserved: reserved,
+        })
     }
 }
 
@@ -80,11 +237,57 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::proxy::routes())
         .merge(crate::runs::http::routes())
         .fallback(|uri: axum::http::Uri| async move { ApiError::NotFound(uri.path().to_string()) })
+        .layer(middleware::from_fn(openai_errors))
         .layer(DefaultBodyLimit::max(MAX_REQUEST_BYTES))
         .with_state(state.clone());
     Router::new()
         .nest("/api", api)
         .fallback_service(static_files(&state.dist))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            crate::guard::check,
+        ))
+        .layer(middleware::from_fn(security_headers))
+}
+
+/// Turn any error response of the API that is not JSON yet (axum's rejections: `405`, a bad
+/// path parameter, …) into the OpenAI error shape.
+async fn openai_errors(request: Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 64 * 1024)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let message = if text.is_empty() {
+        status
+            .canonical_reason()
+            .unwrap_or("error")
+            .to_ascii_lowercase()
+    } else {
+        text
+    };
+    let code = status
+        .canonical_reason()
+        .unwrap_or("error")
+        .to_ascii_lowercase()
+        .replace([' ', '-'], "_");
+    let mut out = error_response(status, &message, kind_of(status), Some(&code));
+    for name in [header::ALLOW, header::WWW_AUTHENTICATE, header::RETRY_AFTER] {
+        if let Some(v) = parts.headers.get(&name) {
+            out.headers_mut().insert(name, v.clone());
+        }
+    }
+    out
 }
 
 async fn health(
@@ -102,10 +305,157 @@ async fn health(
     ))
 }
 
+/// The Content-Security-Policy: only what the app needs. Scripts and styles from this origin;
+/// `'wasm-unsafe-eval'` to compile the app's WebAssembly (page and worker); the inline
+/// module script Trunk writes into `index.html` allowed by its hash (see [`inline_script_hashes`]),
+/// no other inline script; inline `style` attributes (the virtualised sample list and the
+/// plotters SVG set them), no inline `<style>` elements; no plugins, no framing, no `<base>`.
+pub fn content_security_policy(script_hashes: &[String]) -> String {
+    let hashes: String = script_hashes
+        .iter()
+        .map(|h| format!(" 'sha256-{h}'"))
+        .collect();
+    format!(
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'{hashes}; \
+         style-src 'self'; style-src-attr 'unsafe-inline'; img-src 'self' data:; \
+         connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; \
+         form-action 'self'; frame-ancestors 'none'"
+    )
+}
+
+/// Base64 SHA-256 of each inline `<script>` (one without `src`) in an HTML page, the form a
+/// CSP `'sha256-…'` source takes. The content is hashed byte for byte as written between the
+/// tags, which is what browsers hash.
+pub fn inline_script_hashes(html: &str) -> Vec<String> {
+    let lower = html.to_ascii_lowercase();
+    let mut hashes = Vec::new();
+    let mut at = 0;
+    while let Some(open) = lower[at..].find("<script") {
+        let tag_start = at + open;
+        let Some(tag_len) = lower[tag_start..].find('>') else {
+            break;
+        };
+        let tag = &lower[tag_start..tag_start + tag_len];
+        let body_start = tag_start + tag_len + 1;
+        let Some(body_len) = lower[body_start..].find("</script") else {
+            break;
+        };
+        let has_src = tag
+            .split(|c: char| c.is_ascii_whitespace())
+            .any(|attr| attr == "src" || attr.starts_with("src="));
+        if !has_src {
+            let body = &html[body_start..body_start + body_len];
+            hashes.push(
+                base64::engine::general_purpose::STANDARD.encode(Sha256::digest(body.as_bytes())),
+            );
+        }
+        at = body_start + body_len;
+    }
+    hashes
+}
+
+/// Headers every response carries. Responses that set their own CSP (the page) keep it.
+async fn security_headers(request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    if !headers.contains_key(header::CONTENT_SECURITY_POLICY)
+        && let Ok(csp) = HeaderValue::from_str(&content_security_policy(&[]))
+    {
+        headers.insert(header::CONTENT_SECURITY_POLICY, csp);
+    }
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(
+        "cross-origin-opener-policy",
+        HeaderValue::from_static("same-origin"),
+    );
+    response
+}
+
+/// Whether a file name carries Trunk's content hash (`app-1f2e…_bg.wasm`, `style-9a8b….css`):
+/// such a file never changes under its name.
+pub fn is_hashed_asset(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or(name);
+    let stem = stem.strip_suffix("_bg").unwrap_or(stem);
+    match stem.rsplit_once('-') {
+        Some((_, hash)) => hash.len() >= 8 && hash.bytes().all(|b| b.is_ascii_hexdigit()),
+        None => false,
+    }
+}
+
+/// The page: `index.html` read on each request (it is small, and a rebuild then needs no
+/// restart), with a CSP naming its inline scripts' hashes and `Cache-Control: no-cache`.
+async fn index_page(index: PathBuf) -> Response {
+    match tokio::fs::read_to_string(&index).await {
+        Ok(html) => {
+            let csp = content_security_policy(&inline_script_hashes(&html));
+            let mut response = Html(html).into_response();
+            let headers = response.headers_mut();
+            if let Ok(csp) = HeaderValue::from_str(&csp) {
+                headers.insert(header::CONTENT_SECURITY_POLICY, csp);
+            }
+            headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+            response
+        }
+        Err(e) => {
+            tracing::error!("cannot read {}: {e}", index.display());
+            (StatusCode::INTERNAL_SERVER_ERROR, "cannot read the app").into_response()
+        }
+    }
+}
+
+/// `Cache-Control` by what was served: hashed assets are immutable, everything else (the
+/// page, `worker_loader.js`, `favicon.svg`) is revalidated; `Vary: accept-encoding` on all.
+async fn cache_control(request: Request, next: Next) -> Response {
+    let hashed = is_hashed_asset(request.uri().path());
+    let mut response = next.run(request).await;
+    let is_html = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"));
+    let value = if hashed && response.status().is_success() && !is_html {
+        "public, max-age=31536000, immutable"
+    } else {
+        "no-cache"
+    };
+    let headers = response.headers_mut();
+    if !headers.contains_key(header::CACHE_CONTROL) {
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
+    }
+    // The same URL is sent as br, gzip or identity: caches must key on Accept-Encoding
+    // (ServeDir does not say so itself).
+    headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    response
+}
+
 fn static_files(dist: &Path) -> Router {
     let index = dist.join("index.html");
     if index.is_file() {
-        Router::new().fallback_service(ServeDir::new(dist).fallback(ServeFile::new(index)))
+        let page = {
+            let index = index.clone();
+            move || index_page(index.clone())
+        };
+        let files = ServeDir::new(dist)
+            .precompressed_br()
+            .precompressed_gzip()
+            .append_index_html_on_directories(false)
+            .fallback(axum::handler::HandlerWithoutStateExt::into_service(
+                page.clone(),
+            ));
+        Router::new()
+            .route("/", get(page.clone()))
+            .route("/index.html", get(page))
+            .fallback_service(files)
+            .layer(middleware::from_fn(cache_control))
     } else {
         let message = format!(
             "<!doctype html><title>scorebench</title><p>The workbench app is not built: no {}. \
@@ -116,5 +466,33 @@ fn static_files(dist: &Path) -> Router {
             let message = message.clone();
             async move { (StatusCode::SERVICE_UNAVAILABLE, Html(message)) }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hashes_inline_scripts_only() {
+        let html = "<script type=\"module\">import x;</script><SCRIPT src=\"/a.js\"></script>\
+                    <script nonce=x>\nlet a = 1;\n</script>";
+        let expect = |s: &str| base64::engine::general_purpose::STANDARD.encode(Sha256::digest(s));
+        assert_eq!(
+            inline_script_hashes(html),
+            vec![expect("import x;"), expect("\nlet a = 1;\n")]
+        );
+    }
+
+    #[test]
+    fn hashed_assets_are_recognised() {
+        assert!(is_hashed_asset("/app-8b2f0c4d1e3a5f67_bg.wasm"));
+        assert!(is_hashed_asset("/app-8b2f0c4d1e3a5f67.js"));
+        assert!(is_hashed_asset("/style-0123456789abcdef.css"));
+        assert!(!is_hashed_asset("/worker_loader.js"));
+        assert!(!is_hashed_asset("/favicon.svg"));
+        assert!(!is_hashed_asset("/index.html"));
+        assert!(!is_hashed_asset("/leaderboard/abc"));
+        assert!(!is_hashed_asset("/my-page"));
     }
 }

@@ -8,13 +8,22 @@
 //! - [`upstream`], [`gateway`], [`cache`]: calling models (routing, limits, retries, cache, tokens)
 //! - [`proxy`]: `/api/v1/chat/completions`, `/api/v1/embeddings`, `/api/v1/models`
 //! - [`runs`]: benchmark runs (MSQA, EOTGC) from the CLI (`scorebench run`) and `/api/v1/runs`
+//! - [`guard`]: who may call (Host, Origin, content type, token) and the request-body budget
+//! - [`redact`]: keys masked out of everything upstreams send back
+//! - [`output`]: stdout writes that report a full disk or a closed pipe instead of panicking
+
+// `print!` panics on a failed write: stdout goes through `output::write_stdout`.
+#![deny(clippy::print_stdout)]
 
 pub mod cache;
 pub mod config;
 pub mod db;
 pub mod gateway;
+pub mod guard;
 pub mod http;
+pub mod output;
 pub mod proxy;
+pub mod redact;
 pub mod runs;
 pub mod score;
 pub mod serve;

@@ -9,7 +9,9 @@
 //!
 //! Reply header `x-scorebench-cache: hit|miss` (not on streamed replies, which bypass the
 //! cache). Nothing the client sends is forwarded but the JSON body: its `Authorization` header
-//! is dropped and the upstream's is set from the config.
+//! is dropped and the upstream's is set from the config. Nothing the upstream sends is passed
+//! on but the body (keys masked, [`crate::redact`]) and, for streams, a JSON or event-stream
+//! `Content-Type`; an upstream error becomes an OpenAI error with the upstream's status.
 
 use std::sync::Arc;
 
@@ -19,13 +21,12 @@ use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use bytes::Bytes;
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 
 use crate::cache::Role;
-use crate::gateway::{Call, CallError};
-use crate::http::{ApiError, AppState};
+use crate::gateway::{Call, CallError, ErrorReply};
+use crate::http::{ApiError, AppState, JsonBody};
 use crate::runs::Llm;
 use crate::upstream::{Endpoint, Upstreams};
 
@@ -43,8 +44,13 @@ pub fn llm(state: &AppState) -> Result<Arc<Llm>, ApiError> {
     })
 }
 
-async fn models(State(state): State<AppState>) -> Result<Response, ApiError> {
-    let llm = llm(&state)?;
+/// The allowed models; without `--config` an empty list (the page asks on every load, so this
+/// is not an error), with `"configured": false`.
+async fn models(State(state): State<AppState>) -> Response {
+    let Some(llm) = state.llm.clone() else {
+        return axum::Json(json!({"object": "list", "data": [], "configured": false}))
+            .into_response();
+    };
     let data: Vec<Value> = llm
         .gateway
         .upstreams
@@ -52,13 +58,13 @@ async fn models(State(state): State<AppState>) -> Result<Response, ApiError> {
         .into_iter()
         .map(|(model, upstream)| json!({"id": model, "object": "model", "owned_by": upstream}))
         .collect();
-    Ok(axum::Json(json!({"object": "list", "data": data})).into_response())
+    axum::Json(json!({"object": "list", "data": data, "configured": true})).into_response()
 }
 
 async fn chat_completions(
     State(state): State<AppState>,
     headers: HeaderMap,
-    body: Bytes,
+    body: JsonBody,
 ) -> Result<Response, ApiError> {
     forward(state, headers, body, Endpoint::ChatCompletions).await
 }
@@ -66,7 +72,7 @@ async fn chat_completions(
 async fn embeddings(
     State(state): State<AppState>,
     headers: HeaderMap,
-    body: Bytes,
+    body: JsonBody,
 ) -> Result<Response, ApiError> {
     forward(state, headers, body, Endpoint::Embeddings).await
 }
@@ -80,7 +86,16 @@ fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 pub fn api_error(e: CallError) -> ApiError {
     match e {
         CallError::NoModel | CallError::UnknownModel(_) => ApiError::BadRequest(e.to_string()),
-        CallError::Status { status, body, .. } => ApiError::Upstream { status, body },
+        CallError::Status {
+            upstream,
+            status,
+            body,
+            ..
+        } => ApiError::Upstream {
+            upstream,
+            status,
+            reply: body,
+        },
         CallError::Upstream(_) | CallError::NotJson { .. } | CallError::Refused { .. } => {
             ApiError::BadGateway(e.to_string())
         }
@@ -91,11 +106,11 @@ pub fn api_error(e: CallError) -> ApiError {
 async fn forward(
     state: AppState,
     headers: HeaderMap,
-    body: Bytes,
+    body: JsonBody,
     endpoint: Endpoint,
 ) -> Result<Response, ApiError> {
     let llm = llm(&state)?;
-    let json: Value = serde_json::from_slice(&body)
+    let json: Value = serde_json::from_slice(&body.bytes)
         .map_err(|e| ApiError::BadRequest(format!("the request body is not JSON: {e}")))?;
     if !json.is_object() {
         return Err(ApiError::BadRequest(
@@ -108,24 +123,37 @@ async fn forward(
         let reply = llm
             .gateway
             .upstreams
-            .post(upstream, endpoint, body, policy)
+            .post(upstream, endpoint, body.bytes.clone(), policy)
             .await
             .map_err(|e| ApiError::BadGateway(e.to_string()))?;
         let status = reply.response.status();
-        let content_type = reply
-            .response
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .cloned()
+        let content_type = crate::gateway::content_type(&reply.response);
+        let redactor = llm.gateway.upstreams.redactor().clone();
+        if !status.is_success() {
+            let name = upstream.config.name.clone();
+            let bytes = crate::gateway::read_limited(reply.response, &name, reply.attempts)
+                .await
+                .map_err(api_error)?;
+            return Err(ApiError::Upstream {
+                upstream: name,
+                status: status.as_u16(),
+                reply: ErrorReply::parse(content_type.as_deref(), &bytes, &redactor),
+            });
+        }
+        // Only a JSON or event-stream type is passed on; anything else is sent as a stream.
+        let content_type = content_type
+            .filter(|c| c.starts_with("text/event-stream") || c.starts_with("application/json"))
+            .and_then(|c| HeaderValue::from_str(&c).ok())
             .unwrap_or_else(|| HeaderValue::from_static("text/event-stream"));
         let permit = reply.permit;
         // The permit lives as long as the stream: the concurrency limit covers the whole body.
-        let stream = reply.response.bytes_stream().map(move |chunk| {
-            let _held = &permit;
-            chunk
-        });
+        let stream = redactor
+            .stream(reply.response.bytes_stream())
+            .map(move |chunk| {
+                let _held = &permit;
+                chunk
+            });
         let mut response = Response::new(Body::from_stream(stream));
-        *response.status_mut() = status;
         response
             .headers_mut()
             .insert(header::CONTENT_TYPE, content_type);

@@ -1,13 +1,26 @@
 //! `scorebench serve`: open the database, bind, print the URL, serve until Ctrl-C or SIGTERM.
+//!
+//! Connections are served by hyper's HTTP/1.1 server directly (axum's `serve` has no timeouts):
+//! a client must send its request headers within `--header-timeout-secs` of connecting or of
+//! its previous response (slow-loris and idle connections are closed), and a JSON body within
+//! `--body-timeout-secs` ([`crate::http::JsonBody`]).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use clap::Args;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
 
+use crate::guard::{ApiToken, DEFAULT_BODY_BUDGET_BYTES, Guard};
 use crate::http::{AppState, app};
+
+/// How long open connections get to finish after Ctrl-C or SIGTERM.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
 #[derive(Args, Debug)]
 pub struct ServeArgs {
@@ -26,6 +39,56 @@ pub struct ServeArgs {
     /// Where runs started over HTTP write their files (`DIR/{run id}/`)
     #[arg(long, default_value = "data/runs")]
     pub runs_dir: PathBuf,
+    /// Also answer to this host name (repeatable; IP addresses and localhost always work,
+    /// other names are refused against DNS rebinding)
+    #[arg(long = "allowed-host", value_name = "NAME")]
+    pub allowed_hosts: Vec<String>,
+    /// Also accept state-changing requests from pages of this origin, e.g.
+    /// https://tools.example (repeatable; the server's own origin always works)
+    #[arg(long = "allowed-origin", value_name = "ORIGIN")]
+    pub allowed_origins: Vec<String>,
+    /// Require this environment variable's value as a bearer token on /api/v1/* (see
+    /// server/API.md: API clients send it as their api_key, the browser opens /?token=… once)
+    #[arg(long, value_name = "VAR")]
+    pub api_token_env: Option<String>,
+    /// Seconds a client may take to send its request headers (connections idle that long
+    /// between requests are closed too)
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_timeout_secs: u64,
+    /// Seconds a client may take to send a request body
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    pub body_timeout_secs: u64,
+}
+
+impl ServeArgs {
+    /// The access policy these arguments ask for; the token is read from the environment.
+    pub fn guard(&self) -> anyhow::Result<Guard> {
+        let api_token = match &self.api_token_env {
+            None => None,
+            Some(var) => {
+                let token = std::env::var(var).map_err(|_| {
+                    anyhow::anyhow!("the environment variable {var} (--api-token-env) is not set")
+                })?;
+                Some(ApiToken::new(&token).map_err(|e| anyhow::anyhow!("{var}: {e}"))?)
+            }
+        };
+        for origin in &self.allowed_origins {
+            let url = reqwest::Url::parse(origin)
+                .map_err(|e| anyhow::anyhow!("--allowed-origin {origin:?}: {e}"))?;
+            if url.origin().ascii_serialization() != origin.trim_end_matches('/') {
+                anyhow::bail!(
+                    "--allowed-origin {origin:?}: expected scheme://host[:port], nothing more"
+                );
+            }
+        }
+        Ok(Guard::new(
+            self.allowed_hosts.clone(),
+            self.allowed_origins.clone(),
+            api_token,
+            DEFAULT_BODY_BUDGET_BYTES,
+            Duration::from_secs(self.body_timeout_secs),
+        ))
+    }
 }
 
 /// Logging to stderr (`RUST_LOG` overrides `default_filter`) and a multi-threaded runtime, for the
@@ -61,6 +124,7 @@ pub fn run(args: ServeArgs) -> ExitCode {
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let guard = args.guard()?;
     let conn = crate::db::open(&args.db)?;
     if !args.dist.join("index.html").is_file() {
         tracing::warn!(
@@ -84,23 +148,86 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         }
         None => None,
     };
+    let token_required = guard.api_token.is_some();
     let state = AppState {
         dist: args.dist.clone(),
         db: Arc::new(Mutex::new(conn)),
         llm,
+        guard: Arc::new(guard),
     };
     let listener = tokio::net::TcpListener::bind(args.addr)
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", args.addr))?;
     let addr = listener.local_addr()?;
-    // The URL goes to stdout on its own line: people read it, scripts and tests parse it.
-    println!("scorebench listening on http://{addr}/");
+    // The URL goes to stdout on its own line: people read it, scripts and tests parse it. A
+    // server started with stdout closed still serves.
+    if let Err(e) =
+        crate::output::write_stdout(&format!("scorebench listening on http://{addr}/\n"))
+    {
+        tracing::warn!("cannot print the URL on stdout: {e}");
+    }
+    if token_required {
+        tracing::info!(
+            "the API needs the token: clients send Authorization: Bearer <token>; open \
+             http://{addr}/?token=<token> once in the browser"
+        );
+    }
     tracing::info!(db = %args.db.display(), dist = %args.dist.display(), "serving");
-    axum::serve(listener, app(state))
-        .with_graceful_shutdown(shutdown_signal())
-        .await?;
+    serve_connections(
+        listener,
+        app(state),
+        Duration::from_secs(args.header_timeout_secs),
+    )
+    .await;
     tracing::info!("shut down cleanly");
     Ok(())
+}
+
+/// Accept connections until Ctrl-C or SIGTERM, each served by hyper's HTTP/1.1 server with a
+/// header read timeout; then let open connections finish (at most [`SHUTDOWN_GRACE`]).
+async fn serve_connections(
+    listener: tokio::net::TcpListener,
+    app: axum::Router,
+    header_timeout: Duration,
+) {
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout);
+    let graceful = GracefulShutdown::new();
+    let shutdown = shutdown_signal();
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => {
+                let stream = match accepted {
+                    Ok((stream, _)) => stream,
+                    Err(e) => {
+                        // Out of file descriptors, or the peer left: wait a little, go on.
+                        tracing::warn!("accept failed: {e}");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                };
+                let _ = stream.set_nodelay(true);
+                let service = TowerToHyperService::new(app.clone());
+                let connection = graceful.watch(builder.serve_connection(TokioIo::new(stream), service));
+                tokio::spawn(async move {
+                    if let Err(e) = connection.await {
+                        tracing::debug!("connection closed: {e}");
+                    }
+                });
+            }
+            () = &mut shutdown => break,
+        }
+    }
+    drop(listener);
+    tokio::select! {
+        () = graceful.shutdown() => {}
+        () = tokio::time::sleep(SHUTDOWN_GRACE) => {
+            tracing::warn!("connections still open after {} s: closing them", SHUTDOWN_GRACE.as_secs());
+        }
+    }
 }
 
 async fn shutdown_signal() {

@@ -6,6 +6,10 @@
 //! the configured key, and nothing a client sent is forwarded except the JSON body.
 //! **Invariant:** no error or log line built here contains the key (it only ever goes into the
 //! header) or the upstream's URL path beyond `base_url`.
+//!
+//! Redirects are never followed (`redirect::Policy::none()`): a `3xx` reply comes back like any
+//! other status and the callers treat it as an upstream error, so a prompt never goes to a host
+//! the config does not name and another host's reply is never cached.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -15,6 +19,7 @@ use bytes::Bytes;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::config::{Config, UpstreamConfig};
+use crate::redact::Redactor;
 
 /// The two proxied endpoints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,6 +50,8 @@ pub struct Upstreams {
     client: reqwest::Client,
     list: Vec<Upstream>,
     by_model: HashMap<String, usize>,
+    /// Every configured key, to mask in what upstreams send back.
+    redactor: Redactor,
 }
 
 /// Why an upstream call gave no usable reply.
@@ -81,7 +88,9 @@ impl Upstreams {
         let client = reqwest::Client::builder()
             .pool_max_idle_per_host(256)
             .tcp_nodelay(true)
+            .redirect(reqwest::redirect::Policy::none())
             .build()?;
+        let redactor = Redactor::new(config.upstreams.iter().filter_map(|u| u.api_key.expose()));
         let mut by_model = HashMap::new();
         let list = config
             .upstreams
@@ -101,7 +110,13 @@ impl Upstreams {
             client,
             list,
             by_model,
+            redactor,
         })
+    }
+
+    /// Masks the configured keys in upstream replies (see [`crate::redact`]).
+    pub fn redactor(&self) -> &Redactor {
+        &self.redactor
     }
 
     /// The upstream that lists `model`.

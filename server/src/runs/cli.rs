@@ -355,8 +355,8 @@ async fn run_async(args: RunArgs) -> Result<(), RunError> {
         eprintln!("{line}");
     }
     let summary = outcome?;
-    println!("{summary}");
-    Ok(())
+    crate::output::write_stdout(&format!("{summary}\n"))
+        .map_err(|e| RunError::io(std::path::Path::new("stdout"), e))
 }
 
 fn judge_summary(what: &str, s: &super::sgi::JudgeSummary) -> String {

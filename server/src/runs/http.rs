@@ -96,10 +96,10 @@ fn find(llm: &Llm, id: &str) -> Result<Arc<Progress>, ApiError> {
 
 async fn start(
     State(state): State<AppState>,
-    body: axum::body::Bytes,
+    body: crate::http::JsonBody,
 ) -> Result<Response, ApiError> {
     let llm = llm(&state)?;
-    let request: StartRun = serde_json::from_slice(&body)
+    let request: StartRun = serde_json::from_slice(&body.bytes)
         .map_err(|e| ApiError::BadRequest(format!("not a run request: {e}")))?;
     let id = new_run_id();
     let out_dir = llm.runs_dir.join(&id);

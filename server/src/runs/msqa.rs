@@ -229,7 +229,7 @@ fn reusable(stored: &Value) -> Option<(Generation, Option<Usage>)> {
     Some((generation, usage))
 }
 
-/// Run MSQA_Short. `api_url` is recorded in score.json's `model.params`.
+/// Run MSQA_Short. The upstream's name is recorded as `api_url` in score.json's `model.params`.
 #[allow(clippy::too_many_arguments)]
 pub async fn run(
     gateway: &Gateway,
@@ -246,7 +246,8 @@ pub async fn run(
             options.model
         ))
     })?;
-    let api_url = upstream.config.base_url.clone();
+    // The upstream's name, never its URL: score.json is a file clients download.
+    let api_url = upstream.config.name.clone();
     std::fs::create_dir_all(out_dir).map_err(|e| RunError::io(out_dir, e))?;
 
     let mut items = Vec::new();

@@ -2,7 +2,8 @@
 //!
 //! Each benchmark has one module here with its clap arguments and a `report(args)` function;
 //! this file only dispatches and prints. Bad input exits with status 2, nothing on stdout and
-//! a `file:line: message` on stderr.
+//! a `file:line: message` on stderr. A report that cannot be written exits 1 saying why (141,
+//! silently, when the reader closed the pipe).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -148,24 +149,37 @@ pub struct BenchmarksArgs {
 /// Print what the registry holds.
 pub fn list_benchmarks(args: &BenchmarksArgs) -> ExitCode {
     let listing = workbench::registry::listing();
-    if args.json {
+    let text = if args.json {
         match serde_json::to_string_pretty(&listing) {
-            Ok(text) => println!("{text}"),
+            Ok(text) => format!("{text}\n"),
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::from(1);
             }
         }
     } else {
-        for b in &listing {
-            println!("{:<18} {}", b.key, b.label);
-            println!("{:<18} metrics: {}", "", b.metrics.join(", "));
-            println!("{:<18} variants: {}", "", b.variants.join(", "));
-            let roles: Vec<&str> = b.roles.iter().map(|r| r.key).collect();
-            println!("{:<18} files: {}", "", roles.join(", "));
-        }
+        listing
+            .iter()
+            .map(|b| {
+                let roles: Vec<&str> = b.roles.iter().map(|r| r.key).collect();
+                format!(
+                    "{:<18} {}\n{:<18} metrics: {}\n{:<18} variants: {}\n{:<18} files: {}\n",
+                    b.key,
+                    b.label,
+                    "",
+                    b.metrics.join(", "),
+                    "",
+                    b.variants.join(", "),
+                    "",
+                    roles.join(", ")
+                )
+            })
+            .collect()
+    };
+    match crate::output::write_stdout(&text) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => crate::output::write_failed(&e),
     }
-    ExitCode::SUCCESS
 }
 
 /// Why scoring stopped. Every variant is the user's input, so the exit status is 2.
@@ -203,22 +217,43 @@ impl LoadedFile {
 
 pub use metrics_core::MAX_FILE_BYTES;
 
+/// Read a file of at most [`MAX_FILE_BYTES`]. The limit is on the bytes read, not on the size
+/// the file system reports: a FIFO, `/dev/zero` or a file that grows while it is read reports
+/// a size of 0 and must not be read forever.
 pub fn load(path: &Path) -> Result<LoadedFile, ScoreError> {
+    load_with_limit(path, MAX_FILE_BYTES)
+}
+
+/// [`load`] with another limit (tests use a small one).
+pub fn load_with_limit(path: &Path, max_bytes: u64) -> Result<LoadedFile, ScoreError> {
+    use std::io::Read;
     let io = |message: String| ScoreError::Io {
         path: path.to_path_buf(),
         message,
+    };
+    let too_big = || {
+        io(format!(
+            "file is larger than the limit of {max_bytes} bytes"
+        ))
     };
     let meta = std::fs::metadata(path).map_err(|e| io(describe_io(&e)))?;
     if meta.is_dir() {
         return Err(io("is a directory, expected a file".into()));
     }
-    if meta.len() > MAX_FILE_BYTES {
+    if meta.len() > max_bytes {
         return Err(io(format!(
-            "file is {} bytes, the limit is {MAX_FILE_BYTES} bytes",
+            "file is {} bytes, the limit is {max_bytes} bytes",
             meta.len()
         )));
     }
-    let bytes = std::fs::read(path).map_err(|e| io(describe_io(&e)))?;
+    let file = std::fs::File::open(path).map_err(|e| io(describe_io(&e)))?;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| io(describe_io(&e)))?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(too_big());
+    }
     Ok(LoadedFile {
         name: path.display().to_string(),
         bytes,
@@ -247,18 +282,22 @@ pub fn run(args: ScoreArgs) -> ExitCode {
             let format = if args.json { Format::Json } else { args.format };
             // The exports are the page's: same view model, same text (the workbench crate).
             let view = || workbench::table(&report);
-            match format {
-                Format::Json => println!("{}", report.to_json_pretty()),
-                Format::Table => print!("{}", table::render(&report)),
-                Format::Csv => print!("{}", workbench::to_csv(&view())),
-                Format::Markdown => print!("{}", workbench::to_markdown(&view())),
-                Format::Latex => print!("{}", workbench::to_latex(&view())),
-            }
+            let text = match format {
+                Format::Json => format!("{}\n", report.to_json_pretty()),
+                Format::Table => table::render(&report),
+                Format::Csv => workbench::to_csv(&view()),
+                Format::Markdown => workbench::to_markdown(&view()),
+                Format::Latex => workbench::to_latex(&view()),
+            };
+            let written = crate::output::write_stdout(&text);
             for w in &report.warnings {
                 let at = w.line.map(|l| format!(":{l}")).unwrap_or_default();
                 eprintln!("warning: {}{at}: {}", w.path, w.message);
             }
-            ExitCode::SUCCESS
+            match written {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => crate::output::write_failed(&e),
+            }
         }
         Err(e) => {
             eprintln!("error: {e}");

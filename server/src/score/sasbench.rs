@@ -12,10 +12,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use metrics_core::Report;
 use metrics_core::sasbench::{
     self, NamedText, RawFile, RawInputs, ReportOptions, SasInputs, Variant, subset_name,
 };
+use metrics_core::{InputError, Report};
 
 use super::{LoadedFile, ScoreError, load};
 
@@ -88,6 +88,13 @@ pub fn report(args: SasbenchArgs) -> Result<Report, ScoreError> {
     let read_ms = started.elapsed().as_secs_f64() * 1e3;
     let texts = loaded.iter().map(named).collect::<Result<Vec<_>, _>>()?;
     let (taxonomy, rest) = (texts[0], &texts[1..]);
+    if taxonomy.text.trim().is_empty() {
+        return Err(ScoreError::Input(InputError::whole_file(
+            taxonomy.name,
+            "the taxonomy is empty: expected error_type.jsonl lines \
+             ({\"q_id\": …, \"errors\": […]} per subset)",
+        )));
+    }
     let (report, hashes) = std::thread::scope(|scope| {
         let hashes = scope.spawn(|| {
             loaded

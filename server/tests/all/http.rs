@@ -32,6 +32,7 @@ fn state(tag: &str) -> AppState {
         dist,
         db: Arc::new(Mutex::new(conn)),
         llm: None,
+        guard: Default::default(),
     }
 }
 

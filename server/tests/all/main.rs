@@ -5,6 +5,8 @@
 
 mod support;
 
+mod boundary;
+mod cli_output;
 mod cli_pairs;
 mod golden_asap_aes;
 mod golden_eotgc;
@@ -19,3 +21,5 @@ mod run_http;
 mod run_msqa;
 mod run_sgi;
 mod run_sgi_idea;
+mod serve_timeouts;
+mod serving;

@@ -46,6 +46,7 @@ pub fn state_with(mock: &MockUpstream, tag: &str, extra: &str) -> (AppState, std
         dist: dir.join("dist"),
         db: Arc::new(Mutex::new(conn)),
         llm: Some(Arc::new(Llm::new(gateway, dir.join("runs")))),
+        guard: Default::default(),
     };
     (state, dir)
 }
@@ -60,6 +61,14 @@ pub async fn send(
     let mut request = Request::builder().method(method).uri(uri);
     for (k, v) in headers {
         request = request.header(*k, *v);
+    }
+    // A JSON body is sent as JSON unless the test says otherwise.
+    if body.is_some()
+        && !headers
+            .iter()
+            .any(|(k, _)| k.eq_ignore_ascii_case("content-type"))
+    {
+        request = request.header("content-type", "application/json");
     }
     let body = match body {
         Some(b) => Body::from(b.to_string()),
@@ -367,7 +376,7 @@ async fn streams_pass_through_embeddings_work_and_client_auth_is_not_forwarded()
 }
 
 #[tokio::test]
-async fn oversized_bodies_are_refused_and_no_config_is_503() {
+async fn oversized_bodies_are_refused_and_no_config_lists_no_model() {
     let mock = MockUpstream::start(Default::default());
     let (state, _) = state_with(&mock, "proxy-limit", "");
     let big = "x".repeat(server::http::MAX_REQUEST_BYTES + 10);
@@ -382,7 +391,22 @@ async fn oversized_bodies_are_refused_and_no_config_is_503() {
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
     assert_eq!(mock.calls(), 0);
     let bare = AppState { llm: None, ..state };
+    // The page asks for the models on every load: no upstream is an empty list, not an error.
     let (status, _, body) = send(&bare, "GET", "/api/v1/models", &[], None).await;
+    assert_eq!(status, StatusCode::OK);
+    let json: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        json,
+        json!({"object": "list", "data": [], "configured": false})
+    );
+    let (status, _, body) = send(
+        &bare,
+        "POST",
+        "/api/v1/chat/completions",
+        &[],
+        Some(chat("test-model", "hi")),
+    )
+    .await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     assert!(body.contains("--config"), "{body}");
 }

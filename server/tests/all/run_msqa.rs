@@ -1,6 +1,6 @@
 //! `scorebench run msqa` (the real binary) against the mock upstream: every golden toolkit case
 //! gives exactly the official `evaluation_json` and `score_json` (minus the key; `api_url` is the
-//! mock's) with the official number of upstream calls; a run killed with SIGKILL halfway and
+//! upstream's configured name, never its URL) with the official number of upstream calls; a run killed with SIGKILL halfway and
 //! started again asks nothing twice for finished items.
 
 use std::io::Read;
@@ -111,8 +111,12 @@ fn golden_cases_match_the_official_files() {
         let mut want = expected["score_json"].clone();
         let params = want["model"]["params"].as_object_mut().unwrap();
         params.shift_remove("api_key");
-        params.insert("api_url".into(), json!(mock.base_url()));
+        params.insert("api_url".into(), json!("mock"));
         let score_text = std::fs::read_to_string(out.join("score.json")).unwrap();
+        assert!(
+            !score_text.contains(&mock.addr.to_string()),
+            "{at}: the URL stays on the server"
+        );
         let score: Value = serde_json::from_str(&score_text).unwrap();
         assert_eq!(score.to_string(), want.to_string(), "{at}");
         assert!(!score_text.contains("api_key"));

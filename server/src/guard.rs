@@ -1,0 +1,384 @@
+//! Who may drive the server. The server holds keys that cost money, and any web page the user
+//! visits can send requests to `127.0.0.1`; this layer runs before every route.
+//!
+//! 1. **Host** (DNS rebinding): the `Host` must be an IP address, `localhost` (or
+//!    `*.localhost`), or a name given with `--allowed-host`; otherwise `403`. A rebound name
+//!    (`attacker.example` resolving to 127.0.0.1) is refused, so its page cannot read or call
+//!    the API.
+//! 2. **Origin** (cross-site requests): a state-changing request (any method but GET, HEAD,
+//!    OPTIONS) that carries an `Origin` must come from the server's own origin (the `Origin`'s
+//!    host and port equal the `Host`) or one given with `--allowed-origin`; `Origin: null` and
+//!    `Sec-Fetch-Site: cross-site|same-site` without an allowed `Origin` are refused (`403`).
+//!    Clients that are not browsers send no `Origin` and pass.
+//! 3. **Content type**: JSON endpoints take `Content-Type: application/json` only (`415`,
+//!    checked by [`crate::http::JsonBody`]), so a page cannot send them a CORS-"simple"
+//!    `text/plain` request.
+//! 4. **Token** (optional, `--api-token-env VAR`): `/api/v1/*` then needs
+//!    `Authorization: Bearer <token>` (API clients; the official OpenAI clients send their
+//!    `api_key` so) or the session cookie the browser gets by opening the app once as
+//!    `/?token=<token>` (`HttpOnly; SameSite=Strict`, holding a hash of the token, never the
+//!    token). Without either: `401`. `/api/health` stays open.
+//!
+//! Request headers are not trusted for anything else: no header makes a request "same-origin"
+//! on its own, since any program can send any header.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use sha2::{Digest, Sha256};
+use tokio::sync::Semaphore;
+
+use crate::http::{ApiError, AppState, MAX_REQUEST_BYTES};
+
+/// The cookie holding the browser's session when a token is required.
+pub const SESSION_COOKIE: &str = "scorebench_session";
+
+/// How much request-body memory all requests may hold at once, by default.
+pub const DEFAULT_BODY_BUDGET_BYTES: usize = 4 * MAX_REQUEST_BYTES;
+
+/// How long a client may take to send a request body, by default.
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The API token: only its hashes are kept.
+#[derive(Clone)]
+pub struct ApiToken {
+    bearer: [u8; 32],
+    cookie: String,
+}
+
+impl std::fmt::Debug for ApiToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ApiToken(***)")
+    }
+}
+
+/// Shortest token accepted.
+pub const MIN_TOKEN_CHARS: usize = 16;
+
+impl ApiToken {
+    pub fn new(token: &str) -> Result<ApiToken, String> {
+        if token.chars().count() < MIN_TOKEN_CHARS {
+            return Err(format!(
+                "the API token must be at least {MIN_TOKEN_CHARS} characters long"
+            ));
+        }
+        if !token
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'))
+        {
+            return Err(
+                "the API token may hold only letters, digits and - . _ ~ (it goes in a URL)".into(),
+            );
+        }
+        let cookie = hex::encode(Sha256::digest(
+            [b"scorebench-session\0".as_slice(), token.as_bytes()].concat(),
+        ));
+        Ok(ApiToken {
+            bearer: Sha256::digest(token.as_bytes()).into(),
+            cookie,
+        })
+    }
+
+    /// Whether `candidate` is the token (compared as hashes, so timing says nothing useful).
+    pub fn matches(&self, candidate: &str) -> bool {
+        let digest: [u8; 32] = Sha256::digest(candidate.as_bytes()).into();
+        digest == self.bearer
+    }
+
+    fn cookie_matches(&self, value: &str) -> bool {
+        Sha256::digest(value.as_bytes()) == Sha256::digest(self.cookie.as_bytes())
+    }
+}
+
+/// The access policy and the request-body budget.
+#[derive(Debug)]
+pub struct Guard {
+    /// Extra `Host` names (lower case, no port), from `--allowed-host`.
+    pub allowed_hosts: Vec<String>,
+    /// Extra origins (`scheme://host[:port]`, lower case), from `--allowed-origin`.
+    pub allowed_origins: Vec<String>,
+    pub api_token: Option<ApiToken>,
+    /// Bytes of request body all requests may hold at once; a request reserves its
+    /// `Content-Length` (or the body limit when it has none) before its body is read.
+    pub body_budget: Arc<Semaphore>,
+    /// How long a client may take to send its body (`408` after).
+    pub body_timeout: Duration,
+}
+
+impl Default for Guard {
+    fn default() -> Guard {
+        Guard::new(
+            Vec::new(),
+            Vec::new(),
+            None,
+            DEFAULT_BODY_BUDGET_BYTES,
+            DEFAULT_BODY_TIMEOUT,
+        )
+    }
+}
+
+impl Guard {
+    pub fn new(
+        allowed_hosts: Vec<String>,
+        allowed_origins: Vec<String>,
+        api_token: Option<ApiToken>,
+        body_budget_bytes: usize,
+        body_timeout: Duration,
+    ) -> Guard {
+        Guard {
+            allowed_hosts: allowed_hosts
+                .into_iter()
+                .map(|h| h.to_ascii_lowercase())
+                .collect(),
+            allowed_origins: allowed_origins
+                .into_iter()
+                .map(|o| o.trim_end_matches('/').to_ascii_lowercase())
+                .collect(),
+            api_token,
+            body_budget: Arc::new(Semaphore::new(body_budget_bytes.max(MAX_REQUEST_BYTES))),
+            body_timeout,
+        }
+    }
+
+    /// Whether a `Host` value (`name[:port]`) names this server.
+    pub fn host_allowed(&self, host: &str) -> bool {
+        let name = host_name(host).to_ascii_lowercase();
+        name.parse::<IpAddr>().is_ok()
+            || name == "localhost"
+            || name.ends_with(".localhost")
+            || self.allowed_hosts.contains(&name)
+    }
+
+    /// Whether an `Origin` may send state-changing requests to a server reached as `host`.
+    pub fn origin_allowed(&self, origin: &str, host: Option<&str>) -> bool {
+        let origin = origin.trim_end_matches('/').to_ascii_lowercase();
+        if self.allowed_origins.contains(&origin) {
+            return true;
+        }
+        let authority = origin
+            .strip_prefix("http://")
+            .or_else(|| origin.strip_prefix("https://"));
+        match (authority, host) {
+            (Some(authority), Some(host)) => authority == host.to_ascii_lowercase(),
+            _ => false,
+        }
+    }
+}
+
+/// `name` of `name:port`, `::1` of `[::1]:port`.
+fn host_name(host: &str) -> &str {
+    if let Some(rest) = host.strip_prefix('[') {
+        return rest.split(']').next().unwrap_or(rest);
+    }
+    match host.rsplit_once(':') {
+        Some((name, port)) if !name.contains(':') && port.bytes().all(|b| b.is_ascii_digit()) => {
+            name
+        }
+        _ => host,
+    }
+}
+
+fn header(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+/// The request's `Host` (or the URI's authority, for absolute-form requests).
+fn request_host(request: &Request) -> Option<String> {
+    header(request.headers(), header::HOST)
+        .map(str::to_string)
+        .or_else(|| request.uri().authority().map(|a| a.to_string()))
+}
+
+fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v)
+}
+
+fn is_state_changing(method: &Method) -> bool {
+    !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
+}
+
+/// The `token` query parameter, if any.
+fn query_token(request: &Request) -> Option<String> {
+    request
+        .uri()
+        .query()?
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(k, _)| *k == "token")
+        .map(|(_, v)| v.to_string())
+}
+
+/// The middleware: Host, Origin, token (see the module doc).
+pub async fn check(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let guard = &state.guard;
+    let host = request_host(&request);
+    if let Some(host) = &host
+        && !guard.host_allowed(host)
+    {
+        return ApiError::Forbidden(format!(
+            "this server does not answer to the host name {:?}: start it with --allowed-host \
+             NAME to serve it under another name",
+            host_name(host)
+        ))
+        .into_response();
+    }
+    let headers = request.headers();
+    if is_state_changing(request.method()) {
+        let origin = header(headers, header::ORIGIN);
+        let fetch_site = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok());
+        let refused = match origin {
+            Some(origin) => !guard.origin_allowed(origin, host.as_deref()),
+            None => matches!(fetch_site, Some("cross-site" | "same-site")),
+        };
+        if refused {
+            return ApiError::Forbidden(format!(
+                "cross-origin request from {} refused: only the server's own page (or an origin \
+                 given with --allowed-origin) may send it",
+                origin.unwrap_or("another site")
+            ))
+            .into_response();
+        }
+    }
+    if let Some(token) = &guard.api_token {
+        let path = request.uri().path();
+        if path.starts_with("/api/v1/") || path == "/api/v1" {
+            let bearer = header(headers, header::AUTHORIZATION)
+                .and_then(|v| v.trim().split_once(' '))
+                .is_some_and(|(scheme, t)| {
+                    scheme.eq_ignore_ascii_case("bearer") && token.matches(t.trim())
+                });
+            let session = cookie(headers, SESSION_COOKIE).is_some_and(|c| token.cookie_matches(c));
+            if !bearer && !session {
+                let mut response = ApiError::Unauthorized(
+                    "this server requires its API token: send Authorization: Bearer <token>, \
+                     or open the app once as /?token=<token>"
+                        .into(),
+                )
+                .into_response();
+                response
+                    .headers_mut()
+                    .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+                return response;
+            }
+        } else if !path.starts_with("/api/")
+            && *request.method() == Method::GET
+            && let Some(candidate) = query_token(&request)
+        {
+            if !token.matches(&candidate) {
+                return ApiError::Forbidden("wrong token".into()).into_response();
+            }
+            let cookie = format!(
+                "{SESSION_COOKIE}={}; Path=/; HttpOnly; SameSite=Strict",
+                token.cookie
+            );
+            // The same page without the token (the app keeps its state in the query).
+            let rest: Vec<&str> = request
+                .uri()
+                .query()
+                .unwrap_or("")
+                .split('&')
+                .filter(|pair| !pair.is_empty() && !pair.starts_with("token="))
+                .collect();
+            let location = if rest.is_empty() {
+                path.to_string()
+            } else {
+                format!("{path}?{}", rest.join("&"))
+            };
+            return match HeaderValue::from_str(&cookie) {
+                Ok(cookie) => (
+                    StatusCode::SEE_OTHER,
+                    [
+                        (
+                            header::LOCATION,
+                            HeaderValue::from_str(&location)
+                                .unwrap_or_else(|_| HeaderValue::from_static("/")),
+                        ),
+                        (header::SET_COOKIE, cookie),
+                        (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+                    ],
+                )
+                    .into_response(),
+                Err(_) => ApiError::Internal("session cookie".into()).into_response(),
+            };
+        }
+    }
+    next.run(request).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts_are_ip_addresses_localhost_or_allowed_names() {
+        let guard = Guard::new(
+            vec!["Bench.Example".into()],
+            vec![],
+            None,
+            0,
+            DEFAULT_BODY_TIMEOUT,
+        );
+        for ok in [
+            "127.0.0.1:8080",
+            "127.0.0.1",
+            "[::1]:8080",
+            "10.1.2.3:80",
+            "localhost:8080",
+            "LOCALHOST",
+            "app.localhost:1",
+            "bench.example:443",
+        ] {
+            assert!(guard.host_allowed(ok), "{ok}");
+        }
+        for bad in [
+            "attacker.example:8080",
+            "127.0.0.1.nip.io:8080",
+            "localhost.attacker.example",
+            "example",
+            "",
+        ] {
+            assert!(!guard.host_allowed(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn origins_must_match_the_host_or_the_allow_list() {
+        let guard = Guard::new(
+            vec![],
+            vec!["https://Tools.Example/".into()],
+            None,
+            0,
+            DEFAULT_BODY_TIMEOUT,
+        );
+        let host = Some("127.0.0.1:8080");
+        assert!(guard.origin_allowed("http://127.0.0.1:8080", host));
+        assert!(guard.origin_allowed("https://tools.example", host));
+        assert!(!guard.origin_allowed("http://127.0.0.1:9999", host));
+        assert!(!guard.origin_allowed("http://evil.example", host));
+        assert!(!guard.origin_allowed("null", host));
+        assert!(!guard.origin_allowed("http://127.0.0.1:8080", None));
+    }
+
+    #[test]
+    fn tokens_are_kept_as_hashes() {
+        assert!(ApiToken::new("short").is_err());
+        let token = ApiToken::new("tok-0123456789abcdef").unwrap();
+        assert!(token.matches("tok-0123456789abcdef"));
+        assert!(!token.matches("tok-0123456789abcdeX"));
+        assert!(!token.cookie.contains("tok-0123456789abcdef"));
+        assert!(token.cookie_matches(&token.cookie.clone()));
+        assert_eq!(format!("{token:?}"), "ApiToken(***)");
+    }
+}
