@@ -186,7 +186,8 @@ fn files_containing(dir: &std::path::Path, needle: &[u8]) -> Vec<String> {
         if path.is_dir() {
             found.extend(files_containing(&path, needle));
         } else if std::fs::read(&path)
-            .unwrap()
+            // A SQLite journal may vanish between listing and reading: nothing to search then.
+            .unwrap_or_default()
             .windows(needle.len())
             .any(|w| w == needle)
         {
