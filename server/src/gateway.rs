@@ -21,12 +21,20 @@ pub struct Gateway {
     pub cache: Cache,
 }
 
-/// One call: the JSON body (holding `model`), the sample index, whether the cache may answer,
-/// and the retry policy (`None`: the upstream's configured one).
+/// Which sample of a request a call is (part of the cache key: n samples of one prompt are n
+/// cache entries).
+#[derive(Debug, Clone)]
+pub enum Sample {
+    /// This index (runs know theirs: MSQA's sample number, a judge's attempt).
+    Fixed(u64),
+}
+
+/// One call: the JSON body (holding `model`), the sample, whether the cache may answer, and
+/// the retry policy (`None`: the upstream's configured one).
 pub struct Call {
     pub endpoint: Endpoint,
     pub body: Value,
-    pub sample: u64,
+    pub sample: Sample,
     pub use_cache: bool,
     pub policy: Option<RetryPolicy>,
 }
@@ -111,7 +119,8 @@ impl Gateway {
     ) -> Result<Answer, CallError> {
         let upstream = self.route(&call.body)?;
         let name = upstream.config.name.clone();
-        let key = cache_key(&name, call.endpoint, &call.body, call.sample);
+        let Sample::Fixed(sample) = call.sample;
+        let key = cache_key(&name, call.endpoint, &call.body, sample);
         if call.use_cache
             && let Some(bytes) = self.cache.get(key.clone()).await?
             && let Ok(json) = serde_json::from_slice::<Value>(&bytes)

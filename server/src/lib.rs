@@ -2,6 +2,7 @@
 //!
 //! - [`score`]: `scorebench score …` (reads files, calls metrics-core, prints the report)
 //! - [`serve`]: `scorebench serve` (process lifecycle: database, socket, shutdown)
+//! - [`api`]: the state every route shares and the API's one error type (imports no route)
 //! - [`http`]: the axum router: `/api/*` and the built app with an `index.html` fallback
 //! - [`db`]: the SQLite database and its migrations
 //! - [`config`]: the upstream configuration (`--config FILE`); keys redacted in `Debug`
@@ -9,6 +10,7 @@
 //! - [`proxy`]: `/api/v1/chat/completions`, `/api/v1/embeddings`, `/api/v1/models`
 //! - [`runs`]: benchmark runs (MSQA, EOTGC) from the CLI (`scorebench run`) and `/api/v1/runs`
 
+pub mod api;
 pub mod cache;
 pub mod config;
 pub mod db;

@@ -23,9 +23,9 @@ use bytes::Bytes;
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 
+use crate::api::{ApiError, AppState};
 use crate::cache::Role;
-use crate::gateway::{Call, CallError};
-use crate::http::{ApiError, AppState};
+use crate::gateway::{Call, CallError, Sample};
 use crate::runs::Llm;
 use crate::upstream::{Endpoint, Upstreams};
 
@@ -155,7 +155,7 @@ async fn forward(
             Call {
                 endpoint,
                 body: json,
-                sample,
+                sample: Sample::Fixed(sample),
                 use_cache,
                 policy: None,
             },

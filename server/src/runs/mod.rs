@@ -3,17 +3,19 @@
 //! reply is cached and a killed run resumes without asking again), writes the benchmark's
 //! output files, and reports progress (done/total, rate, ETA, tokens, cost) as it goes.
 //!
-//! - [`msqa`]: MSQA_Short, the official `run.py` procedure (evaluation.json, score.json)
-//! - [`eotgc`]: EOTGC Track 1 (levels) and Track 2 (comments) submission files
+//! - [`kind`]: the [`kind::RunKind`] trait and [`kind::REGISTRY`], the one list both front
+//!   ends dispatch through; each benchmark implements it once in its own module:
+//!   - [`msqa`]: MSQA_Short, the official `run.py` procedure (evaluation.json, score.json)
+//!   - [`eotgc`]: EOTGC Track 1 (levels) and Track 2 (comments) submission files
+//!   - [`sgi`]: the SGI-Bench judges (deep research, dry experiment, idea generation)
 //! - [`http`]: the `/api/v1/runs` routes; [`cli`]: `scorebench run`
-//!
 //! - [`judge`]: judge calls counted apart (role `judge`) and the judge-list reading
-//! - [`sgi`]: the SGI-Bench judges (deep-research steps, dry-experiment units)
 
 pub mod cli;
 pub mod eotgc;
 pub mod http;
 pub mod judge;
+pub mod kind;
 pub mod msqa;
 pub mod sgi;
 
@@ -182,6 +184,11 @@ impl Progress {
         }
     }
 
+    /// The files of this run a client may download (its kind's).
+    pub fn files(&self) -> &'static [&'static str] {
+        kind::find(&self.benchmark).map_or(&[], |k| k.files())
+    }
+
     /// The JSON the API answers for `GET /api/v1/runs/{id}`.
     pub fn snapshot(&self) -> Value {
         let usage = |role| serde_json::to_value(self.usage(role)).unwrap_or(Value::Null);
@@ -190,7 +197,7 @@ impl Progress {
                 let mut names: Vec<String> = dir
                     .filter_map(|e| e.ok())
                     .map(|e| e.file_name().to_string_lossy().into_owned())
-                    .filter(|n| http::ALLOWED_FILES.contains(&n.as_str()))
+                    .filter(|n| self.files().contains(&n.as_str()))
                     .collect();
                 names.sort();
                 names
@@ -310,9 +317,9 @@ impl JsonlLog {
         })
     }
 
-    pub fn append(&self, value: &Value) -> Result<(), RunError> {
+    pub fn append(&self, value: &impl serde::Serialize) -> Result<(), RunError> {
         use std::io::Write;
-        let mut line = value.to_string();
+        let mut line = serde_json::to_string(value).map_err(|e| RunError::io(&self.path, e))?;
         line.push('\n');
         let mut file = self
             .file
@@ -336,10 +343,19 @@ pub fn parse_json_array(file: &str, text: &str, what: &str) -> Result<Vec<Value>
     })
 }
 
-/// Write a JSON file (pretty, UTF-8 as is).
-pub fn write_json(path: &std::path::Path, value: &Value) -> Result<(), RunError> {
-    let text = serde_json::to_string_pretty(value).map_err(|e| RunError::io(path, e))?;
-    std::fs::write(path, text).map_err(|e| RunError::io(path, e))
+/// Write a JSON file (pretty, UTF-8 as is), serialised straight into the file.
+pub fn write_json(path: &std::path::Path, value: &impl serde::Serialize) -> Result<(), RunError> {
+    use std::io::Write;
+    let file = std::fs::File::create(path).map_err(|e| RunError::io(path, e))?;
+    let mut out = std::io::BufWriter::new(file);
+    serde_json::to_writer_pretty(&mut out, value).map_err(|e| RunError::io(path, e))?;
+    out.flush().map_err(|e| RunError::io(path, e))
+}
+
+/// A file named on the command line, as text; a failure is bad input (exit 2).
+pub fn read_input(path: &std::path::Path) -> Result<String, RunError> {
+    std::fs::read_to_string(path)
+        .map_err(|e| RunError::Input(format!("{}: cannot read: {e}", path.display())))
 }
 
 /// The message text and finish reason of a chat completion (`choices[0]`).
