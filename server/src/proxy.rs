@@ -149,6 +149,13 @@ async fn forward(
             )));
         }
     };
+    let run = llm
+        .run_of_header(header_str(&headers, "x-scorebench-run"))
+        .await
+        .map_err(|e| match e {
+            crate::runs::RunError::Input(m) => ApiError::BadRequest(m),
+            other => ApiError::Internal(other.to_string()),
+        })?;
     let answer = llm
         .gateway
         .call_json(
@@ -163,10 +170,10 @@ async fn forward(
         )
         .await
         .map_err(api_error)?;
-    if let Some(run) = header_str(&headers, "x-scorebench-run") {
+    if let Some(run) = run {
         llm.gateway
             .cache
-            .add_usage(run.to_string(), role, answer.usage)
+            .add_usage(run, role, answer.usage)
             .await
             .map_err(|e| ApiError::Internal(e.to_string()))?;
     }

@@ -13,6 +13,7 @@ use serde_json::Value;
 use super::kind::kind_of_body;
 use super::{Llm, Progress, RunError, RunState, new_run_id};
 use crate::api::{ApiError, AppState};
+use crate::cache::{RunRecord, is_run_id};
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -20,23 +21,49 @@ pub fn routes() -> Router<AppState> {
         .route("/v1/runs/{id}", get(status))
         .route("/v1/runs/{id}/pause", post(pause))
         .route("/v1/runs/{id}/resume", post(resume))
+        .route("/v1/runs/{id}/cancel", post(cancel))
         .route("/v1/runs/{id}/files/{name}", get(file))
 }
 
 fn run_error(e: RunError) -> ApiError {
     match e {
         RunError::Input(m) => ApiError::BadRequest(m),
+        RunError::Conflict(m) => ApiError::Conflict(m),
+        RunError::NotFound(m) => ApiError::NotFound(m),
         other => ApiError::Internal(other.to_string()),
     }
 }
 
-fn find(llm: &Llm, id: &str) -> Result<Arc<Progress>, ApiError> {
-    llm.runs
-        .lock()
-        .map_err(|_| ApiError::Internal("run table lock poisoned".into()))?
-        .get(id)
-        .cloned()
-        .ok_or_else(|| ApiError::NotFound(format!("run {id}")))
+fn internal(e: impl std::fmt::Display) -> ApiError {
+    ApiError::Internal(e.to_string())
+}
+
+/// A run this process executes, else the store's record of it.
+async fn find(llm: &Llm, id: &str) -> Result<Arc<Progress>, ApiError> {
+    if let Some(progress) = llm.progress(id) {
+        return Ok(progress);
+    }
+    let record = stored(llm, id).await?;
+    let usage = llm
+        .gateway
+        .cache
+        .usage(id.to_string())
+        .await
+        .map_err(internal)?;
+    Ok(Arc::new(Progress::from_record(&record, &usage)))
+}
+
+async fn stored(llm: &Llm, id: &str) -> Result<RunRecord, ApiError> {
+    let not_found = || ApiError::NotFound(format!("run {id}"));
+    if !is_run_id(id) {
+        return Err(not_found());
+    }
+    llm.gateway
+        .cache
+        .run(id.to_string())
+        .await
+        .map_err(internal)?
+        .ok_or_else(not_found)
 }
 
 async fn start(
@@ -46,62 +73,18 @@ async fn start(
     let llm = state.services()?;
     let kind =
         kind_of_body(&body).map_err(|e| ApiError::BadRequest(format!("not a run request: {e}")))?;
-    let body: Value = serde_json::from_slice(&body)
+    let request: Value = serde_json::from_slice(&body)
         .map_err(|e| ApiError::BadRequest(format!("not a run request: {e}")))?;
     // Checked before answering, so mistakes are a 400 and not a failed run.
-    let plan = kind.plan_from_body(body, &llm.gateway).map_err(run_error)?;
+    let plan = kind
+        .plan_from_body(request, &llm.gateway)
+        .map_err(run_error)?;
     let id = new_run_id();
     let out_dir = llm.runs_dir.join(&id);
-    let benchmark = kind.key();
-    let model = plan.model();
-    let progress = Arc::new(Progress::new(
-        id.clone(),
-        benchmark,
-        &model,
-        out_dir.clone(),
-    ));
-    llm.runs
-        .lock()
-        .map_err(|_| ApiError::Internal("run table lock poisoned".into()))?
-        .insert(id.clone(), progress.clone());
-    llm.gateway
-        .cache
-        .save_run(
-            id.clone(),
-            benchmark.into(),
-            model.clone(),
-            "running".into(),
-            out_dir.display().to_string(),
-        )
+    let progress = llm
+        .launch(kind, id, out_dir, plan, body.to_vec())
         .await
-        .map_err(|e| ApiError::Internal(e.to_string()))?;
-    let task_llm = llm.clone();
-    let task_progress = progress.clone();
-    tokio::spawn(async move {
-        let gateway = &task_llm.gateway;
-        let outcome = plan.execute(gateway, &out_dir, task_progress.clone()).await;
-        let state = match outcome {
-            Ok(_) => {
-                task_progress.set_state(RunState::Finished);
-                "finished"
-            }
-            Err(e) => {
-                tracing::warn!(run = %task_progress.id, "run failed: {e}");
-                task_progress.fail(e.to_string());
-                "failed"
-            }
-        };
-        let _ = gateway
-            .cache
-            .save_run(
-                task_progress.id.clone(),
-                task_progress.benchmark.clone(),
-                task_progress.model.clone(),
-                state.into(),
-                out_dir.display().to_string(),
-            )
-            .await;
-    });
+        .map_err(run_error)?;
     Ok((StatusCode::ACCEPTED, Json(progress.snapshot())).into_response())
 }
 
@@ -110,7 +93,7 @@ async fn status(
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let llm = state.services()?;
-    Ok(Json(find(&llm, &id)?.snapshot()))
+    Ok(Json(find(&llm, &id).await?.snapshot()))
 }
 
 async fn pause(
@@ -118,28 +101,89 @@ async fn pause(
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let llm = state.services()?;
-    let run = find(&llm, &id)?;
+    let run = find(&llm, &id).await?;
     if !run.pause() {
         return Err(ApiError::Conflict(format!(
             "run {id} is not running (state {:?})",
             run.state()
         )));
     }
+    llm.gateway
+        .cache
+        .set_run_state(id, RunState::Paused.as_str(), None)
+        .await
+        .map_err(internal)?;
     Ok(Json(run.snapshot()))
 }
 
+/// Go on: a paused run takes items again; a run that ended without finishing (failed,
+/// cancelled, interrupted by a stopped server) starts again from its stored request under the
+/// same id and folder, the cache answering every reply it already had.
 async fn resume(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let llm = state.services()?;
+    let run = find(&llm, &id).await?;
+    match run.state() {
+        RunState::Paused => {
+            if !run.resume() {
+                return Err(ApiError::Conflict(format!(
+                    "run {id} is not paused (state {:?})",
+                    run.state()
+                )));
+            }
+            llm.gateway
+                .cache
+                .set_run_state(id, RunState::Running.as_str(), None)
+                .await
+                .map_err(internal)?;
+            Ok(Json(run.snapshot()).into_response())
+        }
+        RunState::Failed | RunState::Cancelled | RunState::Interrupted => {
+            let record = stored(&llm, &id).await?;
+            let (Some(kind), Some(request), "http") = (
+                super::kind::find(&record.kind),
+                record.request.as_ref(),
+                record.origin.as_str(),
+            ) else {
+                return Err(ApiError::Conflict(format!(
+                    "run {id} was started from the command line: resume it with `scorebench run resume {id}`"
+                )));
+            };
+            let body: Value = serde_json::from_slice(request).map_err(internal)?;
+            let plan = kind.plan_from_body(body, &llm.gateway).map_err(run_error)?;
+            let progress = llm
+                .launch(
+                    kind,
+                    id,
+                    std::path::PathBuf::from(&record.out_dir),
+                    plan,
+                    request.clone(),
+                )
+                .await
+                .map_err(run_error)?;
+            Ok((StatusCode::ACCEPTED, Json(progress.snapshot())).into_response())
+        }
+        other => Err(ApiError::Conflict(format!(
+            "run {id} is not paused (state {other:?})"
+        ))),
+    }
+}
+
+async fn cancel(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let llm = state.services()?;
-    let run = find(&llm, &id)?;
-    if !run.resume() {
+    if llm.progress(&id).is_none() {
+        let run = find(&llm, &id).await?;
         return Err(ApiError::Conflict(format!(
-            "run {id} is not paused (state {:?})",
+            "run {id} is not running here (state {:?})",
             run.state()
         )));
     }
+    let run = llm.cancel(&id).await.map_err(run_error)?;
     Ok(Json(run.snapshot()))
 }
 
@@ -148,7 +192,7 @@ async fn file(
     Path((id, name)): Path<(String, String)>,
 ) -> Result<Response, ApiError> {
     let llm = state.services()?;
-    let run = find(&llm, &id)?;
+    let run = find(&llm, &id).await?;
     if !run.files().contains(&name.as_str()) {
         return Err(ApiError::NotFound(format!("run {id} has no file {name:?}")));
     }

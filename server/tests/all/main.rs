@@ -18,3 +18,4 @@ mod run_http;
 mod run_msqa;
 mod run_sgi;
 mod run_sgi_idea;
+mod run_state;
