@@ -24,7 +24,7 @@ use std::sync::mpsc;
 
 use bytes::Bytes;
 use rusqlite::{Connection, OptionalExtension, params};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use crate::upstream::Endpoint;
@@ -206,15 +206,53 @@ pub fn canonical(value: &Value) -> Value {
     }
 }
 
+/// A request as the cache sees it: keys sorted, `stream`/`stream_options` removed.
+pub fn canonical_request(body: &Value) -> Value {
+    match body {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map
+                .keys()
+                .filter(|k| *k != "stream" && *k != "stream_options")
+                .collect();
+            keys.sort();
+            Value::Object(
+                keys.into_iter()
+                    .map(|k| (k.clone(), canonical(&map[k])))
+                    .collect(),
+            )
+        }
+        other => canonical(other),
+    }
+}
+
 /// The cache key of a request body (see the module doc).
 pub fn cache_key(upstream: &str, endpoint: Endpoint, body: &Value, sample: u64) -> String {
-    let mut body = body.clone();
-    if let Some(map) = body.as_object_mut() {
-        map.remove("stream");
-        map.remove("stream_options");
-    }
-    let material = json!([upstream, endpoint.path(), canonical(&body), sample]);
-    hex::encode(Sha256::digest(material.to_string().as_bytes()))
+    key_of_canonical(upstream, endpoint, &canonical_request(body), sample)
+}
+
+/// [`cache_key`] of a request already in [`canonical_request`] form.
+pub fn key_of_canonical(
+    upstream: &str,
+    endpoint: Endpoint,
+    canonical: &Value,
+    sample: u64,
+) -> String {
+    // The same text as `json!([upstream, path, canonical, sample]).to_string()`, unchanged
+    // since the first stored key, without copying the body.
+    let material =
+        serde_json::to_string(&(upstream, endpoint.path(), canonical, sample)).unwrap_or_default();
+    hex::encode(Sha256::digest(material.as_bytes()))
+}
+
+/// What identical requests share, whatever their sample: 16 bytes of
+/// sha256(upstream, endpoint, canonical request).
+pub fn request_digest(upstream: &str, endpoint: Endpoint, canonical: &Value) -> [u8; 16] {
+    let material =
+        serde_json::to_string(&(upstream, endpoint.path(), canonical)).unwrap_or_default();
+    let hash = Sha256::digest(material.as_bytes());
+    let mut digest = [0u8; 16];
+    digest.copy_from_slice(&hash[..16]);
+    digest
 }
 
 fn now_unix() -> i64 {
@@ -472,6 +510,7 @@ impl Cache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn key_ignores_key_order_and_stream_but_not_sample_or_parameters() {
@@ -485,6 +524,21 @@ mod tests {
         assert_ne!(
             k(&a, 0),
             cache_key("other", Endpoint::ChatCompletions, &a, 0)
+        );
+    }
+
+    #[test]
+    fn keys_are_the_ones_stored_before() {
+        // The key as it was first computed (keys already stored in databases stay valid).
+        let body = json!({"stream": true, "temperature": 0.7, "model": "m",
+            "messages": [{"role": "user", "content": "x\u{e9}"}], "stream_options": {"a": 1}});
+        let mut plain = body.clone();
+        plain.as_object_mut().unwrap().remove("stream");
+        plain.as_object_mut().unwrap().remove("stream_options");
+        let material = json!(["up", "chat/completions", canonical(&plain), 3]);
+        assert_eq!(
+            cache_key("up", Endpoint::ChatCompletions, &body, 3),
+            hex::encode(Sha256::digest(material.to_string().as_bytes()))
         );
     }
 }

@@ -7,6 +7,7 @@
 //! - [`db`]: the SQLite database and its migrations
 //! - [`config`]: the upstream configuration (`--config FILE`); keys redacted in `Debug`
 //! - [`upstream`], [`gateway`], [`cache`]: calling models (routing, limits, retries, cache, tokens)
+//! - [`sampling`]: the k-th identical proxy request of a session gets the k-th sample
 //! - [`proxy`]: `/api/v1/chat/completions`, `/api/v1/embeddings`, `/api/v1/models`
 //! - [`runs`]: benchmark runs (MSQA, EOTGC) from the CLI (`scorebench run`) and `/api/v1/runs`
 
@@ -18,6 +19,7 @@ pub mod gateway;
 pub mod http;
 pub mod proxy;
 pub mod runs;
+pub mod sampling;
 pub mod score;
 pub mod serve;
 pub mod upstream;

@@ -2,8 +2,9 @@
 //! `POST /api/v1/embeddings`, routed by `model`; `GET /api/v1/models`.
 //!
 //! Request headers (all optional):
-//! - `x-scorebench-sample: N` — the sample index in the cache key (default 0), so n samples of
-//!   one prompt are n cache entries;
+//! - `x-scorebench-sample: N` — the sample index in the cache key, so n samples of one prompt
+//!   are n cache entries (default: the k-th identical request of the session is sample k, see
+//!   [`crate::sampling`]);
 //! - `x-scorebench-cache: off` — do not answer from the cache (the reply is still stored);
 //! - `x-scorebench-run: ID` and `x-scorebench-role: model|judge` — count the tokens to a run.
 //!
@@ -27,6 +28,7 @@ use crate::api::{ApiError, AppState};
 use crate::cache::Role;
 use crate::gateway::{Call, CallError, Sample};
 use crate::runs::Llm;
+use crate::sampling::{ClientAddr, SessionKey};
 use crate::upstream::{Endpoint, Upstreams};
 
 pub fn routes() -> Router<AppState> {
@@ -57,18 +59,20 @@ async fn models(State(state): State<AppState>) -> Result<Response, ApiError> {
 
 async fn chat_completions(
     State(state): State<AppState>,
+    client: ClientAddr,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    forward(state, headers, body, Endpoint::ChatCompletions).await
+    forward(state, client, headers, body, Endpoint::ChatCompletions).await
 }
 
 async fn embeddings(
     State(state): State<AppState>,
+    client: ClientAddr,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    forward(state, headers, body, Endpoint::Embeddings).await
+    forward(state, client, headers, body, Endpoint::Embeddings).await
 }
 
 fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
@@ -90,6 +94,7 @@ pub fn api_error(e: CallError) -> ApiError {
 
 async fn forward(
     state: AppState,
+    client: ClientAddr,
     headers: HeaderMap,
     body: Bytes,
     endpoint: Endpoint,
@@ -132,12 +137,12 @@ async fn forward(
         return Ok(response);
     }
     let sample = match header_str(&headers, "x-scorebench-sample") {
-        None => 0,
-        Some(s) => s.parse().map_err(|_| {
+        None => None,
+        Some(s) => Some(s.parse().map_err(|_| {
             ApiError::BadRequest(format!(
                 "x-scorebench-sample must be a whole number, got {s:?}"
             ))
-        })?,
+        })?),
     };
     let use_cache = header_str(&headers, "x-scorebench-cache") != Some("off");
     let role = match header_str(&headers, "x-scorebench-role") {
@@ -162,7 +167,14 @@ async fn forward(
             Call {
                 endpoint,
                 body: json,
-                sample: Sample::Fixed(sample),
+                // The k-th identical request of the session gets sample k (crate::sampling).
+                sample: match sample {
+                    Some(n) => Sample::Fixed(n),
+                    None => Sample::Next(llm.sampler.session(match &run {
+                        Some(id) => SessionKey::Run(id.clone()),
+                        None => SessionKey::Client(client.0),
+                    })),
+                },
                 use_cache,
                 policy: None,
             },
@@ -179,10 +191,14 @@ async fn forward(
     }
     Ok((
         [
-            (header::CONTENT_TYPE, "application/json"),
+            (header::CONTENT_TYPE, "application/json".to_string()),
             (
                 header::HeaderName::from_static("x-scorebench-cache"),
-                if answer.cached { "hit" } else { "miss" },
+                if answer.cached { "hit" } else { "miss" }.to_string(),
+            ),
+            (
+                header::HeaderName::from_static("x-scorebench-sample"),
+                answer.sample.to_string(),
             ),
         ],
         answer.bytes,

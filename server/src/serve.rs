@@ -96,9 +96,13 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     // The URL goes to stdout on its own line: people read it, scripts and tests parse it.
     println!("scorebench listening on http://{addr}/");
     tracing::info!(db = %args.db.display(), dist = %args.dist.display(), "serving");
-    axum::serve(listener, app(state))
-        .with_graceful_shutdown(shutdown_signal())
-        .await?;
+    // With the client's address: the proxy counts identical requests per client (sampling.rs).
+    axum::serve(
+        listener,
+        app(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown_signal())
+    .await?;
     tracing::info!("shut down cleanly");
     Ok(())
 }

@@ -39,6 +39,8 @@ pub struct Llm {
     runs: Mutex<HashMap<String, RunEntry>>,
     /// Where HTTP-started runs write their files (`{runs_dir}/{id}/`).
     pub runs_dir: PathBuf,
+    /// Which sample each proxy request is (`crate::sampling`).
+    pub sampler: crate::sampling::Sampler,
 }
 
 #[derive(Debug)]
@@ -54,6 +56,7 @@ impl Llm {
             gateway,
             runs: Mutex::new(HashMap::new()),
             runs_dir,
+            sampler: crate::sampling::Sampler::default(),
         }
     }
 
@@ -91,6 +94,9 @@ impl Llm {
             &model,
             out_dir.clone(),
         ));
+        // Proxy calls counted to this run replay their samples from the first again.
+        self.sampler
+            .reset(&crate::sampling::SessionKey::Run(id.clone()));
         cache
             .start_run(RunRecord {
                 id: id.clone(),

@@ -16,6 +16,7 @@ mod mock_upstream;
 mod proxy;
 mod run_http;
 mod run_msqa;
+mod run_sampling;
 mod run_sgi;
 mod run_sgi_idea;
 mod run_state;

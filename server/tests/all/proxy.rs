@@ -151,13 +151,14 @@ async fn same_request_is_answered_from_the_cache() {
     .await;
     assert_eq!(status, StatusCode::OK, "{first}");
     assert_eq!(headers["x-scorebench-cache"], "miss");
-    // Same request, keys in another order: a hit, no upstream call.
+    // Same request and sample, keys in another order: a hit, no upstream call. (Without
+    // the header, a second identical request is the next sample: see sampling.rs.)
     let reordered = json!({"messages": body["messages"], "model": "test-model"});
     let (status, headers, second) = send(
         &state,
         "POST",
         "/api/v1/chat/completions",
-        &[],
+        &[("x-scorebench-sample", "0")],
         Some(reordered),
     )
     .await;
@@ -214,6 +215,7 @@ async fn same_request_is_answered_from_the_cache() {
     let run = [
         ("x-scorebench-run", id.as_str()),
         ("x-scorebench-role", "judge"),
+        ("x-scorebench-sample", "0"),
     ];
     send(
         &state,

@@ -172,13 +172,13 @@ fn rss_mib(pid: u32) -> u64 {
         / 1024
 }
 
-struct Server {
+pub struct Server {
     child: Child,
-    host: String,
+    pub host: String,
 }
 
 impl Server {
-    fn start(dir: &Path, config: &Path) -> Server {
+    pub fn start(dir: &Path, config: &Path) -> Server {
         let mut child = scorebench_cmd(&[
             "serve",
             "--addr",
