@@ -45,6 +45,13 @@ const MIGRATIONS: &[&str] = &[
         cost              REAL,
         PRIMARY KEY (run_id, role)
     );",
+    // 3: runs kept in the store: how to start one again (`request`: the HTTP body, or the
+    // command line's {"cwd", "args"}), who started it, its last error and update. States:
+    // running, paused, finished, failed, cancelled, interrupted.
+    "ALTER TABLE run ADD COLUMN origin TEXT NOT NULL DEFAULT 'http';
+    ALTER TABLE run ADD COLUMN request BLOB;
+    ALTER TABLE run ADD COLUMN error TEXT;
+    ALTER TABLE run ADD COLUMN updated_unix INTEGER;",
 ];
 
 /// The schema version this build migrates to.

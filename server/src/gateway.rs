@@ -7,7 +7,9 @@ use std::path::Path;
 use bytes::Bytes;
 use serde_json::Value;
 
-use crate::cache::{Cache, CacheError, UsageTotals, cache_key};
+use crate::cache::{
+    Cache, CacheError, UsageTotals, canonical_request, key_of_canonical, request_digest,
+};
 use crate::config::Config;
 use crate::upstream::{Endpoint, RetryPolicy, Upstream, UpstreamError, Upstreams};
 
@@ -21,12 +23,23 @@ pub struct Gateway {
     pub cache: Cache,
 }
 
-/// One call: the JSON body (holding `model`), the sample index, whether the cache may answer,
-/// and the retry policy (`None`: the upstream's configured one).
+/// Which sample of a request a call is (part of the cache key: n samples of one prompt are n
+/// cache entries).
+#[derive(Debug, Clone)]
+pub enum Sample {
+    /// This index (runs know theirs: MSQA's sample number, a judge's attempt).
+    Fixed(u64),
+    /// The next one of this request in a session (the proxy without `x-scorebench-sample`;
+    /// see [`crate::sampling`]).
+    Next(std::sync::Arc<crate::sampling::Session>),
+}
+
+/// One call: the JSON body (holding `model`), the sample, whether the cache may answer, and
+/// the retry policy (`None`: the upstream's configured one).
 pub struct Call {
     pub endpoint: Endpoint,
     pub body: Value,
-    pub sample: u64,
+    pub sample: Sample,
     pub use_cache: bool,
     pub policy: Option<RetryPolicy>,
 }
@@ -37,6 +50,8 @@ pub struct Answer {
     pub json: Value,
     pub bytes: Bytes,
     pub cached: bool,
+    /// The sample index answered.
+    pub sample: u64,
     /// Calls, tokens and cost of this one answer.
     pub usage: UsageTotals,
 }
@@ -173,17 +188,32 @@ impl Gateway {
     ) -> Result<Answer, CallError> {
         let upstream = self.route(&call.body)?;
         let name = upstream.config.name.clone();
-        let key = cache_key(&name, call.endpoint, &call.body, call.sample);
+        let canonical = canonical_request(&call.body);
+        // A session's sample is taken for good only when the call answers; a failed call
+        // (an early return below drops the claim) gives it back for the retry.
+        let (sample, claim) = match &call.sample {
+            Sample::Fixed(sample) => (*sample, None),
+            Sample::Next(session) => {
+                let claim = session.claim(request_digest(&name, call.endpoint, &canonical));
+                (claim.index(), Some(claim))
+            }
+        };
+        let key = key_of_canonical(&name, call.endpoint, &canonical, sample);
+        drop(canonical);
         if call.use_cache
             && let Some(bytes) = self.cache.get(key.clone()).await?
             && let Ok(json) = serde_json::from_slice::<Value>(&bytes)
             && accept(&json).is_ok()
         {
             let (prompt_tokens, completion_tokens) = reply_tokens(&json);
+            if let Some(claim) = claim {
+                claim.keep();
+            }
             return Ok(Answer {
                 json,
                 bytes,
                 cached: true,
+                sample,
                 usage: UsageTotals {
                     cache_hits: 1,
                     prompt_tokens,
@@ -226,10 +256,14 @@ impl Gateway {
             .put(key, name, model, call.endpoint, bytes.clone())
             .await?;
         let (prompt_tokens, completion_tokens) = reply_tokens(&json);
+        if let Some(claim) = claim {
+            claim.keep();
+        }
         Ok(Answer {
             json,
             bytes,
             cached: false,
+            sample,
             usage: UsageTotals {
                 upstream_calls: u64::from(attempts),
                 cache_hits: 0,

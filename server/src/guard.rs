@@ -11,7 +11,7 @@
 //!    `Sec-Fetch-Site: cross-site|same-site` without an allowed `Origin` are refused (`403`).
 //!    Clients that are not browsers send no `Origin` and pass.
 //! 3. **Content type**: JSON endpoints take `Content-Type: application/json` only (`415`,
-//!    checked by [`crate::http::JsonBody`]), so a page cannot send them a CORS-"simple"
+//!    checked by [`crate::api::JsonBody`]), so a page cannot send them a CORS-"simple"
 //!    `text/plain` request.
 //! 4. **Token** (optional, `--api-token-env VAR`): `/api/v1/*` then needs
 //!    `Authorization: Bearer <token>` (API clients; the official OpenAI clients send their
@@ -33,7 +33,7 @@ use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 use tokio::sync::Semaphore;
 
-use crate::http::{ApiError, AppState, MAX_REQUEST_BYTES};
+use crate::api::{ApiError, AppState, MAX_REQUEST_BYTES};
 
 /// The cookie holding the browser's session when a token is required.
 pub const SESSION_COOKIE: &str = "scorebench_session";

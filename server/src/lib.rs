@@ -2,10 +2,12 @@
 //!
 //! - [`score`]: `scorebench score …` (reads files, calls metrics-core, prints the report)
 //! - [`serve`]: `scorebench serve` (process lifecycle: database, socket, shutdown)
+//! - [`api`]: the state every route shares and the API's one error type (imports no route)
 //! - [`http`]: the axum router: `/api/*` and the built app with an `index.html` fallback
 //! - [`db`]: the SQLite database and its migrations
 //! - [`config`]: the upstream configuration (`--config FILE`); keys redacted in `Debug`
 //! - [`upstream`], [`gateway`], [`cache`]: calling models (routing, limits, retries, cache, tokens)
+//! - [`sampling`]: the k-th identical proxy request of a session gets the k-th sample
 //! - [`proxy`]: `/api/v1/chat/completions`, `/api/v1/embeddings`, `/api/v1/models`
 //! - [`runs`]: benchmark runs (MSQA, EOTGC) from the CLI (`scorebench run`) and `/api/v1/runs`
 //! - [`guard`]: who may call (Host, Origin, content type, token) and the request-body budget
@@ -15,6 +17,7 @@
 // `print!` panics on a failed write: stdout goes through `output::write_stdout`.
 #![deny(clippy::print_stdout)]
 
+pub mod api;
 pub mod cache;
 pub mod config;
 pub mod db;
@@ -25,6 +28,7 @@ pub mod output;
 pub mod proxy;
 pub mod redact;
 pub mod runs;
+pub mod sampling;
 pub mod score;
 pub mod serve;
 pub mod upstream;

@@ -2,8 +2,9 @@
 //! `POST /api/v1/embeddings`, routed by `model`; `GET /api/v1/models`.
 //!
 //! Request headers (all optional):
-//! - `x-scorebench-sample: N` — the sample index in the cache key (default 0), so n samples of
-//!   one prompt are n cache entries;
+//! - `x-scorebench-sample: N` — the sample index in the cache key, so n samples of one prompt
+//!   are n cache entries (default: the k-th identical request of the session is sample k, see
+//!   [`crate::sampling`]);
 //! - `x-scorebench-cache: off` — do not answer from the cache (the reply is still stored);
 //! - `x-scorebench-run: ID` and `x-scorebench-role: model|judge` — count the tokens to a run.
 //!
@@ -24,10 +25,12 @@ use axum::routing::{get, post};
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 
+use crate::api::JsonBody;
+use crate::api::{ApiError, AppState};
 use crate::cache::Role;
-use crate::gateway::{Call, CallError, ErrorReply};
-use crate::http::{ApiError, AppState, JsonBody};
+use crate::gateway::{Call, CallError, ErrorReply, Sample};
 use crate::runs::Llm;
+use crate::sampling::{ClientAddr, SessionKey};
 use crate::upstream::{Endpoint, Upstreams};
 
 pub fn routes() -> Router<AppState> {
@@ -63,18 +66,20 @@ async fn models(State(state): State<AppState>) -> Response {
 
 async fn chat_completions(
     State(state): State<AppState>,
+    client: ClientAddr,
     headers: HeaderMap,
     body: JsonBody,
 ) -> Result<Response, ApiError> {
-    forward(state, headers, body, Endpoint::ChatCompletions).await
+    forward(state, client, headers, body, Endpoint::ChatCompletions).await
 }
 
 async fn embeddings(
     State(state): State<AppState>,
+    client: ClientAddr,
     headers: HeaderMap,
     body: JsonBody,
 ) -> Result<Response, ApiError> {
-    forward(state, headers, body, Endpoint::Embeddings).await
+    forward(state, client, headers, body, Endpoint::Embeddings).await
 }
 
 fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
@@ -105,6 +110,7 @@ pub fn api_error(e: CallError) -> ApiError {
 
 async fn forward(
     state: AppState,
+    client: ClientAddr,
     headers: HeaderMap,
     body: JsonBody,
     endpoint: Endpoint,
@@ -160,12 +166,12 @@ async fn forward(
         return Ok(response);
     }
     let sample = match header_str(&headers, "x-scorebench-sample") {
-        None => 0,
-        Some(s) => s.parse().map_err(|_| {
+        None => None,
+        Some(s) => Some(s.parse().map_err(|_| {
             ApiError::BadRequest(format!(
                 "x-scorebench-sample must be a whole number, got {s:?}"
             ))
-        })?,
+        })?),
     };
     let use_cache = header_str(&headers, "x-scorebench-cache") != Some("off");
     let role = match header_str(&headers, "x-scorebench-role") {
@@ -177,13 +183,27 @@ async fn forward(
             )));
         }
     };
+    let run = llm
+        .run_of_header(header_str(&headers, "x-scorebench-run"))
+        .await
+        .map_err(|e| match e {
+            crate::runs::RunError::Input(m) => ApiError::BadRequest(m),
+            other => ApiError::Internal(other.to_string()),
+        })?;
     let answer = llm
         .gateway
         .call_json(
             Call {
                 endpoint,
                 body: json,
-                sample,
+                // The k-th identical request of the session gets sample k (crate::sampling).
+                sample: match sample {
+                    Some(n) => Sample::Fixed(n),
+                    None => Sample::Next(llm.sampler.session(match &run {
+                        Some(id) => SessionKey::Run(id.clone()),
+                        None => SessionKey::Client(client.0),
+                    })),
+                },
                 use_cache,
                 policy: None,
             },
@@ -191,19 +211,23 @@ async fn forward(
         )
         .await
         .map_err(api_error)?;
-    if let Some(run) = header_str(&headers, "x-scorebench-run") {
+    if let Some(run) = run {
         llm.gateway
             .cache
-            .add_usage(run.to_string(), role, answer.usage)
+            .add_usage(run, role, answer.usage)
             .await
             .map_err(|e| ApiError::Internal(e.to_string()))?;
     }
     Ok((
         [
-            (header::CONTENT_TYPE, "application/json"),
+            (header::CONTENT_TYPE, "application/json".to_string()),
             (
                 header::HeaderName::from_static("x-scorebench-cache"),
-                if answer.cached { "hit" } else { "miss" },
+                if answer.cached { "hit" } else { "miss" }.to_string(),
+            ),
+            (
+                header::HeaderName::from_static("x-scorebench-sample"),
+                answer.sample.to_string(),
             ),
         ],
         answer.bytes,

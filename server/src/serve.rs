@@ -3,7 +3,7 @@
 //! Connections are served by hyper's HTTP/1.1 server directly (axum's `serve` has no timeouts):
 //! a client must send its request headers within `--header-timeout-secs` of connecting or of
 //! its previous response (slow-loris and idle connections are closed), and a JSON body within
-//! `--body-timeout-secs` ([`crate::http::JsonBody`]).
+//! `--body-timeout-secs` ([`crate::api::JsonBody`]).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -16,8 +16,9 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 
+use crate::api::AppState;
 use crate::guard::{ApiToken, DEFAULT_BODY_BUDGET_BYTES, Guard};
-use crate::http::{AppState, app};
+use crate::http::app;
 
 /// How long open connections get to finish after Ctrl-C or SIGTERM.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
@@ -200,8 +201,8 @@ async fn serve_connections(
     loop {
         tokio::select! {
             accepted = listener.accept() => {
-                let stream = match accepted {
-                    Ok((stream, _)) => stream,
+                let (stream, peer) = match accepted {
+                    Ok(accepted) => accepted,
                     Err(e) => {
                         // Out of file descriptors, or the peer left: wait a little, go on.
                         tracing::warn!("accept failed: {e}");
@@ -210,7 +211,17 @@ async fn serve_connections(
                     }
                 };
                 let _ = stream.set_nodelay(true);
-                let service = TowerToHyperService::new(app.clone());
+                // The client's address, as axum's ConnectInfo: the proxy counts identical
+                // requests per client (sampling.rs).
+                let service = TowerToHyperService::new(tower::ServiceExt::map_request(
+                    app.clone(),
+                    move |mut request: axum::http::Request<hyper::body::Incoming>| {
+                        request
+                            .extensions_mut()
+                            .insert(axum::extract::ConnectInfo(peer));
+                        request
+                    },
+                ));
                 let connection = graceful.watch(builder.serve_connection(TokioIo::new(stream), service));
                 tokio::spawn(async move {
                     if let Err(e) = connection.await {

@@ -1,5 +1,6 @@
 //! `scorebench run <benchmark> --config FILE …`: one run in the foreground, with a progress
-//! line on the terminal (redrawn when stderr is a TTY, else a line every 10 seconds).
+//! line on the terminal (redrawn when stderr is a TTY, else a line every 10 seconds). The
+//! subcommands are the run kinds of [`REGISTRY`], in its order.
 //! Exit status: 0 done, 1 the run failed (upstream, files, or no score), 2 bad input.
 
 use std::io::IsTerminal;
@@ -8,22 +9,98 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use clap::{Args, Subcommand};
+use clap::{ArgMatches, Args, FromArgMatches};
 
-use super::eotgc::{EotgcOptions, Track};
-use super::msqa::MsqaOptions;
-use super::sgi::{IdeaOptions, JudgeOptions};
+use super::kind::{CliPlan, REGISTRY, RunKind};
 use super::{Progress, RunError, new_run_id};
+use crate::cache::RunRecord;
 use crate::config::Config;
 use crate::gateway::Gateway;
 
-#[derive(Args, Debug)]
-pub struct RunArgs {
-    #[command(subcommand)]
-    benchmark: RunBenchmark,
+/// `scorebench run <key> …`: the kind chosen and its parsed arguments, or `scorebench run
+/// resume <ID>`.
+#[derive(Debug)]
+pub enum RunArgs {
+    Kind {
+        kind: &'static str,
+        matches: ArgMatches,
+    },
+    Resume(ResumeArgs),
 }
 
-/// Arguments every run takes.
+/// `scorebench run resume`.
+#[derive(Args, Debug)]
+pub struct ResumeArgs {
+    /// The run's id, or its output folder (the newest unfinished run writing there)
+    run: String,
+    /// SQLite database holding the run and the reply cache
+    #[arg(long, default_value = "data/scorebench.sqlite3")]
+    db: PathBuf,
+}
+
+/// Not a benchmark: resumes a stopped run of any kind.
+const RESUME: &str = "resume";
+
+impl FromArgMatches for RunArgs {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let (name, sub) = matches.subcommand().ok_or_else(|| {
+            clap::Error::raw(
+                clap::error::ErrorKind::MissingSubcommand,
+                "a benchmark is required",
+            )
+        })?;
+        if name == RESUME {
+            return Ok(RunArgs::Resume(ResumeArgs::from_arg_matches(sub)?));
+        }
+        let kind = find(name)?;
+        Ok(RunArgs::Kind {
+            kind: kind.key(),
+            matches: sub.clone(),
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = RunArgs::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl Args for RunArgs {
+    fn augment_args(command: clap::Command) -> clap::Command {
+        REGISTRY
+            .iter()
+            .fold(command, |command, kind| {
+                // The label after the arguments: an `Args` derive sets its own doc as `about`.
+                let sub = kind.args(clap::Command::new(kind.key()));
+                command.subcommand(sub.about(kind.label()).long_about(None))
+            })
+            .subcommand(
+                ResumeArgs::augment_args(clap::Command::new(RESUME))
+                    .about(
+                        "Resume a run that stopped before it finished (interrupted, failed): same id, \
+                         same folder; the cache answers every reply it already had",
+                    )
+                    .long_about(None),
+            )
+            .subcommand_required(true)
+            .arg_required_else_help(true)
+    }
+
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        RunArgs::augment_args(command)
+    }
+}
+
+fn find(key: &str) -> Result<&'static dyn RunKind, clap::Error> {
+    super::kind::find(key).ok_or_else(|| {
+        clap::Error::raw(
+            clap::error::ErrorKind::InvalidSubcommand,
+            format!("unrecognized subcommand '{key}'"),
+        )
+    })
+}
+
+/// Arguments every model run takes.
 #[derive(Args, Debug)]
 pub struct Common {
     /// The upstream configuration (TOML; see server/API.md)
@@ -58,112 +135,6 @@ pub struct Common {
     pub retry_wait_ms: u64,
 }
 
-/// Arguments of an SGI-Bench judge run.
-#[derive(Args, Debug)]
-pub struct JudgeCommon {
-    /// The upstream configuration (TOML; see server/API.md)
-    #[arg(long)]
-    pub config: PathBuf,
-    /// SQLite database holding the reply cache
-    #[arg(long, default_value = "data/scorebench.sqlite3")]
-    pub db: PathBuf,
-    /// The official log the judge reads (deep research: step 1; dry: step 3)
-    #[arg(long)]
-    pub log: PathBuf,
-    /// The judge model, as listed by an upstream (official: o4-mini)
-    #[arg(long)]
-    pub judge_model: String,
-    /// Output folder (created): the judged log under the input's file name, judge_replies.json
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Concurrent judge calls
-    #[arg(long, default_value_t = 8)]
-    pub workers: usize,
-    /// Judge temperature (official: 0); `--no-temperature` sends none
-    #[arg(long, default_value_t = 0.0)]
-    pub temperature: f64,
-    #[arg(long)]
-    pub no_temperature: bool,
-}
-
-impl JudgeCommon {
-    fn options(&self) -> JudgeOptions {
-        JudgeOptions {
-            model: self.judge_model.clone(),
-            workers: self.workers,
-            temperature: (!self.no_temperature).then_some(self.temperature),
-        }
-    }
-}
-
-/// Arguments of the SGI-Bench idea-generation judge run.
-#[derive(Args, Debug)]
-pub struct IdeaArgs {
-    /// The upstream configuration (TOML; see server/API.md)
-    #[arg(long)]
-    pub config: PathBuf,
-    /// SQLite database holding the reply cache
-    #[arg(long, default_value = "data/scorebench.sqlite3")]
-    pub db: PathBuf,
-    /// The step-1 log (dataset rows with `generated_data`)
-    #[arg(long)]
-    pub log: PathBuf,
-    /// The judge models, comma-separated (official: gpt-5.1-2025-11-13,gemini-3-pro-preview,anthropic/claude-sonnet-4.5)
-    #[arg(long, value_delimiter = ',', required = true)]
-    pub judge_models: Vec<String>,
-    /// Output folder (created): judge_replies.json
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Concurrent judge calls
-    #[arg(long, default_value_t = 8)]
-    pub workers: usize,
-    /// Judge temperature (official: 0.1); `--no-temperature` sends none
-    #[arg(long, default_value_t = 0.1)]
-    pub temperature: f64,
-    #[arg(long)]
-    pub no_temperature: bool,
-}
-
-#[derive(Subcommand, Debug)]
-enum RunBenchmark {
-    /// MSQA_Short, the official procedure: evaluation.json, score.json, subtasks.json
-    Msqa {
-        #[command(flatten)]
-        common: Common,
-        /// Samples per question (records in sample-major order)
-        #[arg(long, default_value_t = 1)]
-        n: u64,
-        #[arg(long)]
-        presence_penalty: Option<f64>,
-        /// An earlier run's folder to resume from (default: --out itself)
-        #[arg(long)]
-        resume: Option<PathBuf>,
-    },
-    /// EOTGC: Track 1 levels or Track 2 comments, written as the shared task's submission file
-    Eotgc {
-        #[command(flatten)]
-        common: Common,
-        /// 1: relevance level per essay; 2: a comment of at most 250 characters
-        #[arg(long)]
-        track: u8,
-    },
-    /// SGI-Bench deep research: judge each step-1 record's steps, write the step-2 log
-    SgiDeepResearch {
-        #[command(flatten)]
-        judge: JudgeCommon,
-    },
-    /// SGI-Bench dry experiment: judge the units that need a verdict, write the step-4 log
-    SgiDry {
-        #[command(flatten)]
-        judge: JudgeCommon,
-    },
-    /// SGI-Bench idea generation: each judge votes twice per item (both orders), judge_replies.json
-    SgiIdea {
-        #[command(flatten)]
-        idea: IdeaArgs,
-    },
-}
-
 pub fn run(args: RunArgs) -> ExitCode {
     let Some(runtime) = crate::serve::start_runtime("error") else {
         return ExitCode::FAILURE;
@@ -181,173 +152,154 @@ pub fn run(args: RunArgs) -> ExitCode {
     }
 }
 
-fn read(path: &std::path::Path) -> Result<String, RunError> {
-    std::fs::read_to_string(path)
-        .map_err(|e| RunError::Input(format!("{}: cannot read: {e}", path.display())))
+async fn run_async(args: RunArgs) -> Result<(), RunError> {
+    match args {
+        RunArgs::Kind { kind, matches } => {
+            let cwd = std::env::current_dir()
+                .map(|d| d.display().to_string())
+                .unwrap_or_default();
+            // How to start this run again: `scorebench run resume <id>` re-reads these.
+            let argv: Vec<String> = std::env::args().skip(2).collect();
+            let request = serde_json::json!({"cwd": cwd, "args": argv}).to_string();
+            execute(kind, &matches, None, request.into_bytes()).await
+        }
+        RunArgs::Resume(args) => resume(args).await,
+    }
 }
 
-async fn run_async(args: RunArgs) -> Result<(), RunError> {
-    let (config_path, db, model, out) = match &args.benchmark {
-        RunBenchmark::Msqa { common, .. } | RunBenchmark::Eotgc { common, .. } => (
-            &common.config,
-            &common.db,
-            common.model.clone(),
-            &common.out,
-        ),
-        RunBenchmark::SgiDeepResearch { judge } | RunBenchmark::SgiDry { judge } => (
-            &judge.config,
-            &judge.db,
-            judge.judge_model.clone(),
-            &judge.out,
-        ),
-        RunBenchmark::SgiIdea { idea } => (
-            &idea.config,
-            &idea.db,
-            idea.judge_models.join(","),
-            &idea.out,
-        ),
-    };
-    let model = &model;
-    let config = Config::load(config_path).map_err(|e| RunError::Input(e.to_string()))?;
-    let gateway = Gateway::open(&config, db).map_err(|e| RunError::Internal(format!("{e:#}")))?;
-    let benchmark = match &args.benchmark {
-        RunBenchmark::Msqa { .. } => "msqa",
-        RunBenchmark::Eotgc { .. } => "eotgc",
-        RunBenchmark::SgiDeepResearch { .. } => "sgi-deep-research",
-        RunBenchmark::SgiDry { .. } => "sgi-dry",
-        RunBenchmark::SgiIdea { .. } => "sgi-idea",
-    };
-    let progress = Arc::new(Progress::new(new_run_id(), benchmark, model, out.clone()));
-    let _ = gateway
-        .cache
-        .save_run(
-            progress.id.clone(),
-            benchmark.into(),
-            model.clone(),
-            "running".into(),
-            out.display().to_string(),
-        )
-        .await;
-    let display = tokio::spawn(show_progress(progress.clone()));
-    let outcome = match &args.benchmark {
-        RunBenchmark::Msqa {
-            common,
-            n,
-            presence_penalty,
-            resume,
-        } => {
-            let rows = super::msqa::parse_dataset(
-                &common.dataset.display().to_string(),
-                &read(&common.dataset)?,
-            )?;
-            let previous = super::msqa::read_previous(resume.as_ref().unwrap_or(&common.out))?;
-            let options = MsqaOptions {
-                model: common.model.clone(),
-                n: *n,
-                workers: common.workers,
-                max_tokens: common.max_tokens,
-                temperature: common.temperature,
-                top_p: common.top_p,
-                presence_penalty: *presence_penalty,
-                timeout_secs: common.timeout,
-                attempts: 3,
-                retry_wait_ms: common.retry_wait_ms,
-            };
-            super::msqa::run(
-                &gateway,
-                &options,
-                rows,
-                previous,
-                &common.out,
-                progress.clone(),
-            )
-            .await
-            .map(|summary| {
-                format!(
-                    "MSQA_short: overall_score {} over {} records; files in {}",
-                    summary.score["evaluation"]["overall_score"],
-                    summary.tally.total,
-                    common.out.display()
-                )
-            })
-        }
-        RunBenchmark::Eotgc { common, track } => {
-            let track = Track::from_number(*track)?;
-            let essays = super::eotgc::parse_essays(
-                &common.dataset.display().to_string(),
-                &read(&common.dataset)?,
-            )?;
-            let options = EotgcOptions {
-                model: common.model.clone(),
-                track,
-                workers: common.workers,
-                max_tokens: common.max_tokens,
-                temperature: common.temperature,
-                top_p: common.top_p,
-                timeout_secs: common.timeout,
-                attempts: 3,
-                retry_wait_ms: common.retry_wait_ms,
-            };
-            super::eotgc::run(&gateway, &options, essays, &common.out, progress.clone())
-                .await
-                .map(|s| {
-                    format!(
-                        "EOTGC track {}: {} essays, {} without a usable answer; {}",
-                        track.number(),
-                        s.total,
-                        s.unparsed,
-                        common.out.join(track.file_name()).display()
-                    )
-                })
-        }
-        RunBenchmark::SgiDeepResearch { judge } => super::sgi::run_deep_research(
-            &gateway,
-            &judge.options(),
-            &judge.log,
-            &judge.out,
-            progress.clone(),
-        )
-        .await
-        .map(|s| judge_summary("SGI deep research", &s)),
-        RunBenchmark::SgiDry { judge } => super::sgi::run_dry(
-            &gateway,
-            &judge.options(),
-            &judge.log,
-            &judge.out,
-            progress.clone(),
-        )
-        .await
-        .map(|s| judge_summary("SGI dry experiment", &s)),
-        RunBenchmark::SgiIdea { idea } => super::sgi::run_idea(
-            &gateway,
-            &IdeaOptions {
-                judges: idea.judge_models.clone(),
-                workers: idea.workers,
-                temperature: (!idea.no_temperature).then_some(idea.temperature),
-            },
-            &idea.log,
-            &idea.out,
-            progress.clone(),
-        )
-        .await
-        .map(|s| idea_summary(&idea.log, &s)),
-    };
-    display.abort();
-    let state = if outcome.is_ok() {
-        "finished"
+/// `scorebench run resume <id>`: the stored command line of a run that stopped, run again
+/// under the same id from the same working folder.
+async fn resume(args: ResumeArgs) -> Result<(), RunError> {
+    let cache = crate::cache::Cache::open(&args.db)
+        .map_err(|e| RunError::Internal(format!("{}: {e}", args.db.display())))?;
+    let internal = |e: crate::cache::CacheError| RunError::Internal(e.to_string());
+    let record = if crate::cache::is_run_id(&args.run) {
+        cache.run(args.run.clone()).await.map_err(internal)?
     } else {
-        "failed"
+        let wanted = std::fs::canonicalize(&args.run).ok();
+        cache
+            .unfinished_cli_runs()
+            .await
+            .map_err(internal)?
+            .into_iter()
+            .find(|r| r.out_dir == args.run || (wanted.is_some() && stored_out_dir(r) == wanted))
+    }
+    .ok_or_else(|| {
+        RunError::Input(format!(
+            "no run {:?} to resume in {}",
+            args.run,
+            args.db.display()
+        ))
+    })?;
+    drop(cache);
+    let id = record.id.clone();
+    if record.origin != "cli" {
+        return Err(RunError::Input(format!(
+            "run {id} was started over HTTP: resume it with POST /api/v1/runs/{id}/resume"
+        )));
+    }
+    match super::RunState::parse(&record.state) {
+        super::RunState::Finished => {
+            return Err(RunError::Input(format!("run {id} has finished")));
+        }
+        super::RunState::Running | super::RunState::Paused => {
+            return Err(RunError::Conflict(format!(
+                "run {id} is running in another process"
+            )));
+        }
+        _ => {}
+    }
+    let request = record.request.unwrap_or_default();
+    let stored: serde_json::Value = serde_json::from_slice(&request)
+        .map_err(|e| RunError::Internal(format!("run {id}: stored command line: {e}")))?;
+    let (Some(cwd), Some(argv)) = (stored["cwd"].as_str(), stored["args"].as_array()) else {
+        return Err(RunError::Internal(format!(
+            "run {id}: no stored command line"
+        )));
     };
+    let argv: Vec<&str> = argv.iter().filter_map(|a| a.as_str()).collect();
+    std::env::set_current_dir(cwd)
+        .map_err(|e| RunError::Input(format!("run {id}: cannot enter {cwd}: {e}")))?;
+    let command = RunArgs::augment_args(clap::Command::new("run"));
+    let matches = command
+        .try_get_matches_from(std::iter::once("run").chain(argv))
+        .map_err(|e| RunError::Input(format!("run {id}: stored command line: {e}")))?;
+    let RunArgs::Kind { kind, matches } = RunArgs::from_arg_matches(&matches)
+        .map_err(|e| RunError::Input(format!("run {id}: stored command line: {e}")))?
+    else {
+        return Err(RunError::Internal(format!(
+            "run {id}: stored command line resumes a run"
+        )));
+    };
+    eprintln!("resuming run {id} ({kind}) in {cwd}");
+    execute(kind, &matches, Some(id), request).await
+}
+
+/// A stored command-line run's output folder, absolute (relative ones are relative to the
+/// folder it was started in).
+fn stored_out_dir(record: &RunRecord) -> Option<PathBuf> {
+    let request: serde_json::Value = serde_json::from_slice(record.request.as_deref()?).ok()?;
+    let cwd = PathBuf::from(request["cwd"].as_str()?);
+    std::fs::canonicalize(cwd.join(&record.out_dir)).ok()
+}
+
+/// Run one plan in the foreground under a new id (or `resumed`'s).
+async fn execute(
+    kind: &str,
+    matches: &ArgMatches,
+    resumed: Option<String>,
+    request: Vec<u8>,
+) -> Result<(), RunError> {
+    let kind = find(kind).map_err(|e| RunError::Input(e.to_string()))?;
+    let CliPlan {
+        config,
+        db,
+        out,
+        plan,
+    } = kind
+        .plan_from_args(matches)
+        .map_err(|e| RunError::Input(e.to_string()))?;
+    let mut plan = plan;
+    let model = plan.model();
+    let config = Config::load(&config).map_err(|e| RunError::Input(e.to_string()))?;
+    let gateway = Gateway::open(&config, &db).map_err(|e| RunError::Internal(format!("{e:#}")))?;
+    let benchmark = kind.key();
+    let id = resumed.unwrap_or_else(new_run_id);
+    let _lock = gateway
+        .cache
+        .lock_run(&id)
+        .map_err(|e| RunError::Internal(e.to_string()))?
+        .ok_or_else(|| RunError::Conflict(format!("run {id} is running in another process")))?;
+    let progress = Arc::new(Progress::new(id.clone(), benchmark, &model, out.clone()));
     let _ = gateway
         .cache
-        .save_run(
-            progress.id.clone(),
-            benchmark.into(),
-            model.clone(),
-            state.into(),
-            out.display().to_string(),
-        )
+        .start_run(RunRecord {
+            id: id.clone(),
+            kind: benchmark.into(),
+            model: model.clone(),
+            state: "running".into(),
+            out_dir: out.display().to_string(),
+            origin: "cli".into(),
+            request: Some(request),
+            error: None,
+        })
         .await;
+    if let Err(e) = plan.load(&out) {
+        // Unreadable input: reported alone, before any progress.
+        let _ = gateway
+            .cache
+            .set_run_state(id, "failed", Some(e.to_string()))
+            .await;
+        return Err(e);
+    }
+    let display = tokio::spawn(show_progress(progress.clone()));
+    let outcome = plan.execute(&gateway, &out, progress.clone()).await;
+    display.abort();
+    let (state, error) = match &outcome {
+        Ok(_) => ("finished", None),
+        Err(e) => ("failed", Some(e.to_string())),
+    };
+    let _ = gateway.cache.set_run_state(id, state, error).await;
     let line = progress.line();
     if std::io::stderr().is_terminal() {
         eprintln!("\r\x1b[K{line}");
@@ -357,54 +309,6 @@ async fn run_async(args: RunArgs) -> Result<(), RunError> {
     let summary = outcome?;
     crate::output::write_stdout(&format!("{summary}\n"))
         .map_err(|e| RunError::io(std::path::Path::new("stdout"), e))
-}
-
-fn judge_summary(what: &str, s: &super::sgi::JudgeSummary) -> String {
-    let metrics: Vec<String> = s
-        .metrics
-        .iter()
-        .map(|(k, v)| match v {
-            Some(v) => format!("{k} {v}"),
-            None => format!("{k} null"),
-        })
-        .collect();
-    format!(
-        "{what}: {} records, {} judge calls, {} unreadable (llm_judge null); {}; log {}",
-        s.records,
-        s.asked,
-        s.unreadable,
-        metrics.join(", "),
-        s.log.display()
-    )
-}
-
-fn idea_summary(log: &std::path::Path, s: &super::sgi::IdeaSummary) -> String {
-    let skipped = if s.skipped.is_empty() {
-        String::new()
-    } else {
-        let list: Vec<String> = s
-            .skipped
-            .iter()
-            .map(|(idx, why)| format!("{idx:?}: {why}"))
-            .collect();
-        format!(
-            "; not judged (the official evaluator raises first): {}",
-            list.join("; ")
-        )
-    };
-    format!(
-        "SGI idea generation: {} records, {} judged, {} judge calls ({} attempts), {} without a verdict after {} attempts{skipped}; replies {}\n\
-         score with: scorebench score sgi-idea {} [--embeddings TABLE.json] --judge-replies {}",
-        s.records,
-        s.judged,
-        s.calls,
-        s.attempts,
-        s.unreadable,
-        super::sgi::IDEA_ATTEMPTS,
-        s.replies.display(),
-        log.display(),
-        s.replies.display()
-    )
 }
 
 async fn show_progress(progress: Arc<Progress>) {

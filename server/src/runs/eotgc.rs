@@ -15,19 +15,198 @@
 //! listed in `unparsed.json` with the raw reply, so scoring names it rather than guessing.
 //! Ids are written back as given (integer or string).
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use clap::{Args, FromArgMatches};
 use futures_util::StreamExt;
+use futures_util::future::BoxFuture;
 use metrics_core::eotgc::format::Level;
 use metrics_core::msqa::python_strip;
 use serde_json::{Value, json};
 
-use super::{JsonlLog, Progress, RunError, first_choice, write_json};
+use super::cli::Common;
+use super::kind::{CliPlan, Plan, RunKind, body_as, check_served, check_workers};
+use super::{JsonlLog, Progress, RunError, first_choice, read_input, write_json};
 use crate::cache::{Role, UsageTotals};
-use crate::gateway::{Call, CallError, Gateway};
+use crate::gateway::{Call, CallError, Gateway, Sample};
 use crate::upstream::{Endpoint, RetryPolicy, UpstreamError};
+
+/// `scorebench run eotgc`, `{"benchmark": "eotgc"}`.
+pub struct Eotgc;
+
+/// Arguments of `scorebench run eotgc`.
+#[derive(Args, Debug)]
+pub struct EotgcArgs {
+    #[command(flatten)]
+    common: Common,
+    /// 1: relevance level per essay; 2: a comment of at most 250 characters
+    #[arg(long)]
+    track: u8,
+}
+
+/// The `POST /api/v1/runs` body (`benchmark` aside).
+#[derive(serde::Deserialize)]
+struct EotgcBody {
+    track: u8,
+    /// The test essays `[{id, grade, requirement, title, content}]`.
+    dataset: Vec<Value>,
+    model: String,
+    #[serde(default = "eight")]
+    workers: usize,
+    #[serde(default)]
+    max_tokens: Option<u64>,
+    #[serde(default)]
+    temperature: Option<f64>,
+    #[serde(default)]
+    top_p: Option<f64>,
+    #[serde(default = "hour")]
+    timeout_secs: u64,
+    #[serde(default = "ten_s")]
+    retry_wait_ms: u64,
+}
+
+fn eight() -> usize {
+    8
+}
+fn hour() -> u64 {
+    3600
+}
+fn ten_s() -> u64 {
+    10_000
+}
+
+impl RunKind for Eotgc {
+    fn key(&self) -> &'static str {
+        "eotgc"
+    }
+
+    fn label(&self) -> &'static str {
+        "EOTGC: Track 1 levels or Track 2 comments, written as the shared task's submission file"
+    }
+
+    fn files(&self) -> &'static [&'static str] {
+        &["track1.json", "track2.json", "unparsed.json", "replies.log"]
+    }
+
+    fn args(&self, command: clap::Command) -> clap::Command {
+        EotgcArgs::augment_args(command)
+    }
+
+    fn plan_from_args(&self, matches: &clap::ArgMatches) -> Result<CliPlan, clap::Error> {
+        let args = EotgcArgs::from_arg_matches(matches)?;
+        let c = args.common;
+        Ok(CliPlan {
+            config: c.config,
+            db: c.db,
+            out: c.out,
+            plan: Box::new(EotgcPlan {
+                model: c.model,
+                track: args.track,
+                workers: c.workers,
+                max_tokens: c.max_tokens,
+                temperature: c.temperature,
+                top_p: c.top_p,
+                timeout_secs: c.timeout,
+                retry_wait_ms: c.retry_wait_ms,
+                source: Source::File(c.dataset),
+            }),
+        })
+    }
+
+    fn over_http(&self) -> bool {
+        true
+    }
+
+    fn plan_from_body(&self, body: Value, gateway: &Gateway) -> Result<Box<dyn Plan>, RunError> {
+        let body: EotgcBody = body_as(body)?;
+        check_served(gateway, &body.model)?;
+        Track::from_number(body.track)?;
+        let essays = essays_from_values("dataset", body.dataset)?;
+        check_workers(body.workers)?;
+        Ok(Box::new(EotgcPlan {
+            model: body.model,
+            track: body.track,
+            workers: body.workers,
+            max_tokens: body.max_tokens,
+            temperature: body.temperature,
+            top_p: body.top_p,
+            timeout_secs: body.timeout_secs,
+            retry_wait_ms: body.retry_wait_ms,
+            source: Source::Essays(essays),
+        }))
+    }
+}
+
+enum Source {
+    Essays(Vec<Essay>),
+    File(PathBuf),
+}
+
+/// A run as asked for; the track is checked when it starts (CLI) or before (HTTP).
+struct EotgcPlan {
+    model: String,
+    track: u8,
+    workers: usize,
+    max_tokens: Option<u64>,
+    temperature: Option<f64>,
+    top_p: Option<f64>,
+    timeout_secs: u64,
+    retry_wait_ms: u64,
+    source: Source,
+}
+
+impl Plan for EotgcPlan {
+    fn model(&self) -> String {
+        self.model.clone()
+    }
+
+    fn load(&mut self, _out_dir: &Path) -> Result<(), RunError> {
+        Track::from_number(self.track)?;
+        if let Source::File(path) = &self.source {
+            let essays = parse_essays(&path.display().to_string(), &read_input(path)?)?;
+            self.source = Source::Essays(essays);
+        }
+        Ok(())
+    }
+
+    fn execute<'a>(
+        self: Box<Self>,
+        gateway: &'a Gateway,
+        out_dir: &'a Path,
+        progress: Arc<Progress>,
+    ) -> BoxFuture<'a, Result<String, RunError>> {
+        Box::pin(async move {
+            let mut plan = *self;
+            plan.load(out_dir)?;
+            let track = Track::from_number(plan.track)?;
+            let Source::Essays(essays) = plan.source else {
+                return Err(RunError::Internal("the essays were not loaded".into()));
+            };
+            let options = EotgcOptions {
+                model: plan.model,
+                track,
+                workers: plan.workers,
+                max_tokens: plan.max_tokens,
+                temperature: plan.temperature,
+                top_p: plan.top_p,
+                timeout_secs: plan.timeout_secs,
+                attempts: 3,
+                retry_wait_ms: plan.retry_wait_ms,
+            };
+            let s = run(gateway, &options, essays, out_dir, progress).await?;
+            Ok(format!(
+                "EOTGC track {}: {} essays, {} without a usable answer; {}",
+                track.number(),
+                s.total,
+                s.unparsed,
+                out_dir.join(track.file_name()).display()
+            ))
+        })
+    }
+}
 
 /// Longest Track 2 comment, in Unicode characters.
 pub const MAX_COMMENT_CHARS: usize = 250;
@@ -203,12 +382,10 @@ pub async fn run(
     gateway: &Gateway,
     options: &EotgcOptions,
     essays: Vec<Essay>,
-    out_dir: &std::path::Path,
+    out_dir: &Path,
     progress: Arc<Progress>,
 ) -> Result<EotgcSummary, RunError> {
-    if options.workers == 0 || options.workers > 4096 {
-        return Err(RunError::Input("workers must be between 1 and 4096".into()));
-    }
+    check_workers(options.workers)?;
     if gateway.upstreams.route(&options.model).is_none() {
         return Err(RunError::Input(format!(
             "model {:?} is not listed by any upstream in the config",
@@ -311,7 +488,7 @@ async fn ask(
         let call = Call {
             endpoint: Endpoint::ChatCompletions,
             body: body.clone(),
-            sample: 0,
+            sample: Sample::Fixed(0),
             use_cache: attempt == 1,
             policy: Some(RetryPolicy {
                 max_attempts: 1,

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use super::{Progress, RunError};
 use crate::cache::Role;
-use crate::gateway::{Call, CallError, Gateway};
+use crate::gateway::{Call, CallError, Gateway, Sample};
 use crate::upstream::Endpoint;
 
 /// The official judge system message (`utils.LLM.__call__` default).
@@ -60,7 +60,7 @@ pub async fn ask(
     let call = Call {
         endpoint: Endpoint::ChatCompletions,
         body,
-        sample,
+        sample: Sample::Fixed(sample),
         use_cache: true,
         policy: None,
     };

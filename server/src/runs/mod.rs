@@ -3,17 +3,19 @@
 //! reply is cached and a killed run resumes without asking again), writes the benchmark's
 //! output files, and reports progress (done/total, rate, ETA, tokens, cost) as it goes.
 //!
-//! - [`msqa`]: MSQA_Short, the official `run.py` procedure (evaluation.json, score.json)
-//! - [`eotgc`]: EOTGC Track 1 (levels) and Track 2 (comments) submission files
+//! - [`kind`]: the [`kind::RunKind`] trait and [`kind::REGISTRY`], the one list both front
+//!   ends dispatch through; each benchmark implements it once in its own module:
+//!   - [`msqa`]: MSQA_Short, the official `run.py` procedure (evaluation.json, score.json)
+//!   - [`eotgc`]: EOTGC Track 1 (levels) and Track 2 (comments) submission files
+//!   - [`sgi`]: the SGI-Bench judges (deep research, dry experiment, idea generation)
 //! - [`http`]: the `/api/v1/runs` routes; [`cli`]: `scorebench run`
-//!
 //! - [`judge`]: judge calls counted apart (role `judge`) and the judge-list reading
-//! - [`sgi`]: the SGI-Bench judges (deep-research steps, dry-experiment units)
 
 pub mod cli;
 pub mod eotgc;
 pub mod http;
 pub mod judge;
+pub mod kind;
 pub mod msqa;
 pub mod sgi;
 
@@ -26,17 +28,26 @@ use std::time::Instant;
 use serde_json::{Value, json};
 use tokio::sync::watch;
 
-use crate::cache::{Role, UsageTotals};
+use crate::cache::{Role, RunRecord, UsageTotals};
 use crate::gateway::Gateway;
 
 /// Everything the proxy and the runs share.
 #[derive(Debug)]
 pub struct Llm {
     pub gateway: Gateway,
-    /// Runs started over HTTP, by id.
-    pub runs: Mutex<HashMap<String, Arc<Progress>>>,
+    /// Runs this process started over HTTP (or resumed), by id; the store keeps all runs.
+    runs: Mutex<HashMap<String, RunEntry>>,
     /// Where HTTP-started runs write their files (`{runs_dir}/{id}/`).
     pub runs_dir: PathBuf,
+    /// Which sample each proxy request is (`crate::sampling`).
+    pub sampler: crate::sampling::Sampler,
+}
+
+#[derive(Debug)]
+struct RunEntry {
+    progress: Arc<Progress>,
+    /// The task executing it, until it ends or is cancelled.
+    task: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Llm {
@@ -45,7 +56,146 @@ impl Llm {
             gateway,
             runs: Mutex::new(HashMap::new()),
             runs_dir,
+            sampler: crate::sampling::Sampler::default(),
         }
+    }
+
+    fn table(&self) -> Result<std::sync::MutexGuard<'_, HashMap<String, RunEntry>>, RunError> {
+        self.runs
+            .lock()
+            .map_err(|_| RunError::Internal("run table lock poisoned".into()))
+    }
+
+    /// The progress of a run this process started, if it did.
+    pub fn progress(&self, id: &str) -> Option<Arc<Progress>> {
+        self.table().ok()?.get(id).map(|e| e.progress.clone())
+    }
+
+    /// Execute `plan` as run `id` in its own task, writing into `out_dir`. The run is stored
+    /// (state `running`, `request` = how to start it again) and holds its liveness lock while
+    /// it executes. `Conflict` when a live process already runs `id`.
+    pub async fn launch(
+        self: &Arc<Self>,
+        kind: &'static dyn kind::RunKind,
+        id: String,
+        out_dir: PathBuf,
+        plan: Box<dyn kind::Plan>,
+        request: Vec<u8>,
+    ) -> Result<Arc<Progress>, RunError> {
+        let cache = &self.gateway.cache;
+        let lock = cache
+            .lock_run(&id)
+            .map_err(|e| RunError::Internal(e.to_string()))?
+            .ok_or_else(|| RunError::Conflict(format!("run {id} is running in another process")))?;
+        let model = plan.model();
+        let progress = Arc::new(Progress::new(
+            id.clone(),
+            kind.key(),
+            &model,
+            out_dir.clone(),
+        ));
+        // Proxy calls counted to this run replay their samples from the first again.
+        self.sampler
+            .reset(&crate::sampling::SessionKey::Run(id.clone()));
+        cache
+            .start_run(RunRecord {
+                id: id.clone(),
+                kind: kind.key().into(),
+                model,
+                state: "running".into(),
+                out_dir: out_dir.display().to_string(),
+                origin: "http".into(),
+                request: Some(request),
+                error: None,
+            })
+            .await
+            .map_err(|e| RunError::Internal(e.to_string()))?;
+        let llm = self.clone();
+        let task_progress = progress.clone();
+        let mut table = self.table()?;
+        let task = tokio::spawn(async move {
+            let _lock = lock;
+            let outcome = plan
+                .execute(&llm.gateway, &out_dir, task_progress.clone())
+                .await;
+            let ended = match outcome {
+                Ok(_) => task_progress.finish().await.then_some(("finished", None)),
+                Err(e) => {
+                    tracing::warn!(run = %task_progress.id, "run failed: {e}");
+                    task_progress
+                        .fail(e.to_string())
+                        .then(|| ("failed", Some(e.to_string())))
+                }
+            };
+            if let Some((state, error)) = ended {
+                let id = task_progress.id.clone();
+                if let Err(e) = llm.gateway.cache.set_run_state(id, state, error).await {
+                    tracing::error!(run = %task_progress.id, "cannot store the run's end: {e}");
+                }
+            }
+        });
+        table.insert(
+            id,
+            RunEntry {
+                progress: progress.clone(),
+                task: Some(task),
+            },
+        );
+        Ok(progress)
+    }
+
+    /// The run a proxy call is counted to (`x-scorebench-run`): only a run id of this store
+    /// (started by `POST /api/v1/runs` or `scorebench run` on this database). Anything else is
+    /// refused before the call, so nothing is stored for it.
+    pub async fn run_of_header(&self, value: Option<&str>) -> Result<Option<String>, RunError> {
+        let Some(value) = value else {
+            return Ok(None);
+        };
+        if !crate::cache::is_run_id(value) {
+            return Err(RunError::Input(
+                "x-scorebench-run must be the id of a run on this server (16 hex digits)".into(),
+            ));
+        }
+        let exists = self
+            .gateway
+            .cache
+            .run_exists(value.to_string())
+            .await
+            .map_err(|e| RunError::Internal(e.to_string()))?;
+        if !exists {
+            return Err(RunError::Input(format!(
+                "x-scorebench-run: no run {value} on this server"
+            )));
+        }
+        Ok(Some(value.to_string()))
+    }
+
+    /// Stop a running or paused run: its task is dropped (with its plan, items and replies in
+    /// memory) before this returns; the files written so far and the cache stay.
+    pub async fn cancel(&self, id: &str) -> Result<Arc<Progress>, RunError> {
+        let (progress, task) = {
+            let mut table = self.table()?;
+            let entry = table
+                .get_mut(id)
+                .ok_or_else(|| RunError::NotFound(format!("run {id} is not running here")))?;
+            (entry.progress.clone(), entry.task.take())
+        };
+        if !progress.end(RunState::Cancelled) {
+            return Err(RunError::Conflict(format!(
+                "run {id} is not running (state {:?})",
+                progress.state()
+            )));
+        }
+        if let Some(task) = task {
+            task.abort();
+            let _ = task.await;
+        }
+        self.gateway
+            .cache
+            .set_run_state(id.to_string(), "cancelled", None)
+            .await
+            .map_err(|e| RunError::Internal(e.to_string()))?;
+        Ok(progress)
     }
 }
 
@@ -57,6 +207,38 @@ pub enum RunState {
     Paused,
     Finished,
     Failed,
+    /// Stopped by `POST /api/v1/runs/{id}/cancel`.
+    Cancelled,
+    /// Its process stopped while it ran (found at start-up); resumable.
+    Interrupted,
+}
+
+impl RunState {
+    /// The name the store and the API use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunState::Running => "running",
+            RunState::Paused => "paused",
+            RunState::Finished => "finished",
+            RunState::Failed => "failed",
+            RunState::Cancelled => "cancelled",
+            RunState::Interrupted => "interrupted",
+        }
+    }
+
+    /// The state a stored name means (unknown names read as failed).
+    pub fn parse(name: &str) -> RunState {
+        [
+            RunState::Running,
+            RunState::Paused,
+            RunState::Finished,
+            RunState::Cancelled,
+            RunState::Interrupted,
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == name)
+        .unwrap_or(RunState::Failed)
+    }
 }
 
 /// The live state of one run, shared by its workers, the terminal display and the API.
@@ -98,6 +280,23 @@ impl Progress {
         }
     }
 
+    /// A stored run this process is not executing, as the API shows it: its state, error and
+    /// token totals from the store; counters of items are not stored (0).
+    pub fn from_record(record: &RunRecord, usage: &[(Role, UsageTotals)]) -> Progress {
+        let progress = Progress::new(
+            record.id.clone(),
+            &record.kind,
+            &record.model,
+            PathBuf::from(&record.out_dir),
+        );
+        progress.set_state(RunState::parse(&record.state));
+        progress.set_error(record.error.clone());
+        for (role, totals) in usage {
+            progress.add_usage(*role, totals);
+        }
+        progress
+    }
+
     pub fn add_usage(&self, role: Role, delta: &UsageTotals) {
         if let Ok(mut u) = self.usage.lock() {
             u[role as usize].add(delta);
@@ -121,30 +320,79 @@ impl Progress {
         }
     }
 
-    pub fn fail(&self, message: String) {
+    /// Move from `from` to `to` atomically; false when the state was not `from`.
+    fn transition(&self, from: &[RunState], to: RunState) -> bool {
+        let Ok(mut state) = self.state.lock() else {
+            return false;
+        };
+        if !from.contains(&state) {
+            return false;
+        }
+        *state = to;
+        true
+    }
+
+    /// End a live run in `state` (failed, cancelled); false when it had already ended.
+    pub fn end(&self, state: RunState) -> bool {
+        let ended = self.transition(&[RunState::Running, RunState::Paused], state);
+        if ended {
+            // Nothing waits for a resume any more.
+            self.paused.send_replace(false);
+        }
+        ended
+    }
+
+    /// Fail a live run with `message`; false when it had already ended.
+    pub fn fail(&self, message: String) -> bool {
+        if !self.end(RunState::Failed) {
+            return false;
+        }
         if let Ok(mut e) = self.error.lock() {
             *e = Some(message);
         }
-        self.set_state(RunState::Failed);
+        true
+    }
+
+    /// The run's work is done: mark it finished, but not while it is paused (a run paused with
+    /// its last items in flight stays paused until resumed, then finishes). False when it was
+    /// ended meanwhile (cancelled).
+    pub async fn finish(&self) -> bool {
+        loop {
+            self.wait_if_paused().await;
+            match self.state() {
+                RunState::Running => {
+                    if self.transition(&[RunState::Running], RunState::Finished) {
+                        return true;
+                    }
+                }
+                RunState::Paused => {}
+                _ => return false,
+            }
+        }
     }
 
     /// Pause: workers finish the item they hold and take no new one.
     pub fn pause(&self) -> bool {
-        if self.state() != RunState::Running {
+        if !self.transition(&[RunState::Running], RunState::Paused) {
             return false;
         }
         self.paused.send_replace(true);
-        self.set_state(RunState::Paused);
         true
     }
 
     pub fn resume(&self) -> bool {
-        if self.state() != RunState::Paused {
+        if !self.transition(&[RunState::Paused], RunState::Running) {
             return false;
         }
         self.paused.send_replace(false);
-        self.set_state(RunState::Running);
         true
+    }
+
+    /// The error a failed run ended with.
+    pub fn set_error(&self, message: Option<String>) {
+        if let Ok(mut e) = self.error.lock() {
+            *e = message;
+        }
     }
 
     /// Wait while paused.
@@ -182,6 +430,11 @@ impl Progress {
         }
     }
 
+    /// The files of this run a client may download (its kind's).
+    pub fn files(&self) -> &'static [&'static str] {
+        kind::find(&self.benchmark).map_or(&[], |k| k.files())
+    }
+
     /// The JSON the API answers for `GET /api/v1/runs/{id}`.
     pub fn snapshot(&self) -> Value {
         let usage = |role| serde_json::to_value(self.usage(role)).unwrap_or(Value::Null);
@@ -190,7 +443,7 @@ impl Progress {
                 let mut names: Vec<String> = dir
                     .filter_map(|e| e.ok())
                     .map(|e| e.file_name().to_string_lossy().into_owned())
-                    .filter(|n| http::ALLOWED_FILES.contains(&n.as_str()))
+                    .filter(|n| self.files().contains(&n.as_str()))
                     .collect();
                 names.sort();
                 names
@@ -256,11 +509,16 @@ impl Progress {
     }
 }
 
-/// Why a run stopped.
+/// Why a run stopped (or could not be started, paused, resumed or cancelled).
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
     #[error("{0}")]
     Input(String),
+    /// The run is not in a state that allows this.
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
+    NotFound(String),
     #[error("{path}: {message}")]
     Io { path: String, message: String },
     #[error("{0}")]
@@ -310,9 +568,9 @@ impl JsonlLog {
         })
     }
 
-    pub fn append(&self, value: &Value) -> Result<(), RunError> {
+    pub fn append(&self, value: &impl serde::Serialize) -> Result<(), RunError> {
         use std::io::Write;
-        let mut line = value.to_string();
+        let mut line = serde_json::to_string(value).map_err(|e| RunError::io(&self.path, e))?;
         line.push('\n');
         let mut file = self
             .file
@@ -336,10 +594,19 @@ pub fn parse_json_array(file: &str, text: &str, what: &str) -> Result<Vec<Value>
     })
 }
 
-/// Write a JSON file (pretty, UTF-8 as is).
-pub fn write_json(path: &std::path::Path, value: &Value) -> Result<(), RunError> {
-    let text = serde_json::to_string_pretty(value).map_err(|e| RunError::io(path, e))?;
-    std::fs::write(path, text).map_err(|e| RunError::io(path, e))
+/// Write a JSON file (pretty, UTF-8 as is), serialised straight into the file.
+pub fn write_json(path: &std::path::Path, value: &impl serde::Serialize) -> Result<(), RunError> {
+    use std::io::Write;
+    let file = std::fs::File::create(path).map_err(|e| RunError::io(path, e))?;
+    let mut out = std::io::BufWriter::new(file);
+    serde_json::to_writer_pretty(&mut out, value).map_err(|e| RunError::io(path, e))?;
+    out.flush().map_err(|e| RunError::io(path, e))
+}
+
+/// A file named on the command line, as text; a failure is bad input (exit 2).
+pub fn read_input(path: &std::path::Path) -> Result<String, RunError> {
+    std::fs::read_to_string(path)
+        .map_err(|e| RunError::Input(format!("{}: cannot read: {e}", path.display())))
 }
 
 /// The message text and finish reason of a chat completion (`choices[0]`).

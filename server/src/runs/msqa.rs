@@ -19,24 +19,212 @@
 //! is also in the cache, keyed with its sample index, so even records missing from the files
 //! are not asked again. Where the official code divides by zero (no generated answer), the run
 //! says so and writes no score.json.
+//!
+//! Memory: a question's prompt and id are made once and shared by its n samples; records hold
+//! no copy of the prompt and are serialised straight into the files. A run is refused when
+//! n × rows > [`MAX_ITEMS`] or n × (prompt bytes of all rows) > [`MAX_PROMPT_BYTES`] (what its
+//! `evaluation.json` would hold).
 
 use std::collections::{HashMap, VecDeque};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use clap::{Args, FromArgMatches};
 use futures_util::StreamExt;
+use futures_util::future::BoxFuture;
 use md5::{Digest, Md5};
 use metrics_core::msqa::{
     EvalRecord, Generation, Judgement, Tally, Usage, judge, normalise_reply, official_score_json,
 };
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::{JsonlLog, Progress, RunError, first_choice, write_json};
+use super::cli::Common;
+use super::kind::{CliPlan, Plan, RunKind, body_as, check_served, check_workers};
+use super::{JsonlLog, Progress, RunError, first_choice, read_input, write_json};
 use crate::cache::{Role, UsageTotals};
-use crate::gateway::{Call, CallError, Gateway};
+use crate::gateway::{Call, CallError, Gateway, Sample};
 use crate::upstream::{Endpoint, RetryPolicy, UpstreamError};
+
+/// Most items (n × rows) one run holds.
+pub const MAX_ITEMS: u64 = 1_000_000;
+/// Most prompt text one run sends and writes (n × Σ prompt bytes).
+pub const MAX_PROMPT_BYTES: u64 = 256 * 1024 * 1024;
+
+/// `scorebench run msqa`, `{"benchmark": "msqa"}`.
+pub struct Msqa;
+
+/// Arguments of `scorebench run msqa`.
+#[derive(Args, Debug)]
+pub struct MsqaArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Samples per question (records in sample-major order)
+    #[arg(long, default_value_t = 1)]
+    n: u64,
+    #[arg(long)]
+    presence_penalty: Option<f64>,
+    /// An earlier run's folder to resume from (default: --out itself)
+    #[arg(long)]
+    resume: Option<PathBuf>,
+}
+
+/// The `POST /api/v1/runs` body (`benchmark` aside).
+#[derive(serde::Deserialize)]
+struct MsqaBody {
+    /// The rows of `MSQA_Dataset.json`.
+    dataset: Vec<Value>,
+    #[serde(flatten)]
+    options: MsqaOptions,
+}
+
+impl RunKind for Msqa {
+    fn key(&self) -> &'static str {
+        "msqa"
+    }
+
+    fn label(&self) -> &'static str {
+        "MSQA_Short, the official procedure: evaluation.json, score.json, subtasks.json"
+    }
+
+    fn files(&self) -> &'static [&'static str] {
+        &[
+            "evaluation.json",
+            "evaluation.log",
+            "score.json",
+            "subtasks.json",
+        ]
+    }
+
+    fn args(&self, command: clap::Command) -> clap::Command {
+        MsqaArgs::augment_args(command)
+    }
+
+    fn plan_from_args(&self, matches: &clap::ArgMatches) -> Result<CliPlan, clap::Error> {
+        let args = MsqaArgs::from_arg_matches(matches)?;
+        let c = args.common;
+        let options = MsqaOptions {
+            model: c.model,
+            n: args.n,
+            workers: c.workers,
+            max_tokens: c.max_tokens,
+            temperature: c.temperature,
+            top_p: c.top_p,
+            presence_penalty: args.presence_penalty,
+            timeout_secs: c.timeout,
+            attempts: 3,
+            retry_wait_ms: c.retry_wait_ms,
+        };
+        Ok(CliPlan {
+            config: c.config,
+            db: c.db,
+            out: c.out,
+            plan: Box::new(MsqaPlan {
+                options,
+                source: Source::Files {
+                    dataset: c.dataset,
+                    resume: args.resume,
+                },
+            }),
+        })
+    }
+
+    fn over_http(&self) -> bool {
+        true
+    }
+
+    fn plan_from_body(&self, body: Value, gateway: &Gateway) -> Result<Box<dyn Plan>, RunError> {
+        let MsqaBody { dataset, options } = body_as(body)?;
+        check_served(gateway, &options.model)?;
+        options.check()?;
+        let rows = rows_from_values("dataset", dataset)?;
+        check_size(&rows, options.n)?;
+        Ok(Box::new(MsqaPlan {
+            options,
+            source: Source::Rows(rows, None),
+        }))
+    }
+}
+
+/// Where the rows come from.
+enum Source {
+    /// Parsed from the request or loaded from the files, with an earlier run's records.
+    Rows(Vec<Row>, Option<Vec<Value>>),
+    /// Files read when the run starts: the dataset, and an earlier run's folder (default: the
+    /// output folder).
+    Files {
+        dataset: PathBuf,
+        resume: Option<PathBuf>,
+    },
+}
+
+struct MsqaPlan {
+    options: MsqaOptions,
+    source: Source,
+}
+
+impl Plan for MsqaPlan {
+    fn model(&self) -> String {
+        self.options.model.clone()
+    }
+
+    fn load(&mut self, out_dir: &Path) -> Result<(), RunError> {
+        if let Source::Files { dataset, resume } = &self.source {
+            let rows = parse_dataset(&dataset.display().to_string(), &read_input(dataset)?)?;
+            let previous = read_previous(resume.as_deref().unwrap_or(out_dir))?;
+            self.source = Source::Rows(rows, previous);
+        }
+        Ok(())
+    }
+
+    fn execute<'a>(
+        self: Box<Self>,
+        gateway: &'a Gateway,
+        out_dir: &'a Path,
+        progress: Arc<Progress>,
+    ) -> BoxFuture<'a, Result<String, RunError>> {
+        Box::pin(async move {
+            let mut plan = *self;
+            plan.load(out_dir)?;
+            let Source::Rows(rows, previous) = plan.source else {
+                return Err(RunError::Internal("the dataset was not loaded".into()));
+            };
+            let options = plan.options;
+            let summary = run(gateway, &options, rows, previous, out_dir, progress).await?;
+            Ok(format!(
+                "MSQA_short: overall_score {} over {} records; files in {}",
+                summary.score["evaluation"]["overall_score"],
+                summary.tally.total,
+                out_dir.display()
+            ))
+        })
+    }
+}
+
+/// Refuse a run larger than [`MAX_ITEMS`] or [`MAX_PROMPT_BYTES`] before anything is made.
+pub fn check_size(rows: &[Row], n: u64) -> Result<(), RunError> {
+    let items = n.saturating_mul(rows.len() as u64);
+    let prompt_bytes: u64 = rows
+        .iter()
+        .map(|r| (r.true_false_question.len() + SUFFIX.len()) as u64)
+        .sum();
+    let bytes = n.saturating_mul(prompt_bytes);
+    if items > MAX_ITEMS {
+        return Err(RunError::Input(format!(
+            "the run is too large: n × rows = {n} × {} = {items} items, at most {MAX_ITEMS}",
+            rows.len()
+        )));
+    }
+    if bytes > MAX_PROMPT_BYTES {
+        return Err(RunError::Input(format!(
+            "the run is too large: n × prompt bytes = {n} × {prompt_bytes} = {bytes} bytes, at most {MAX_PROMPT_BYTES} ({} MiB)",
+            MAX_PROMPT_BYTES >> 20
+        )));
+    }
+    Ok(())
+}
 
 /// The instruction appended to every question.
 pub const SUFFIX: &str =
@@ -90,9 +278,7 @@ impl MsqaOptions {
         if self.n == 0 || self.n > 1000 {
             return Err(RunError::Input("n must be between 1 and 1000".into()));
         }
-        if self.workers == 0 || self.workers > 4096 {
-            return Err(RunError::Input("workers must be between 1 and 4096".into()));
-        }
+        check_workers(self.workers)?;
         if self.attempts == 0 || self.attempts > 10 {
             return Err(RunError::Input("attempts must be between 1 and 10".into()));
         }
@@ -172,12 +358,45 @@ pub fn read_previous(dir: &Path) -> Result<Option<Vec<Value>>, RunError> {
     Ok(None)
 }
 
-struct Item {
-    index: usize,
-    sample: u64,
+/// A question as asked: made once, shared by its n samples.
+struct Question {
     prompt: String,
     id: String,
     row: Row,
+}
+
+struct Item {
+    index: usize,
+    sample: u64,
+    question: Arc<Question>,
+}
+
+/// An `evaluation.json` record, serialised in the official key order without copying the
+/// prompt.
+#[derive(Serialize)]
+struct Record<'a> {
+    id: &'a str,
+    task: &'static str,
+    subtask: &'a Value,
+    question: &'a str,
+    generation: &'a Generation,
+    gold: &'a str,
+    pred: &'a Option<String>,
+    result: Option<bool>,
+    usage: Option<RecordUsage<'a>>,
+}
+
+#[derive(Serialize)]
+struct RecordUsage<'a> {
+    completion_tokens: Option<u64>,
+    finish_reason: Option<&'a str>,
+}
+
+/// What one item ended with.
+struct Outcome {
+    generation: Generation,
+    usage: Option<Usage>,
+    judgement: Judgement,
 }
 
 /// What a finished run reports.
@@ -187,30 +406,35 @@ pub struct MsqaSummary {
     pub score: Value,
 }
 
-fn record_json(
-    item: &Item,
-    generation: &Generation,
-    usage: Option<&Usage>,
-    j: &Judgement,
-) -> Value {
-    json!({
-        "id": item.id,
-        "task": "Material",
-        "subtask": item.row.question_type,
-        "question": item.prompt,
-        "generation": {"reasoning_content": generation.reasoning_content, "content": generation.content},
-        "gold": item.row.answer,
-        "pred": j.pred,
-        "result": j.result,
-        "usage": usage.map(|u| json!({"completion_tokens": u.completion_tokens, "finish_reason": u.finish_reason})),
-    })
+fn record<'a>(
+    item: &'a Item,
+    generation: &'a Generation,
+    usage: Option<&'a Usage>,
+    j: &'a Judgement,
+) -> Record<'a> {
+    let q = &item.question;
+    Record {
+        id: &q.id,
+        task: "Material",
+        subtask: &q.row.question_type,
+        question: &q.prompt,
+        generation,
+        gold: &q.row.answer,
+        pred: &j.pred,
+        result: j.result,
+        usage: usage.map(|u| RecordUsage {
+            completion_tokens: u.completion_tokens,
+            finish_reason: u.finish_reason.as_deref(),
+        }),
+    }
 }
 
 fn eval_record(item: &Item, generation: &Generation, usage: Option<&Usage>) -> EvalRecord {
+    let q = &item.question;
     EvalRecord {
-        id: item.id.clone(),
-        subtask: item.row.question_type.as_str().map(String::from),
-        gold: item.row.answer.clone(),
+        id: q.id.clone(),
+        subtask: q.row.question_type.as_str().map(String::from),
+        gold: q.row.answer.clone(),
         generation: Some(generation.clone()),
         usage: usage.cloned(),
         stored_pred: None,
@@ -240,6 +464,7 @@ pub async fn run(
     progress: Arc<Progress>,
 ) -> Result<MsqaSummary, RunError> {
     options.check()?;
+    check_size(&rows, options.n)?;
     let upstream = gateway.upstreams.route(&options.model).ok_or_else(|| {
         RunError::Input(format!(
             "model {:?} is not listed by any upstream in the config",
@@ -250,17 +475,21 @@ pub async fn run(
     let api_url = upstream.config.name.clone();
     std::fs::create_dir_all(out_dir).map_err(|e| RunError::io(out_dir, e))?;
 
-    let mut items = Vec::new();
-    for sample in 0..options.n {
-        for row in &rows {
+    let questions: Vec<Arc<Question>> = rows
+        .into_iter()
+        .map(|row| {
             let prompt = format!("{}{SUFFIX}", row.true_false_question);
             let id = hex::encode(Md5::digest(prompt.as_bytes()));
+            Arc::new(Question { prompt, id, row })
+        })
+        .collect();
+    let mut items = Vec::with_capacity(questions.len() * options.n as usize);
+    for sample in 0..options.n {
+        for question in &questions {
             items.push(Item {
                 index: items.len(),
                 sample,
-                prompt,
-                id,
-                row: row.clone(),
+                question: question.clone(),
             });
         }
     }
@@ -273,7 +502,9 @@ pub async fn run(
     // Each stored record is used once, in item order.
     let mut reuse: Vec<Option<(Generation, Option<Usage>)>> = Vec::with_capacity(items.len());
     for item in &items {
-        let taken = stored.get_mut(&item.id).and_then(VecDeque::pop_front);
+        let taken = stored
+            .get_mut(&item.question.id)
+            .and_then(VecDeque::pop_front);
         reuse.push(taken.as_ref().and_then(reusable));
     }
     progress.total.store(items.len() as u64, Ordering::Relaxed);
@@ -290,27 +521,31 @@ pub async fn run(
             progress.clone(),
         ));
     }
-    let results: Vec<Result<(Value, Judgement), RunError>> = futures_util::stream::iter(futures)
+    let results: Vec<Result<Outcome, RunError>> = futures_util::stream::iter(futures)
         .buffered(options.workers)
         .collect()
         .await;
-    let mut records = Vec::with_capacity(results.len());
+    let outcomes = results.into_iter().collect::<Result<Vec<Outcome>, _>>()?;
     let mut tally = Tally::default();
-    let mut subtasks: Vec<(Value, Tally)> = Vec::new();
-    for r in results {
-        let (value, judgement) = r?;
-        tally.add(&judgement);
-        let subtask = value["subtask"].clone();
+    let mut subtasks: Vec<(&Value, Tally)> = Vec::new();
+    for (item, outcome) in items.iter().zip(&outcomes) {
+        let judgement = &outcome.judgement;
+        tally.add(judgement);
+        let subtask = &item.question.row.question_type;
         match subtasks.iter_mut().find(|(s, _)| *s == subtask) {
-            Some((_, t)) => t.add(&judgement),
+            Some((_, t)) => t.add(judgement),
             None => {
                 let mut t = Tally::default();
-                t.add(&judgement);
+                t.add(judgement);
                 subtasks.push((subtask, t));
             }
         }
-        records.push(value);
     }
+    let records: Vec<Record> = items
+        .iter()
+        .zip(&outcomes)
+        .map(|(item, o)| record(item, &o.generation, o.usage.as_ref(), &o.judgement))
+        .collect();
     let mut params = Map::new();
     params.insert("api_url".into(), json!(api_url));
     params.insert("model".into(), json!(options.model));
@@ -326,7 +561,7 @@ pub async fn run(
             tally.total
         ))
     })?;
-    write_json(&out_dir.join("evaluation.json"), &Value::Array(records))?;
+    write_json(&out_dir.join("evaluation.json"), &records)?;
     write_json(&out_dir.join("score.json"), &score)?;
     let breakdown: Vec<Value> = subtasks
         .iter()
@@ -357,21 +592,20 @@ async fn process(
     reused: Option<(Generation, Option<Usage>)>,
     log: Arc<JsonlLog>,
     progress: Arc<Progress>,
-) -> Result<(Value, Judgement), RunError> {
+) -> Result<Outcome, RunError> {
     progress.wait_if_paused().await;
     let (generation, usage, was_reused) = match reused {
         Some((g, u)) => (g, u, true),
         None => generate(gateway, options, item, &progress).await?,
     };
-    let record = eval_record(item, &generation, usage.as_ref());
-    let judgement = judge(&record).unwrap_or(Judgement {
+    let eval = eval_record(item, &generation, usage.as_ref());
+    let judgement = judge(&eval).unwrap_or(Judgement {
         outcome: metrics_core::msqa::Outcome::ExtractionFailure,
         pred: None,
         result: None,
         completion_tokens: usage.as_ref().and_then(|u| u.completion_tokens),
     });
-    let value = record_json(item, &generation, usage.as_ref(), &judgement);
-    log.append(&value)?;
+    log.append(&record(item, &generation, usage.as_ref(), &judgement))?;
     if was_reused {
         progress.reused.fetch_add(1, Ordering::Relaxed);
     }
@@ -379,7 +613,11 @@ async fn process(
         progress.failed.fetch_add(1, Ordering::Relaxed);
     }
     progress.done.fetch_add(1, Ordering::Relaxed);
-    Ok((value, judgement))
+    Ok(Outcome {
+        generation,
+        usage,
+        judgement,
+    })
 }
 
 /// Ask the model up to `attempts` times. Returns the generation (empty after the last failed
@@ -392,7 +630,7 @@ async fn generate(
 ) -> Result<(Generation, Option<Usage>, bool), RunError> {
     let mut body = json!({
         "model": options.model,
-        "messages": [{"role": "user", "content": item.prompt}],
+        "messages": [{"role": "user", "content": item.question.prompt}],
     });
     if let Some(map) = body.as_object_mut() {
         if let Some(v) = options.max_tokens {
@@ -421,7 +659,7 @@ async fn generate(
         let call = Call {
             endpoint: Endpoint::ChatCompletions,
             body: body.clone(),
-            sample: item.sample,
+            sample: Sample::Fixed(item.sample),
             use_cache: attempt == 1,
             policy: Some(RetryPolicy {
                 max_attempts: 1,
@@ -458,7 +696,7 @@ async fn generate(
                     ..UsageTotals::default()
                 };
                 record_usage(gateway, progress, &failed).await;
-                tracing::warn!(id = %item.id, attempt, "request failed: {e}");
+                tracing::warn!(id = %item.question.id, attempt, "request failed: {e}");
                 if attempt < options.attempts && options.retry_wait_ms > 0 {
                     tokio::time::sleep(Duration::from_millis(options.retry_wait_ms)).await;
                 }

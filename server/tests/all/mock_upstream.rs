@@ -42,6 +42,11 @@ pub struct MockState {
     pub delay_ms: AtomicU64,
     /// The reply to prompts not in the table (default: content "YES").
     pub default_reply: Mutex<Option<Value>>,
+    /// Every call gets its own reply ("YES #k", k = the call's number), so repeated samples of
+    /// one prompt can be told apart.
+    pub numbered: std::sync::atomic::AtomicBool,
+    /// The next number of a numbered reply (its own counter: concurrent calls must not share one).
+    pub numbered_next: AtomicU64,
 }
 
 pub struct MockUpstream {
@@ -197,6 +202,12 @@ async fn chat(
         return failure;
     }
     let n = state.per_prompt.lock().unwrap()[&question];
+    if state.numbered.load(Ordering::SeqCst) {
+        let k = state.numbered_next.fetch_add(1, Ordering::SeqCst) + 1;
+        let reply = json!({"content": format!("YES #{k}"), "reasoning_content": null,
+            "finish_reason": "stop", "completion_tokens": 2});
+        return Json(completion(&body["model"], &reply)).into_response();
+    }
     let entry = state.table.lock().unwrap().get(&question).cloned();
     let reply = match entry {
         None => state.default_reply.lock().unwrap().clone().unwrap_or_else(|| {

@@ -160,13 +160,14 @@ async fn same_request_is_answered_from_the_cache() {
     .await;
     assert_eq!(status, StatusCode::OK, "{first}");
     assert_eq!(headers["x-scorebench-cache"], "miss");
-    // Same request, keys in another order: a hit, no upstream call.
+    // Same request and sample, keys in another order: a hit, no upstream call. (Without
+    // the header, a second identical request is the next sample: see sampling.rs.)
     let reordered = json!({"messages": body["messages"], "model": "test-model"});
     let (status, headers, second) = send(
         &state,
         "POST",
         "/api/v1/chat/completions",
-        &[],
+        &[("x-scorebench-sample", "0")],
         Some(reordered),
     )
     .await;
@@ -199,8 +200,32 @@ async fn same_request_is_answered_from_the_cache() {
     .await;
     assert_eq!(headers["x-scorebench-cache"], "miss");
     assert_eq!(mock.calls(), 4);
-    // Tokens counted to a run, split by role, with cost from the configured prices.
-    let run = [("x-scorebench-run", "r1"), ("x-scorebench-role", "judge")];
+    // Tokens counted to a run (one this server stores), split by role, with cost from the
+    // configured prices.
+    let id = server::runs::new_run_id();
+    state
+        .llm
+        .as_ref()
+        .unwrap()
+        .gateway
+        .cache
+        .start_run(server::cache::RunRecord {
+            id: id.clone(),
+            kind: "proxy-test".into(),
+            model: "judge-model".into(),
+            state: "running".into(),
+            out_dir: String::new(),
+            origin: "http".into(),
+            request: None,
+            error: None,
+        })
+        .await
+        .unwrap();
+    let run = [
+        ("x-scorebench-run", id.as_str()),
+        ("x-scorebench-role", "judge"),
+        ("x-scorebench-sample", "0"),
+    ];
     send(
         &state,
         "POST",
@@ -223,7 +248,7 @@ async fn same_request_is_answered_from_the_cache() {
         .unwrap()
         .gateway
         .cache
-        .usage("r1".into())
+        .usage(id.clone())
         .await
         .unwrap();
     assert_eq!(usage.len(), 1);

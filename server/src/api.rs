@@ -1,0 +1,238 @@
+//! The bottom of the HTTP layer: the state every route shares, the one error type of the JSON
+//! API (the OpenAI shape `{"error": {"message", "type", "code"}}`) and the JSON body extractor.
+//! Route modules import this module; it imports no route module.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+use tokio::sync::OwnedSemaphorePermit;
+
+use crate::gateway::ErrorReply;
+use crate::guard::Guard;
+
+/// Largest request body the API accepts.
+pub const MAX_REQUEST_BYTES: usize = 16 * 1024 * 1024;
+
+/// Shared state of the running server.
+#[derive(Clone)]
+pub struct AppState {
+    /// The built app (`trunk build` output).
+    pub dist: PathBuf,
+    /// The SQLite connection (rusqlite is synchronous; requests are short).
+    pub db: Arc<Mutex<rusqlite::Connection>>,
+    /// Upstreams, cache and runs; `None` when served without `--config` (the proxy and run
+    /// routes then answer 503, `/api/v1/models` an empty list).
+    pub llm: Option<Arc<crate::runs::Llm>>,
+    /// Who may call (Host, Origin, token) and the request-body budget.
+    pub guard: Arc<Guard>,
+}
+
+impl AppState {
+    /// The configured services, or 503.
+    pub fn services(&self) -> Result<Arc<crate::runs::Llm>, ApiError> {
+        self.llm.clone().ok_or_else(|| {
+            ApiError::Unavailable(
+                "no upstream is configured: start the server with --config".into(),
+            )
+        })
+    }
+}
+
+/// Errors of the JSON API: a status and a message the client may show.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("not found: {0}")]
+    NotFound(String),
+    #[error("bad request: {0}")]
+    BadRequest(String),
+    #[error("unauthorized: {0}")]
+    Unauthorized(String),
+    #[error("forbidden: {0}")]
+    Forbidden(String),
+    #[error("conflict: {0}")]
+    Conflict(String),
+    #[error("request timeout: {0}")]
+    RequestTimeout(String),
+    #[error("the request body is larger than {MAX_REQUEST_BYTES} bytes")]
+    PayloadTooLarge,
+    #[error("unsupported media type: {0}")]
+    UnsupportedMediaType(String),
+    #[error("bad gateway: {0}")]
+    BadGateway(String),
+    #[error("unavailable: {0}")]
+    Unavailable(String),
+    /// An upstream's own error reply: its status (a `3xx` becomes `502`) and its message with
+    /// keys masked ([`ErrorReply`]).
+    #[error("upstream {upstream} answered {status}: {}", .reply.message)]
+    Upstream {
+        upstream: String,
+        status: u16,
+        reply: ErrorReply,
+    },
+    #[error("internal error")]
+    Internal(String),
+}
+
+/// The OpenAI error body.
+pub(crate) fn error_response(
+    status: StatusCode,
+    message: &str,
+    kind: &str,
+    code: Option<&str>,
+) -> Response {
+    (
+        status,
+        Json(json!({"error": {"message": message, "type": kind, "code": code}})),
+    )
+        .into_response()
+}
+
+/// The OpenAI `type` for a status.
+pub(crate) fn kind_of(status: StatusCode) -> &'static str {
+    match status.as_u16() {
+        401 => "authentication_error",
+        403 => "permission_error",
+        404 => "not_found_error",
+        429 => "rate_limit_error",
+        400..=499 => "invalid_request_error",
+        _ => "server_error",
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        if let ApiError::Upstream {
+            upstream,
+            status,
+            reply,
+        } = &self
+        {
+            let message = self.to_string();
+            if (300..400).contains(status) {
+                return error_response(
+                    StatusCode::BAD_GATEWAY,
+                    &format!(
+                        "upstream {upstream} answered {status}, a redirect: redirects are not followed"
+                    ),
+                    "upstream_error",
+                    Some("upstream_redirect"),
+                );
+            }
+            let status = StatusCode::from_u16(*status)
+                .ok()
+                .filter(|s| s.is_client_error() || s.is_server_error())
+                .unwrap_or(StatusCode::BAD_GATEWAY);
+            return error_response(
+                status,
+                &message,
+                reply.kind.as_deref().unwrap_or("upstream_error"),
+                Some(reply.code.as_deref().unwrap_or("upstream_error")),
+            );
+        }
+        let (status, code) = match &self {
+            ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
+            ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            ApiError::Unauthorized(_) => (StatusCode::UNAUTHORIZED, "unauthorized"),
+            ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
+            ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
+            ApiError::RequestTimeout(_) => (StatusCode::REQUEST_TIMEOUT, "request_timeout"),
+            ApiError::PayloadTooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"),
+            ApiError::UnsupportedMediaType(_) => {
+                (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
+            }
+            ApiError::BadGateway(_) => (StatusCode::BAD_GATEWAY, "bad_gateway"),
+            ApiError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
+            ApiError::Upstream { .. } => (StatusCode::BAD_GATEWAY, "upstream_error"),
+            ApiError::Internal(detail) => {
+                tracing::error!("internal error: {detail}");
+                (StatusCode::INTERNAL_SERVER_ERROR, "internal_error")
+            }
+        };
+        error_response(status, &self.to_string(), kind_of(status), Some(code))
+    }
+}
+
+/// A JSON request body: `Content-Type: application/json` (else `415`), at most
+/// [`MAX_REQUEST_BYTES`] (else `413`), sent within the guard's body timeout (else `408`). Its
+/// size is reserved from the guard's body budget before it is read and stays reserved while
+/// this value lives, so the bodies held at once stay within the budget (a request waits for
+/// room, `503` after the body timeout).
+pub struct JsonBody {
+    pub bytes: Bytes,
+    _reserved: OwnedSemaphorePermit,
+}
+
+impl FromRequest<AppState> for JsonBody {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
+        let headers = request.headers();
+        let content_type = headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        let essence = content_type.split(';').next().unwrap_or("").trim();
+        if !essence.eq_ignore_ascii_case("application/json") {
+            return Err(ApiError::UnsupportedMediaType(format!(
+                "the body must be sent as Content-Type: application/json, got {:?}",
+                if content_type.is_empty() {
+                    "none"
+                } else {
+                    content_type
+                }
+            )));
+        }
+        let declared = headers
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        if declared.is_some_and(|n| n > MAX_REQUEST_BYTES as u64) {
+            return Err(ApiError::PayloadTooLarge);
+        }
+        let reserve = declared.map_or(MAX_REQUEST_BYTES, |n| n as usize).max(1);
+        let guard = &state.guard;
+        let permits = u32::try_from(reserve).unwrap_or(u32::MAX);
+        let mut reserved = tokio::time::timeout(
+            guard.body_timeout,
+            guard.body_budget.clone().acquire_many_owned(permits),
+        )
+        .await
+        .map_err(|_| {
+            ApiError::Unavailable(
+                "too many large request bodies in flight: try again shortly".into(),
+            )
+        })?
+        .map_err(|_| ApiError::Unavailable("shutting down".into()))?;
+        let bytes = tokio::time::timeout(guard.body_timeout, Bytes::from_request(request, state))
+            .await
+            .map_err(|_| {
+                ApiError::RequestTimeout(format!(
+                    "the request body did not arrive within {} s",
+                    guard.body_timeout.as_secs_f64()
+                ))
+            })?
+            .map_err(|rejection| {
+                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    ApiError::PayloadTooLarge
+                } else {
+                    ApiError::BadRequest(rejection.body_text())
+                }
+            })?;
+        // Keep only what the body holds (a chunked body reserved the whole limit).
+        if let Some(extra) =
+            reserved.split(reserved.num_permits().saturating_sub(bytes.len().max(1)))
+        {
+            drop(extra);
+        }
+        Ok(JsonBody {
+            bytes,
+            _reserved: reserved,
+        })
+    }
+}

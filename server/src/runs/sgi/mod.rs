@@ -1,0 +1,252 @@
+//! SGI-Bench LLM judges, run through the gateway and its cache (judge calls count under role
+//! `judge`), writing the logs the official scorers write so `scorebench score sgi-…` reads them.
+//!
+//! - Deep research (`task_1_deep_research/step_2_score.py`): one judge call per step-1 record
+//!   with the official step-verification prompt; the reply is read by the official rule
+//!   ([`read_step_list`]); the step-2 log adds `exact_match`, `llm_judge` and `step_level_acc`.
+//! - Dry experiment (`task_3_dry_experiment/step_4_score.py`): one judge call per unit that needs
+//!   a verdict ([`dry::unit_outcome`] = `NeedsJudge`) with the official output-comparison
+//!   prompt; the step-4 log adds per unit `exact_match`, `llm_judge` ({judgment, reason}) and
+//!   `pass`, per item `pass_nums`, `PassAll@5/3/1`, `AET`, `SER`.
+//! - Idea generation (`task_2_idea_generation/step_2_score.py`): each judge model twice per
+//!   step-1 record (dataset idea as A, then generated idea as A) with the official
+//!   `get_evaluation_prompt_modified` prompt, temperature 0.1, up to 5 attempts per call until the
+//!   reply has a verdict on every dimension; writes `judge_replies.json`, the shape
+//!   `scorebench score sgi-idea --judge-replies` reads (which applies the vote gates).
+//!
+//! ```text
+//! deep research: llm_judge = reply[first "[" ..= last "]"] (judge::cut_list) when it is a
+//!                non-empty list of objects with "judge" and holds no JSON true/false/null
+//!                (Python eval of the repaired text cannot read them), else null;
+//!                step_level_acc = #(judge == "correct") / #entries, absent when llm_judge is null;
+//!                exact_match = 1 if answer == model_answer or answer == model_answer_after_llm_paser
+//! dry unit:      reply[first "{" ..= last "}"] read as a dict (dry::read_judge_reply);
+//!                llm_judge = that dict, or null when the call failed or the reply is unreadable
+//! ```
+//!
+//! Where the official run loses an item (a null judge: its `step_level_acc` is never assigned,
+//! or `None["judgment"]`), scorebench keeps the item with `llm_judge: null` (and, for dry, no
+//! `pass` and no item totals), which the scorers report per item instead of crashing. The raw
+//! judge replies are also written (`judge_replies.json`, the `--judge-replies` shape for dry).
+//!
+//! One module per task ([`deep_research`], [`dry`], [`idea`]), each with its run kind; this one
+//! holds what they share: the judge options and arguments, reading the step log, asking in
+//! order with `workers` at a time, and the summary.
+
+pub mod deep_research;
+pub mod dry;
+pub mod idea;
+
+pub use deep_research::{deep_research_prompt, read_step_list, step_level_acc};
+pub use dry::{dry_prompt, dry_verdict_dict, python_str};
+pub use idea::{
+    IDEA_ATTEMPTS, IdeaOptions, IdeaSummary, format_idea, idea_context, idea_prompt,
+    idea_record_prompts, idea_reply_key,
+};
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use clap::Args;
+use futures_util::StreamExt;
+use serde_json::{Map, Value};
+
+use super::judge::{self, JudgeReply};
+use super::{Progress, RunError};
+use crate::gateway::Gateway;
+
+/// Arguments of an SGI-Bench judge run.
+#[derive(Args, Debug)]
+pub struct JudgeCommon {
+    /// The upstream configuration (TOML; see server/API.md)
+    #[arg(long)]
+    pub config: PathBuf,
+    /// SQLite database holding the reply cache
+    #[arg(long, default_value = "data/scorebench.sqlite3")]
+    pub db: PathBuf,
+    /// The official log the judge reads (deep research: step 1; dry: step 3)
+    #[arg(long)]
+    pub log: PathBuf,
+    /// The judge model, as listed by an upstream (official: o4-mini)
+    #[arg(long)]
+    pub judge_model: String,
+    /// Output folder (created): the judged log under the input's file name, judge_replies.json
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Concurrent judge calls
+    #[arg(long, default_value_t = 8)]
+    pub workers: usize,
+    /// Judge temperature (official: 0); `--no-temperature` sends none
+    #[arg(long, default_value_t = 0.0)]
+    pub temperature: f64,
+    #[arg(long)]
+    pub no_temperature: bool,
+}
+
+impl JudgeCommon {
+    pub fn options(&self) -> JudgeOptions {
+        JudgeOptions {
+            model: self.judge_model.clone(),
+            workers: self.workers,
+            temperature: (!self.no_temperature).then_some(self.temperature),
+        }
+    }
+}
+
+/// The line `scorebench run sgi-deep-research|sgi-dry` prints when done.
+pub fn judge_summary(what: &str, s: &JudgeSummary) -> String {
+    let metrics: Vec<String> = s
+        .metrics
+        .iter()
+        .map(|(k, v)| match v {
+            Some(v) => format!("{k} {v}"),
+            None => format!("{k} null"),
+        })
+        .collect();
+    format!(
+        "{what}: {} records, {} judge calls, {} unreadable (llm_judge null); {}; log {}",
+        s.records,
+        s.asked,
+        s.unreadable,
+        metrics.join(", "),
+        s.log.display()
+    )
+}
+
+/// How the judge is asked.
+#[derive(Debug, Clone)]
+pub struct JudgeOptions {
+    pub model: String,
+    /// Concurrent judge calls.
+    pub workers: usize,
+    /// Official: 0. `None` sends no temperature (for models that refuse one).
+    pub temperature: Option<f64>,
+}
+
+impl JudgeOptions {
+    pub(crate) fn check(&self) -> Result<(), RunError> {
+        if self.workers == 0 {
+            return Err(RunError::Input("--workers must be at least 1".into()));
+        }
+        Ok(())
+    }
+}
+
+/// What a judge run reports.
+#[derive(Debug, Clone, Default)]
+pub struct JudgeSummary {
+    /// Records in the log (null records included).
+    pub records: usize,
+    /// Judge calls made (or answered from the cache).
+    pub asked: usize,
+    /// Judge calls that failed or whose reply could not be read.
+    pub unreadable: usize,
+    /// Headline means over the records the official summary would count (see each run).
+    pub metrics: Vec<(&'static str, Option<f64>)>,
+    /// The log written.
+    pub log: std::path::PathBuf,
+}
+
+pub(crate) fn parse_log(name: &str, text: &str) -> Result<Vec<Value>, RunError> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Array(items)) => Ok(items),
+        Ok(_) => Err(RunError::Input(format!(
+            "{name}: expected a JSON array of records"
+        ))),
+        Err(e) => Err(RunError::Input(format!(
+            "{name}: not valid JSON (line {}): {e}",
+            e.line()
+        ))),
+    }
+}
+
+pub(crate) fn idx_text(fields: &Map<String, Value>) -> String {
+    match fields.get("idx") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Null) | None => String::new(),
+        Some(other) => other.to_string(),
+    }
+}
+
+pub(crate) fn str_field<'a>(
+    name: &str,
+    number: usize,
+    fields: &'a Map<String, Value>,
+    key: &str,
+) -> Result<&'a str, RunError> {
+    fields.get(key).and_then(Value::as_str).ok_or_else(|| {
+        RunError::Input(format!(
+            "{name}: record {number} (idx {:?}): `{key}` must be a string",
+            idx_text(fields)
+        ))
+    })
+}
+
+pub(crate) fn mean(values: &[f64]) -> Option<f64> {
+    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+}
+
+/// Ask every prompt (in order), `workers` at a time, honouring pause; progress counts each.
+pub(crate) async fn ask_all(
+    gateway: &Gateway,
+    options: &JudgeOptions,
+    prompts: Vec<String>,
+    progress: &Arc<Progress>,
+) -> Result<Vec<JudgeReply>, RunError> {
+    progress
+        .total
+        .store(prompts.len() as u64, Ordering::Relaxed);
+    let calls = prompts.into_iter().map(|prompt| {
+        let progress = progress.clone();
+        async move {
+            progress.wait_if_paused().await;
+            let before = progress.usage(crate::cache::Role::Judge).cache_hits;
+            let reply = judge::ask(
+                gateway,
+                &progress,
+                &options.model,
+                options.temperature,
+                &prompt,
+                0,
+            )
+            .await?;
+            if progress.usage(crate::cache::Role::Judge).cache_hits > before {
+                progress.reused.fetch_add(1, Ordering::Relaxed);
+            }
+            if matches!(reply, JudgeReply::Failed(_)) {
+                progress.failed.fetch_add(1, Ordering::Relaxed);
+            }
+            progress.done.fetch_add(1, Ordering::Relaxed);
+            Ok::<JudgeReply, RunError>(reply)
+        }
+    });
+    futures_util::stream::iter(calls)
+        .buffered(options.workers)
+        .collect::<Vec<_>>()
+        .await
+        .into_iter()
+        .collect()
+}
+
+pub(crate) fn raw_reply(reply: &JudgeReply) -> Value {
+    reply
+        .text()
+        .map(|t| Value::String(t.to_string()))
+        .unwrap_or(Value::Null)
+}
+
+pub(crate) fn out_paths(log_path: &Path, out_dir: &Path) -> Result<PathBuf, RunError> {
+    std::fs::create_dir_all(out_dir).map_err(|e| RunError::io(out_dir, e))?;
+    let file = log_path
+        .file_name()
+        .ok_or_else(|| RunError::Input(format!("{}: not a file", log_path.display())))?;
+    let out = out_dir.join(file);
+    if out == log_path {
+        return Err(RunError::Input(format!(
+            "{}: --out would overwrite the input log; choose another folder",
+            log_path.display()
+        )));
+    }
+    Ok(out)
+}
