@@ -5,11 +5,13 @@
 //! freeze the page. They talk through [`protocol`]. No formula lives here: every number comes
 //! from metrics-core.
 
+pub mod adjustments;
 pub mod api;
 pub mod charts;
 pub mod components;
 pub mod download;
 pub mod files;
+pub mod i18n;
 pub mod pages;
 pub mod protocol;
 pub mod worker;

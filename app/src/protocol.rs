@@ -4,6 +4,7 @@
 use metrics_core::{InputError, Report};
 use serde::{Deserialize, Serialize};
 use workbench::charts::Chart;
+use workbench::class::ClassView;
 use workbench::compare::MetricInterval;
 use workbench::drill::SampleDetail;
 use workbench::drill::SampleRow;
@@ -123,6 +124,8 @@ pub struct OutcomeView {
     pub changed: Vec<(String, String)>,
     /// The samples as typed rows.
     pub rows: Vec<SampleRow>,
+    /// The teacher's class view (essays with levels and comments), when the job has one.
+    pub class: Option<ClassView>,
     /// The benchmark's own charts (error counts per tier, levels per grade, …).
     pub charts: Vec<Chart>,
 }

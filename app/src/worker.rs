@@ -256,9 +256,9 @@ fn score(state: &mut State) {
                 None => (None, Vec::new(), Vec::new()),
             };
             let benchmark = outcome.job.benchmark();
-            let charts = match (benchmark, &outcome.result) {
-                (Some(b), Ok(scored)) => b.charts(scored, outcome.variant),
-                _ => Vec::new(),
+            let (charts, class) = match (benchmark, &outcome.result) {
+                (Some(b), Ok(scored)) => (b.charts(scored, outcome.variant), b.class(scored)),
+                _ => (Vec::new(), None),
             };
             views.push(OutcomeView {
                 id: views.len(),
@@ -281,6 +281,7 @@ fn score(state: &mut State) {
                 table,
                 changed,
                 rows,
+                class,
                 charts,
             });
             scored.push(Scoring {

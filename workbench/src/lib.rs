@@ -17,6 +17,7 @@
 
 pub mod benchmarks;
 pub mod charts;
+pub mod class;
 pub mod compare;
 pub mod detect;
 pub mod drill;

@@ -21,6 +21,7 @@ use serde_json::{Map, Value};
 
 use crate::benchmarks;
 use crate::charts::Chart;
+use crate::class::ClassView;
 use crate::compare::CompareError;
 use crate::detect::{Detected, RoleInfo, Sniff};
 use crate::drill::{self, Fields, SampleRow, StepComparison};
@@ -116,11 +117,16 @@ pub trait Benchmark: Send + Sync + 'static {
     }
     /// The report's table; by default subsets × scalar metrics, 4 decimals.
     fn table(&self, report: &Report) -> Table {
-        table::subset_table(report)
+        table::subset_table(report, self.table_style())
     }
     /// How undefined cells are explained (see [`table::TableStyle`]).
     fn table_style(&self) -> table::TableStyle {
         table::TableStyle::default()
+    }
+    /// The teacher's class view of a scored job (essays with levels and comments), when the
+    /// benchmark has one.
+    fn class(&self, _scored: &Scored) -> Option<ClassView> {
+        None
     }
     /// Charts beyond the generic ones (confusion, distributions, per-subset bars).
     fn charts(&self, _scored: &Scored, _variant: Variant) -> Vec<Chart> {

@@ -99,6 +99,8 @@ pub struct TableStyle {
     pub overall_is_mean_of_subsets: bool,
     /// The subset an input file's warnings are about (SAS-Bench: the file's subset name).
     pub subset_of_input: Option<fn(&str) -> String>,
+    /// Metrics that are counts: shown as integers.
+    pub counts: &'static [&'static str],
 }
 
 pub fn scalar(metrics: &Metrics, key: &str) -> Option<f64> {
@@ -167,7 +169,7 @@ pub fn cell(
 pub fn table(report: &Report) -> Table {
     match registry::get(&report.benchmark) {
         Some(b) => b.table(report),
-        None => subset_table(report),
+        None => subset_table(report, TableStyle::default()),
     }
 }
 
@@ -186,8 +188,9 @@ pub fn scalar_keys(report: &Report) -> Vec<String> {
     keys
 }
 
-/// The default layout: subsets (then overall) × scalar metrics.
-pub fn subset_table(report: &Report) -> Table {
+/// The default layout: subsets (then overall) × scalar metrics; counts (`style.counts`) as
+/// integers.
+pub fn subset_table(report: &Report, style: TableStyle) -> Table {
     let (scale, decimals) = (1.0, 4);
     let keys = scalar_keys(report);
     let columns = keys
@@ -204,7 +207,14 @@ pub fn subset_table(report: &Report) -> Table {
         n: Some(n),
         cells: keys
             .iter()
-            .map(|k| cell(report, name, k, scalar(metrics, k), (scale, decimals)))
+            .map(|k| {
+                let places = if style.counts.contains(&k.as_str()) {
+                    0
+                } else {
+                    decimals
+                };
+                cell(report, name, k, scalar(metrics, k), (scale, places))
+            })
             .collect(),
     };
     let mut rows: Vec<Row> = report

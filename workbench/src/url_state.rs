@@ -21,11 +21,18 @@ pub enum Tab {
     Charts,
     Samples,
     Compare,
+    Class,
 }
 
 impl Tab {
     pub fn all() -> &'static [Tab] {
-        &[Tab::Table, Tab::Charts, Tab::Samples, Tab::Compare]
+        &[
+            Tab::Table,
+            Tab::Charts,
+            Tab::Samples,
+            Tab::Compare,
+            Tab::Class,
+        ]
     }
 
     pub fn key(self) -> &'static str {
@@ -34,6 +41,7 @@ impl Tab {
             Self::Charts => "charts",
             Self::Samples => "samples",
             Self::Compare => "compare",
+            Self::Class => "class",
         }
     }
 
@@ -43,6 +51,7 @@ impl Tab {
             Self::Charts => "Charts",
             Self::Samples => "Samples",
             Self::Compare => "Compare",
+            Self::Class => "Class",
         }
     }
 
@@ -62,6 +71,8 @@ pub struct ViewState {
     pub variant: Variant,
     /// The selected sample (index into the report's samples).
     pub sample: Option<usize>,
+    /// The interface language the user chose (`en`, `zh-CN`); the browser's when absent.
+    pub lang: Option<String>,
 }
 
 impl ViewState {
@@ -99,6 +110,9 @@ impl ViewState {
         if let Some(s) = self.sample {
             parts.push(("sample", s.to_string()));
         }
+        if let Some(l) = &self.lang {
+            parts.push(("lang", l.clone()));
+        }
         parts
             .iter()
             .map(|(k, v)| format!("{k}={}", encode(v)))
@@ -123,6 +137,7 @@ impl ViewState {
                 "q" => state.query = value,
                 "variant" => state.variant = Variant::from_key(&value).unwrap_or_default(),
                 "sample" => state.sample = value.parse().ok(),
+                "lang" if !value.is_empty() => state.lang = Some(value),
                 _ => {}
             }
         }
@@ -183,6 +198,7 @@ mod tests {
             query: "a&b = c+d %".into(),
             variant: Variant::Corrected,
             sample: Some(12),
+            lang: Some("zh-CN".into()),
         };
         let query = state.to_query();
         assert!(!query.contains(' ') && !query.contains('计'));

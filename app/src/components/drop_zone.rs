@@ -4,6 +4,7 @@ use leptos::prelude::*;
 use web_sys::HtmlInputElement;
 
 use crate::files::list;
+use crate::i18n::{lang, t};
 
 #[component]
 pub fn DropZone(on_files: Callback<Vec<web_sys::File>>) -> impl IntoView {
@@ -25,8 +26,8 @@ pub fn DropZone(on_files: Callback<Vec<web_sys::File>>) -> impl IntoView {
                 }
             }
         >
-            <strong>"Drop prediction files here"</strong>
-            <span>" or click to choose — JSONL with gold/pred, or CSV with gold,pred columns. Nothing leaves your browser."</span>
+            <strong>{move || t(lang().get(), "drop.title")}</strong>
+            <span>{move || t(lang().get(), "drop.hint")}</span>
             <input
                 type="file"
                 multiple

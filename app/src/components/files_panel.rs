@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use crate::i18n::{lang, t};
 use crate::worker_client::WorkbenchState;
 
 fn size_text(bytes: usize) -> String {
@@ -57,7 +58,7 @@ pub fn FilesPanel(state: WorkbenchState) -> impl IntoView {
     view! {
         <Show when=move || !state.files.get().is_empty()>
             <details class="files" open>
-                <summary>{move || format!("{} files", state.files.get().len())}</summary>
+                <summary>{move || format!("{} {}", state.files.get().len(), t(lang().get(), "files"))}</summary>
                 <table class="files-table">
                     <thead>
                         <tr>

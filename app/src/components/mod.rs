@@ -1,5 +1,6 @@
 pub mod chart_box;
 pub mod charts_view;
+pub mod class_view;
 pub mod compare_view;
 pub mod drop_zone;
 pub mod files_panel;

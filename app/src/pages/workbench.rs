@@ -9,6 +9,7 @@ use workbench::drill::Filter;
 use workbench::url_state::{Tab, ViewState};
 
 use crate::components::charts_view::ChartsView;
+use crate::components::class_view::ClassTab;
 use crate::components::compare_view::CompareView;
 use crate::components::drop_zone::DropZone;
 use crate::components::files_panel::FilesPanel;
@@ -17,6 +18,7 @@ use crate::components::report_table::ReportTable;
 use crate::components::run_panel::RunPanel;
 use crate::components::samples_view::SamplesView;
 use crate::files::read_in_chunks;
+use crate::i18n::{Lang, t};
 use crate::protocol::OutcomeView;
 use crate::worker_client::{Progress, WorkbenchState};
 
@@ -26,6 +28,36 @@ pub fn Workbench() -> impl IntoView {
     let initial = ViewState::from_query(&location_query());
     let tab = RwSignal::new(initial.tab);
     let view_filter = RwSignal::new(initial.filter());
+    let lang = RwSignal::new(
+        initial
+            .lang
+            .as_deref()
+            .and_then(Lang::parse)
+            .unwrap_or_else(Lang::from_browser),
+    );
+    provide_context(lang);
+    let chosen_lang = RwSignal::new(initial.lang.clone());
+    // <html lang> follows the interface language (fonts, screen readers).
+    Effect::new(move |_| {
+        let l = lang.get();
+        if let Some(root) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+        {
+            let _ = root.set_attribute("lang", l.key());
+        }
+    });
+    // A class's essays open the class view by themselves, once per drop.
+    let class_seen = RwSignal::new(false);
+    Effect::new(move |_| {
+        let has_class = state.outcomes.get().iter().any(|o| o.class.is_some());
+        if has_class && !class_seen.get_untracked() {
+            class_seen.set(true);
+            tab.set(Tab::Class);
+        } else if !has_class {
+            class_seen.set(false);
+        }
+    });
     if initial.variant != Variant::Official {
         state.set_variant(initial.variant);
     }
@@ -40,6 +72,7 @@ pub fn Workbench() -> impl IntoView {
             query: f.query,
             variant: state.variant.get(),
             sample: None,
+            lang: chosen_lang.get(),
         };
         set_location_query(&view.to_query());
     });
@@ -80,8 +113,19 @@ pub fn Workbench() -> impl IntoView {
         <header>
             <div class="brand">
                 <h1>"scorebench"</h1>
-                <p class="tagline">"Official benchmark numbers, computed in your browser. Nothing is uploaded."</p>
+                <p class="tagline">{move || t(lang.get(), "tagline")}</p>
             </div>
+            <button
+                class="lang-switch"
+                data-lang=move || lang.get().key()
+                on:click=move |_| {
+                    let next = lang.get_untracked().other();
+                    lang.set(next);
+                    chosen_lang.set(Some(next.key().to_string()));
+                }
+            >
+                {move || lang.get().other().name()}
+            </button>
         </header>
         <main>
             <DropZone on_files=on_files />
@@ -104,7 +148,7 @@ pub fn Workbench() -> impl IntoView {
                                 class:active=move || tab.get() == t
                                 on:click=move |_| tab.set(t)
                             >
-                                {t.label()}
+                                {move || tab_label(lang.get(), t)}
                             </button>
                         }
                     })
@@ -120,10 +164,11 @@ pub fn Workbench() -> impl IntoView {
                     Tab::Charts => view! { <ChartsTab state=state /> }.into_any(),
                     Tab::Samples => view! { <SamplesTab state=state view_filter=view_filter /> }.into_any(),
                     Tab::Compare => view! { <CompareView state=state /> }.into_any(),
+                    Tab::Class => view! { <ClassTab state=state /> }.into_any(),
                 }}
             </div>
             <p class="timing">
-                {move || state.elapsed_ms.get().map(|ms| format!("scored in {ms:.0} ms"))}
+                {move || state.elapsed_ms.get().map(|ms| format!("{} {ms:.0} ms", t(lang.get(), "scored.in")))}
             </p>
         </main>
     }
@@ -163,8 +208,8 @@ fn VariantToggle(state: WorkbenchState) -> impl IntoView {
                 .collect_view();
             view! {
                 <div class="variant-toggle" role="group" aria-label="variant">
-                    "Variant: " {buttons}
-                    <span class="hint">"Cells that differ from the official numbers are highlighted."</span>
+                    {move || t(crate::i18n::lang().get(), "variant")} {buttons}
+                    <span class="hint">{move || t(crate::i18n::lang().get(), "variant.hint")}</span>
                 </div>
             }
         })
@@ -205,6 +250,16 @@ fn OutcomeCard(outcome: OutcomeView) -> impl IntoView {
             <p class="files-line mono">{outcome.files.join(", ")}</p>
             {body}
         </section>
+    }
+}
+
+fn tab_label(lang: Lang, tab: Tab) -> &'static str {
+    match tab {
+        Tab::Table => t(lang, "tab.table"),
+        Tab::Charts => t(lang, "tab.charts"),
+        Tab::Samples => t(lang, "tab.samples"),
+        Tab::Compare => t(lang, "tab.compare"),
+        Tab::Class => t(lang, "tab.class"),
     }
 }
 

@@ -123,6 +123,8 @@ pub struct GoldEssay {
 pub struct Prediction {
     pub id: String,
     pub level: Level,
+    /// The label as written in the file (the teacher view shows it).
+    pub label: String,
     /// 1-based record number in the submission.
     pub record: usize,
 }
@@ -166,6 +168,16 @@ impl<'a> Record<'a> {
         };
         self.id = Some(id.clone());
         Ok(id)
+    }
+
+    /// The id, or for a record without `id` (the NLPCC samples layout) its 0-based position, as
+    /// the test file numbers its essays.
+    fn id_or_position(&mut self) -> Result<String, InputError> {
+        if self.object.contains_key("id") {
+            self.read_id()
+        } else {
+            Ok((self.number - 1).to_string())
+        }
     }
 
     fn string(&self, key: &str) -> Result<String, InputError> {
@@ -267,14 +279,15 @@ fn check_unique<'a>(
 }
 
 /// Parse a gold file: `[{id, grade, requirement, title, content, classification}]` (Track 2 gold
-/// files may add `comment`). `requirement`, `title` and `content` may be absent (empty).
+/// files may add `comment`). `requirement`, `title` and `content` may be absent (empty). Records
+/// without `id` (the samples layout) are numbered by their 0-based position.
 pub fn parse_gold(file: &str, text: &str) -> Result<Vec<GoldEssay>, InputError> {
     let essays = parse_array(
         file,
         text,
         "essays with `id`, `grade` and `classification`",
         |mut r| {
-            let id = r.read_id()?;
+            let id = r.id_or_position()?;
             Ok(GoldEssay {
                 id,
                 grade: r.grade()?,
@@ -297,6 +310,54 @@ pub fn parse_gold(file: &str, text: &str) -> Result<Vec<GoldEssay>, InputError> 
     Ok(essays)
 }
 
+/// One essay of a class file: the test file without gold (`[{id, grade, requirement, title,
+/// content}]`), a gold file, or the samples layout without `id`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassEssay {
+    /// The id as text; for records without `id` (the samples layout), the 0-based position.
+    pub id: String,
+    pub grade: String,
+    pub requirement: String,
+    pub title: String,
+    pub content: String,
+    /// The gold level, when the file has `classification`.
+    pub gold: Option<Level>,
+    /// The gold comment, when present.
+    pub comment: Option<String>,
+    /// 1-based record number.
+    pub record: usize,
+}
+
+/// Parse a class's essays: `grade` required, `id` optional (absent → the 0-based position, as
+/// the test file numbers its essays), `classification` and `comment` optional.
+pub fn parse_essays(file: &str, text: &str) -> Result<Vec<ClassEssay>, InputError> {
+    let essays = parse_array(file, text, "essays with `grade` and `content`", |mut r| {
+        let id = r.id_or_position()?;
+        let gold = match r.object.get("classification") {
+            None | Some(Value::Null) => None,
+            Some(_) => Some(r.level()?),
+        };
+        Ok(ClassEssay {
+            id,
+            grade: r.grade()?,
+            requirement: r.optional_string("requirement")?.unwrap_or_default(),
+            title: r.optional_string("title")?.unwrap_or_default(),
+            content: r.optional_string("content")?.unwrap_or_default(),
+            gold,
+            comment: r.optional_string("comment")?,
+            record: r.number,
+        })
+    })?;
+    if essays.is_empty() {
+        return Err(InputError::whole_file(
+            file,
+            "no essays: expected a non-empty JSON array",
+        ));
+    }
+    check_unique(file, essays.iter().map(|e| (e.id.as_str(), e.record)))?;
+    Ok(essays)
+}
+
 /// Parse a Track 1 submission: `[{id, classification}]` (other fields are ignored).
 pub fn parse_predictions(file: &str, text: &str) -> Result<Vec<Prediction>, InputError> {
     let predictions = parse_array(
@@ -308,6 +369,7 @@ pub fn parse_predictions(file: &str, text: &str) -> Result<Vec<Prediction>, Inpu
             Ok(Prediction {
                 id,
                 level: r.level()?,
+                label: r.string("classification")?.trim().to_string(),
                 record: r.number,
             })
         },
@@ -392,6 +454,30 @@ pub fn join<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn class_essays_with_and_without_ids_and_gold() {
+        let test_file =
+            r#"[{"id": 7, "grade": 3, "requirement": "r", "title": "t", "content": "c"}]"#;
+        let e = parse_essays("t.json", test_file).unwrap();
+        assert_eq!(
+            (e[0].id.as_str(), e[0].grade.as_str(), e[0].gold),
+            ("7", "3", None)
+        );
+        let samples = r#"[{"grade": "5", "content": "a", "classification": "较好", "comment": "好"},
+                          {"grade": "6", "content": "b", "classification": "Fail"}]"#;
+        let e = parse_essays("s.json", samples).unwrap();
+        assert_eq!(e[1].id, "1");
+        assert_eq!(e[0].gold, Some(Level::Good));
+        assert_eq!(e[1].gold, Some(Level::Unqualified));
+        assert_eq!(e[0].comment.as_deref(), Some("好"));
+        let bad = parse_essays(
+            "b.json",
+            r#"[{"id": 1, "grade": 3, "classification": "meh"}]"#,
+        );
+        assert_eq!(bad.unwrap_err().line, Some(1));
+        assert!(parse_essays("m.json", r#"[{"id": 1, "content": "x"}]"#).is_err());
+    }
 
     #[test]
     fn every_spelling_of_every_level() {

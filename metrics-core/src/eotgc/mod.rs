@@ -25,8 +25,8 @@ pub mod format;
 pub mod track2;
 
 pub use format::{
-    Comment, GoldEssay, Judged, LABEL_SPELLINGS, Level, Prediction, join, parse_comments,
-    parse_gold, parse_predictions,
+    ClassEssay, Comment, GoldEssay, Judged, LABEL_SPELLINGS, Level, Prediction, join,
+    parse_comments, parse_essays, parse_gold, parse_predictions,
 };
 pub use track2::{
     MAX_COMMENT_CHARS, Track2File, Track2Inputs, check_comments, comments_report,

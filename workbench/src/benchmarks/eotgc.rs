@@ -2,9 +2,13 @@
 //! Score, per grade), Track 2 inputs and totals, and the Track 2 comment check.
 //!
 //! ```text
-//! roles     gold (test) essays with `classification`; Track 1 submission [{id, classification}];
-//!           Track 2 comments [{id, comment}]; Track 2 input {track2_inputs, …}
-//! jobs      the gold file + each submission → one report per submission;
+//! roles     gold (test) essays with `classification` (ids optional: the samples layout);
+//!           the class's essays without gold [{id, grade, requirement, title, content}];
+//!           Track 1 submission [{id, classification}]; Track 2 comments [{id, comment}];
+//!           Track 2 input {track2_inputs, …}
+//! jobs      the gold file + each submission → one report per submission (with the class view
+//!           when the gold has essay texts; a comments file of the same model attaches to it);
+//!           the essays without gold (+ levels, + comments) → the class view and its counts;
 //!           each comments file, each Track 2 input → one report each
 //! samples   |gold level − predicted level|; detail = title, requirement, essay, gold comment
 //! bootstrap essays aligned on id
@@ -14,14 +18,16 @@
 use serde_json::{Map, Value};
 
 use crate::charts::{Chart, LevelDistribution};
+use crate::class::{ClassRow, ClassView, comment_flag, eotgc_levels};
 use crate::compare::{CompareError, align_ids};
 use crate::detect::{Detected, Role, RoleInfo, Shape, Sniff};
 use crate::drill::{self, Fields, SampleRow, StepComparison, number_of, string_fields, text_of};
 use crate::registry::{Benchmark, Paired};
 use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile, file, input, required};
-use crate::table::OVERALL;
-use metrics_core::InputError;
-use metrics_core::eotgc::{self, Level, track1_scores};
+use crate::table::{OVERALL, TableStyle};
+use metrics_core::eotgc::{self, ClassEssay, Comment, Level, Prediction, track1_scores};
+use metrics_core::report::{MetricValue, Metrics, Overall, Subset};
+use metrics_core::{InputError, Report};
 
 pub struct Eotgc;
 
@@ -40,16 +46,47 @@ static COMMENTS_INFO: RoleInfo = RoleInfo {
     label: "EOTGC Track 2 comments",
     shared: false,
 };
+static ESSAYS_INFO: RoleInfo = RoleInfo {
+    key: "eotgc-essays",
+    label: "EOTGC class essays (no gold)",
+    shared: true,
+};
 static TRACK2_INFO: RoleInfo = RoleInfo {
     key: "eotgc-track2",
     label: "EOTGC Track 2 input",
     shared: false,
 };
-static ROLES: [&RoleInfo; 4] = [&GOLD_INFO, &SUBMISSION_INFO, &COMMENTS_INFO, &TRACK2_INFO];
+static ROLES: [&RoleInfo; 5] = [
+    &GOLD_INFO,
+    &ESSAYS_INFO,
+    &SUBMISSION_INFO,
+    &COMMENTS_INFO,
+    &TRACK2_INFO,
+];
 const GOLD: Role = Role(&GOLD_INFO);
 const SUBMISSION: Role = Role(&SUBMISSION_INFO);
 const COMMENTS: Role = Role(&COMMENTS_INFO);
 const TRACK2: Role = Role(&TRACK2_INFO);
+const ESSAYS: Role = Role(&ESSAYS_INFO);
+
+/// The count metrics of the class and comment-check reports (shown as integers).
+const COUNTS: &[&str] = &[
+    "essays",
+    "levelled",
+    "commented",
+    "comments_over_limit",
+    "comments_empty",
+    "empty_comments",
+    "max_comment_chars",
+];
+
+/// A Track 1 job's records: the essays with both levels, and the class view when the gold file
+/// has the essays' texts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EotgcRecords {
+    pub judged: Vec<EotgcRecord>,
+    pub class: Option<ClassView>,
+}
 
 /// One EOTGC essay with its predicted level.
 #[derive(Debug, Clone, PartialEq)]
@@ -110,6 +147,13 @@ impl Benchmark for Eotgc {
                 },
             );
         }
+        if sniff.has("grade") && sniff.has_any(&["content", "title", "requirement"]) {
+            return Some(Detected::new(
+                ESSAYS,
+                sniff.confidence(),
+                "a class's essays (`grade`, `title`, `content`) without levels",
+            ));
+        }
         if sniff.has("comment") && sniff.has("id") {
             return Some(Detected::new(
                 COMMENTS,
@@ -122,13 +166,40 @@ impl Benchmark for Eotgc {
 
     fn plan(&self, files: &[PlanFile<'_>]) -> Vec<Job> {
         let golds: Vec<&PlanFile<'_>> = files.iter().filter(|f| f.role == GOLD).collect();
+        let essays: Vec<&PlanFile<'_>> = files.iter().filter(|f| f.role == ESSAYS).collect();
+        let first_comments = files.iter().find(|f| f.role == COMMENTS);
+        let with_comments = |mut parts: Vec<(Role, usize)>| {
+            parts.extend(first_comments.map(|c| (COMMENTS, c.index)));
+            parts
+        };
         let mut jobs = Vec::new();
-        for submission in files.iter().filter(|f| f.role == SUBMISSION) {
+        let submissions: Vec<&PlanFile<'_>> =
+            files.iter().filter(|f| f.role == SUBMISSION).collect();
+        // The class's essays without gold: one class view with the first levels file.
+        for e in &essays {
+            let levels = submissions.first().map(|s| (SUBMISSION, s.index));
+            jobs.push(Job::new(
+                self,
+                format!("EOTGC class: {}", e.name),
+                with_comments(std::iter::once((ESSAYS, e.index)).chain(levels).collect()),
+            ));
+        }
+        if !essays.is_empty() && golds.is_empty() {
+            return jobs;
+        }
+        if golds.len() == 1 && submissions.is_empty() && first_comments.is_some() {
+            jobs.push(Job::new(
+                self,
+                format!("EOTGC class: {}", golds[0].name),
+                with_comments(vec![(GOLD, golds[0].index)]),
+            ));
+        }
+        for submission in submissions {
             jobs.push(match golds.as_slice() {
                 [gold] => Job::new(
                     self,
                     format!("EOTGC Track 1: {}", submission.name),
-                    vec![(GOLD, gold.index), (SUBMISSION, submission.index)],
+                    with_comments(vec![(GOLD, gold.index), (SUBMISSION, submission.index)]),
                 ),
                 [] => Job::unusable(
                     self,
@@ -175,12 +246,45 @@ impl Benchmark for Eotgc {
                 &parsed,
             )?));
         }
+        let comments = match job.first(COMMENTS) {
+            Some(i) => {
+                let (name, text) = file(files, i)?;
+                Some(eotgc::parse_comments(name, text)?)
+            }
+            None => None,
+        };
+        let levels = match job.first(SUBMISSION) {
+            Some(i) => {
+                let (name, text) = file(files, i)?;
+                Some(eotgc::parse_predictions(name, text)?)
+            }
+            None => None,
+        };
+        let essays_file = job.first(ESSAYS).or_else(|| {
+            job.first(SUBMISSION)
+                .is_none()
+                .then(|| job.first(GOLD))
+                .flatten()
+        });
+        if let Some(e) = essays_file {
+            // A class without (or only with) gold, no Track 1 numbers.
+            let (name, text) = file(files, e)?;
+            let essays = eotgc::parse_essays(name, text)?;
+            let class = class_view(files, e, &essays, levels.as_deref(), comments.as_deref())?;
+            let mut inputs = vec![input(files, e)?];
+            inputs.extend(job.first(SUBMISSION).map(|i| input(files, i)).transpose()?);
+            inputs.extend(job.first(COMMENTS).map(|i| input(files, i)).transpose()?);
+            let report = class_report(inputs, &class);
+            let records = EotgcRecords {
+                judged: Vec::new(),
+                class: Some(class),
+            };
+            return Ok(Scored::with_records(report, records));
+        }
         if let Some(i) = job.first(COMMENTS) {
-            let (name, text) = file(files, i)?;
-            let parsed = eotgc::parse_comments(name, text)?;
             return Ok(Scored::report_only(eotgc::comments_report(
                 input(files, i)?,
-                &parsed,
+                comments.as_deref().unwrap_or_default(),
             )));
         }
         let (gold, submission) = (required(job, GOLD)?, required(job, SUBMISSION)?);
@@ -194,7 +298,7 @@ impl Benchmark for Eotgc {
             pname,
             &judged,
         )?;
-        let records: Vec<EotgcRecord> = judged
+        let judged_records: Vec<EotgcRecord> = judged
             .iter()
             .map(|j| EotgcRecord {
                 id: j.essay.id.clone(),
@@ -203,15 +307,45 @@ impl Benchmark for Eotgc {
                 pred: j.predicted,
             })
             .collect();
+        // The class view when the gold file carries the essays' texts.
+        let has_texts = gold_essays.iter().any(|e| !e.content.is_empty());
+        let class = if has_texts {
+            let essays = eotgc::parse_essays(gname, gtext)?;
+            Some(class_view(
+                files,
+                gold,
+                &essays,
+                levels.as_deref(),
+                comments.as_deref(),
+            )?)
+        } else {
+            None
+        };
+        let records = EotgcRecords {
+            judged: judged_records,
+            class,
+        };
         Ok(Scored::with_records(report, records))
+    }
+
+    fn table_style(&self) -> TableStyle {
+        TableStyle {
+            counts: COUNTS,
+            ..TableStyle::default()
+        }
+    }
+
+    fn class(&self, scored: &Scored) -> Option<ClassView> {
+        scored.records::<EotgcRecords>()?.class.clone()
     }
 
     fn charts(&self, scored: &Scored, _variant: Variant) -> Vec<Chart> {
         scored
-            .records::<Vec<EotgcRecord>>()
+            .records::<EotgcRecords>()
+            .filter(|r| !r.judged.is_empty())
             .map(|r| {
                 vec![Chart::Levels {
-                    groups: levels_per_grade(r),
+                    groups: levels_per_grade(&r.judged),
                 }]
             })
             .unwrap_or_default()
@@ -277,8 +411,8 @@ impl Benchmark for Eotgc {
         _variant: Variant,
     ) -> Result<Box<dyn Paired>, CompareError> {
         let (Some(ea), Some(eb)) = (
-            a.records::<Vec<EotgcRecord>>(),
-            b.records::<Vec<EotgcRecord>>(),
+            a.records::<EotgcRecords>().map(|r| &r.judged),
+            b.records::<EotgcRecords>().map(|r| &r.judged),
         ) else {
             return Err(CompareError(
                 "the bootstrap needs two EOTGC Track 1 reports".into(),
@@ -298,6 +432,145 @@ impl Benchmark for Eotgc {
             a: pairs.iter().map(|&(i, _)| ea[i].pred).collect(),
             b: pairs.iter().map(|&(_, j)| eb[j].pred).collect(),
         }))
+    }
+}
+
+/// The class view of `essays` (file `file`) with the model's levels and comments joined by id.
+/// A level or comment for an id that is not in the essays file is an error naming it.
+fn class_view(
+    files: &[WorkFile],
+    file: usize,
+    essays: &[ClassEssay],
+    levels: Option<&[Prediction]>,
+    comments: Option<&[Comment]>,
+) -> Result<ClassView, InputError> {
+    let source = files
+        .get(file)
+        .ok_or_else(|| InputError::whole_file("essays", "the essays file is gone"))?;
+    let ids: std::collections::HashSet<&str> = essays.iter().map(|e| e.id.as_str()).collect();
+    let stray = |id: &str, what: &str, file: usize, record: usize| {
+        let name = files.get(file).map_or("?", |f| f.name.as_str());
+        InputError::at_line(
+            name,
+            record,
+            format!("id {id}: no essay with this id in {} ({what})", source.name),
+        )
+    };
+    let level_file = |role: Role| {
+        files
+            .iter()
+            .position(|f| f.role == role)
+            .unwrap_or(usize::MAX)
+    };
+    if let Some(p) = levels
+        .unwrap_or_default()
+        .iter()
+        .find(|p| !ids.contains(p.id.as_str()))
+    {
+        return Err(stray(&p.id, "a level", level_file(SUBMISSION), p.record));
+    }
+    if let Some(c) = comments
+        .unwrap_or_default()
+        .iter()
+        .find(|c| !ids.contains(c.id.as_str()))
+    {
+        return Err(stray(&c.id, "a comment", level_file(COMMENTS), c.record));
+    }
+    let level_of: std::collections::HashMap<&str, &Prediction> = levels
+        .unwrap_or_default()
+        .iter()
+        .map(|p| (p.id.as_str(), p))
+        .collect();
+    let comment_of: std::collections::HashMap<&str, &str> = comments
+        .unwrap_or_default()
+        .iter()
+        .map(|c| (c.id.as_str(), c.comment.as_str()))
+        .collect();
+    let spellings: Vec<(Level, String)> = levels
+        .unwrap_or_default()
+        .iter()
+        .map(|p| (p.level, p.label.clone()))
+        .collect();
+    let rank = |l: Level| Level::ALL.iter().position(|x| *x == l);
+    let limit = eotgc::MAX_COMMENT_CHARS;
+    let rows = essays
+        .iter()
+        .map(|e| {
+            let level = level_of.get(e.id.as_str());
+            // A comments file is the model's; without one, the gold comment (samples layout).
+            let comment = match comments {
+                Some(_) => comment_of.get(e.id.as_str()).map(|c| (*c).to_string()),
+                None => e.comment.clone(),
+            };
+            ClassRow {
+                id: e.id.clone(),
+                grade: e.grade.clone(),
+                requirement: e.requirement.clone(),
+                title: e.title.clone(),
+                content: e.content.clone(),
+                level: level.map(|p| p.label.clone()),
+                level_rank: level.and_then(|p| rank(p.level)),
+                gold_rank: e.gold.and_then(rank),
+                comment_chars: comment.as_ref().map(|c| c.chars().count()),
+                comment_flag: comment.as_deref().and_then(|c| comment_flag(c, limit)),
+                comment,
+            }
+        })
+        .collect();
+    let sha = metrics_core::InputFile::from_bytes(source.name.clone(), &source.bytes).sha256;
+    Ok(ClassView::new(
+        source.name.clone(),
+        sha,
+        eotgc_levels(&spellings),
+        rows,
+        limit,
+    ))
+}
+
+/// A class's counts as a report: per grade and overall, essays, essays with a level and with a
+/// comment, comments over the limit and empty ones.
+fn class_report(inputs: Vec<metrics_core::InputFile>, class: &ClassView) -> Report {
+    let metrics_of = |rows: Vec<&ClassRow>| {
+        let count = |f: &dyn Fn(&ClassRow) -> bool| {
+            MetricValue::Scalar(Some(rows.iter().filter(|r| f(r)).count() as f64))
+        };
+        let mut m = Metrics::new();
+        m.insert("essays".into(), count(&|_| true));
+        m.insert("levelled".into(), count(&|r| r.level.is_some()));
+        m.insert("commented".into(), count(&|r| r.comment.is_some()));
+        m.insert(
+            "comments_over_limit".into(),
+            count(&|r| r.comment_flag.as_deref() == Some("over")),
+        );
+        m.insert(
+            "comments_empty".into(),
+            count(&|r| r.comment_flag.as_deref() == Some("empty")),
+        );
+        (rows.len(), m)
+    };
+    let subsets = class
+        .distribution
+        .iter()
+        .filter(|g| g.group != OVERALL)
+        .map(|g| {
+            let (n, metrics) =
+                metrics_of(class.essays.iter().filter(|e| e.grade == g.group).collect());
+            Subset {
+                name: format!("grade {}", g.group),
+                n,
+                metrics,
+            }
+        })
+        .collect();
+    let (n, metrics) = metrics_of(class.essays.iter().collect());
+    Report {
+        benchmark: "eotgc".into(),
+        variant: "class".into(),
+        inputs,
+        overall: Overall { n, metrics },
+        subsets,
+        samples: None,
+        warnings: Vec::new(),
     }
 }
 

@@ -16,6 +16,7 @@ use crate::detect::{Detected, Role, RoleInfo, Sniff};
 use crate::drill::{self, Fields, SampleRow, StepComparison, object_at_line, text_of};
 use crate::registry::{Benchmark, Paired, VariantInfo};
 use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile, file, input};
+use crate::table::TableStyle;
 use metrics_core::InputError;
 use metrics_core::msqa::{self, Judgement, Tally, paper};
 
@@ -139,6 +140,21 @@ impl Benchmark for Msqa {
             })
             .collect();
         Ok(Scored::with_records(report, typed))
+    }
+
+    fn table_style(&self) -> TableStyle {
+        TableStyle {
+            counts: &[
+                "no_generation",
+                "generated_answers",
+                "truncated",
+                "not_truncated",
+                "extraction_success",
+                "extraction_failure",
+                "correct",
+            ],
+            ..TableStyle::default()
+        }
     }
 
     fn sample_row(&self, index: usize, s: &Map<String, Value>) -> SampleRow {

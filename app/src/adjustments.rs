@@ -1,0 +1,113 @@
+//! The teacher's adjustments, kept in this browser's IndexedDB (database `scorebench`, store
+//! `adjustments`), one record per class keyed by the essays file's SHA-256. Never uploaded.
+
+use std::collections::HashMap;
+
+use js_sys::{Function, Promise};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{IdbDatabase, IdbOpenDbRequest, IdbRequest, IdbTransaction, IdbTransactionMode};
+use workbench::class::Adjustment;
+
+const DATABASE: &str = "scorebench";
+const STORE: &str = "adjustments";
+
+/// Adjustments by essay id.
+pub type Adjustments = HashMap<String, Adjustment>;
+
+/// A request's result as a future (`onsuccess` / `onerror`).
+async fn done(request: &IdbRequest) -> Result<JsValue, String> {
+    let promise = Promise::new(&mut |resolve: Function, reject: Function| {
+        let ok = Closure::once_into_js(move |_: web_sys::Event| {
+            let _ = resolve.call0(&JsValue::NULL);
+        });
+        let bad = Closure::once_into_js(move |_: web_sys::Event| {
+            let _ = reject.call0(&JsValue::NULL);
+        });
+        request.set_onsuccess(Some(ok.unchecked_ref()));
+        request.set_onerror(Some(bad.unchecked_ref()));
+    });
+    JsFuture::from(promise)
+        .await
+        .map_err(|_| "IndexedDB request failed".to_string())?;
+    request.result().map_err(|e| format!("IndexedDB: {e:?}"))
+}
+
+/// Wait until a transaction has committed (its writes are then on disk for the next page).
+async fn committed(tx: &IdbTransaction) -> Result<(), String> {
+    let promise = Promise::new(&mut |resolve: Function, reject: Function| {
+        let ok = Closure::once_into_js(move |_: web_sys::Event| {
+            let _ = resolve.call0(&JsValue::NULL);
+        });
+        let bad = Closure::once_into_js(move |_: web_sys::Event| {
+            let _ = reject.call0(&JsValue::NULL);
+        });
+        tx.set_oncomplete(Some(ok.unchecked_ref()));
+        tx.set_onerror(Some(bad.unchecked_ref()));
+    });
+    JsFuture::from(promise)
+        .await
+        .map(|_| ())
+        .map_err(|_| "IndexedDB transaction failed".to_string())
+}
+
+async fn open() -> Result<IdbDatabase, String> {
+    let factory = web_sys::window()
+        .and_then(|w| w.indexed_db().ok().flatten())
+        .ok_or("this browser has no IndexedDB")?;
+    let request: IdbOpenDbRequest = factory
+        .open_with_u32(DATABASE, 1)
+        .map_err(|e| format!("IndexedDB open: {e:?}"))?;
+    let upgrade = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
+        let db = ev
+            .target()
+            .and_then(|t| t.dyn_into::<IdbOpenDbRequest>().ok())
+            .and_then(|r| r.result().ok())
+            .and_then(|r| r.dyn_into::<IdbDatabase>().ok());
+        if let Some(db) = db.filter(|db| !db.object_store_names().contains(STORE)) {
+            let _ = db.create_object_store(STORE);
+        }
+    });
+    request.set_onupgradeneeded(Some(upgrade.as_ref().unchecked_ref()));
+    let db = done(&request).await?;
+    drop(upgrade);
+    db.dyn_into::<IdbDatabase>()
+        .map_err(|_| "IndexedDB: not a database".to_string())
+}
+
+/// The class's adjustments (empty when none were saved).
+pub async fn load(class: &str) -> Result<Adjustments, String> {
+    let db = open().await?;
+    let store = db
+        .transaction_with_str(STORE)
+        .and_then(|t| t.object_store(STORE))
+        .map_err(|e| format!("IndexedDB: {e:?}"))?;
+    let request = store
+        .get(&JsValue::from_str(class))
+        .map_err(|e| format!("IndexedDB get: {e:?}"))?;
+    let value = done(&request).await?;
+    db.close();
+    match value.as_string() {
+        Some(text) => serde_json::from_str(&text).map_err(|e| format!("saved adjustments: {e}")),
+        None => Ok(Adjustments::new()),
+    }
+}
+
+/// Save the class's adjustments (replacing what was saved).
+pub async fn save(class: &str, adjustments: &Adjustments) -> Result<(), String> {
+    let text = serde_json::to_string(adjustments).map_err(|e| e.to_string())?;
+    let db = open().await?;
+    let tx = db
+        .transaction_with_str_and_mode(STORE, IdbTransactionMode::Readwrite)
+        .map_err(|e| format!("IndexedDB: {e:?}"))?;
+    let store = tx
+        .object_store(STORE)
+        .map_err(|e| format!("IndexedDB: {e:?}"))?;
+    store
+        .put_with_key(&JsValue::from_str(&text), &JsValue::from_str(class))
+        .map_err(|e| format!("IndexedDB put: {e:?}"))?;
+    committed(&tx).await?;
+    db.close();
+    Ok(())
+}

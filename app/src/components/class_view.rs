@@ -1,0 +1,662 @@
+//! The teacher's class view: the level distribution per grade (and per prompt), the essays
+//! weakest first with filters and search (a virtualised list), the essay reader with the
+//! teacher's level / comment / reviewed mark (kept in IndexedDB, never uploaded), agreement
+//! between teacher and model, exports and a print view. Everything it shows comes from
+//! `workbench::class`; this file renders.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use metrics_core::Report;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::Closure;
+use workbench::class::{
+    Adjustment, ClassFilter, ClassRow, ClassView, GroupCounts, agreement, class_csv, filter_class,
+    track1_json, track2_json,
+};
+use workbench::table::OVERALL;
+
+use crate::adjustments::{self, Adjustments};
+use crate::download::download_text;
+use crate::i18n::{Lang, lang, level_name, level_short, t};
+use crate::worker_client::WorkbenchState;
+
+const ROW_PX: f64 = 34.0;
+const VIEW_PX: f64 = 520.0;
+/// Classes up to this size keep every row in the page (a screen reader and find-in-page see
+/// them all); bigger ones render only the rows in view.
+const ALL_ROWS_UP_TO: usize = 600;
+
+/// The class tab: every scored job that has a class view (usually one).
+#[component]
+pub fn ClassTab(state: WorkbenchState) -> impl IntoView {
+    let chosen = RwSignal::new(0usize);
+    move || {
+        let l = lang().get();
+        let classes: Vec<(String, ClassView, Option<Report>)> = state
+            .outcomes
+            .get()
+            .into_iter()
+            .filter_map(|o| {
+                let view = o.class.clone()?;
+                Some((format!("{} · {}", o.model, o.title), view, o.result.ok()))
+            })
+            .collect();
+        if classes.is_empty() {
+            return view! { <p class="hint" data-testid="class-empty">{t(l, "class.none")}</p> }
+                .into_any();
+        }
+        let pick = chosen.get().min(classes.len() - 1);
+        let picker = (classes.len() > 1).then(|| {
+            let options = classes
+                .iter()
+                .enumerate()
+                .map(|(i, (name, _, _))| view! { <option value=i.to_string() selected=i == pick>{name.clone()}</option> })
+                .collect_view();
+            view! { <select aria-label="class" on:change=move |ev| chosen.set(event_target_value(&ev).parse().unwrap_or(0))>{options}</select> }
+        });
+        let (_, class, report) = classes[pick].clone();
+        let file = class.file.clone();
+        view! {
+            <section class="card class-view" data-class=file>
+                {picker}
+                <ClassPanel class=class report=report />
+            </section>
+        }
+        .into_any()
+    }
+}
+
+fn badge(view: &ClassView, rank: Option<usize>, l: Lang) -> AnyView {
+    match rank.and_then(|k| view.levels.get(k).map(|name| (k, name))) {
+        Some((k, name)) => view! {
+            <span class=format!("badge l{k}") title=level_name(l, &name.chinese, &name.english)>
+                {level_short(l, &name.chinese, &name.english)}
+            </span>
+        }
+        .into_any(),
+        None => view! { <span class="badge none">"—"</span> }.into_any(),
+    }
+}
+
+fn flag_text(l: Lang, flag: Option<&str>) -> &'static str {
+    match flag {
+        Some("over") => t(l, "class.over"),
+        Some("empty") => t(l, "class.empty"),
+        _ => "",
+    }
+}
+
+#[component]
+fn ClassPanel(class: ClassView, report: Option<Report>) -> impl IntoView {
+    let class = StoredValue::new(class);
+    let key = class.with_value(|c| c.sha256.clone());
+    let adjustments = RwSignal::new(Adjustments::new());
+    let store_error = RwSignal::new(None::<String>);
+    {
+        let key = key.clone();
+        spawn_local(async move {
+            match adjustments::load(&key).await {
+                Ok(saved) => adjustments.set(saved),
+                Err(e) => store_error.set(Some(e)),
+            }
+        });
+    }
+    let save = {
+        let key = key.clone();
+        move || {
+            let key = key.clone();
+            let current = adjustments.get_untracked();
+            spawn_local(async move {
+                if let Err(e) = adjustments::save(&key, &current).await {
+                    store_error.set(Some(e));
+                }
+            });
+        }
+    };
+    let save = Callback::new(move |()| save());
+    let adjust = move |id: String, change: Box<dyn FnOnce(&mut Adjustment)>| {
+        adjustments.update(|all| change(all.entry(id).or_default()));
+        save.run(());
+    };
+    let adjust = StoredValue::new(adjust);
+    let filter = RwSignal::new(ClassFilter::default());
+    let visible = Memo::new(move |_| {
+        let f = filter.get();
+        let adj = adjustments.get();
+        class.with_value(|c| filter_class(c, &f, |id| adj.get(id).cloned()))
+    });
+    let selected = RwSignal::new(None::<usize>);
+    let (scroll, set_scroll) = signal(0.0f64);
+    // The print view is built only when asked for (a class can have thousands of essays).
+    let printing = RwSignal::new(false);
+    let after_print = Closure::<dyn FnMut()>::new(move || printing.set(false));
+    if let Some(w) = web_sys::window() {
+        let _ =
+            w.add_event_listener_with_callback("afterprint", after_print.as_ref().unchecked_ref());
+    }
+    let after_print = StoredValue::new_local(after_print);
+    on_cleanup(move || {
+        after_print.with_value(|f| {
+            if let Some(w) = web_sys::window() {
+                let _ =
+                    w.remove_event_listener_with_callback("afterprint", f.as_ref().unchecked_ref());
+            }
+        })
+    });
+
+    // j / k (or the arrows) move through the list as filtered; not while typing.
+    let step = move |delta: isize| {
+        let list = visible.get_untracked();
+        if list.is_empty() {
+            return;
+        }
+        let at = selected
+            .get_untracked()
+            .and_then(|s| list.iter().position(|&i| i == s));
+        let next = match at {
+            Some(p) => (p as isize + delta).clamp(0, list.len() as isize - 1) as usize,
+            None => 0,
+        };
+        selected.set(Some(list[next]));
+    };
+    let on_key =
+        Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(move |ev: web_sys::KeyboardEvent| {
+            let typing = ev
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .is_some_and(|el| {
+                    matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+                });
+            if typing {
+                return;
+            }
+            match ev.key().as_str() {
+                "j" | "ArrowDown" => {
+                    ev.prevent_default();
+                    step(1);
+                }
+                "k" | "ArrowUp" => {
+                    ev.prevent_default();
+                    step(-1);
+                }
+                _ => {}
+            }
+        });
+    if let Some(w) = web_sys::window() {
+        let _ = w.add_event_listener_with_callback("keydown", on_key.as_ref().unchecked_ref());
+    }
+    let on_key = StoredValue::new_local(on_key);
+    on_cleanup(move || {
+        on_key.with_value(|f| {
+            if let Some(w) = web_sys::window() {
+                let _ =
+                    w.remove_event_listener_with_callback("keydown", f.as_ref().unchecked_ref());
+            }
+        })
+    });
+
+    let rows = move || {
+        let l = lang().get();
+        let list = visible.get();
+        let adj = adjustments.get();
+        let (first, count) = if list.len() <= ALL_ROWS_UP_TO {
+            (0, list.len())
+        } else {
+            let first = (scroll.get() / ROW_PX).floor().max(0.0) as usize;
+            (first, (VIEW_PX / ROW_PX).ceil() as usize + 2)
+        };
+        class.with_value(|c| {
+            list.iter()
+                .enumerate()
+                .skip(first)
+                .take(count)
+                .map(|(position, &i)| {
+                    let e: &ClassRow = &c.essays[i];
+                    let a = adj.get(&e.id).cloned().unwrap_or_default();
+                    let teacher = a.level.and_then(|k| c.levels.get(k)).map(|n| n.label.clone());
+                    let gold = e.gold_rank.and_then(|k| c.levels.get(k)).map(|n| n.label.clone());
+                    let top = position as f64 * ROW_PX;
+                    view! {
+                        <div
+                            class="vrow essay"
+                            class:selected=move || selected.get() == Some(i)
+                            class:reviewed=a.reviewed
+                            style=format!("top:{top}px")
+                            data-essay-id=e.id.clone()
+                            data-grade=e.grade.clone()
+                            data-level=e.level.clone()
+                            data-gold-level=gold
+                            data-teacher-level=teacher
+                            data-comment-chars=e.comment_chars.map(|n| n.to_string())
+                            on:click=move |_| selected.set(Some(i))
+                        >
+                            <span class="c-id mono">{e.id.clone()}</span>
+                            <span class="c-grade">{e.grade.clone()}</span>
+                            <span class="c-title">{e.title.clone()}</span>
+                            <span class="c-level">{badge(c, e.level_rank, l)}</span>
+                            <span class="c-level">{e.gold_rank.map(|k| badge(c, Some(k), l))}</span>
+                            <span class="c-level">{a.level.map(|k| badge(c, Some(k), l))}</span>
+                            <span class="c-chars" class:flag=e.comment_flag.is_some() title=flag_text(l, e.comment_flag.as_deref())>
+                                {e.comment_chars.map(|n| n.to_string()).unwrap_or_else(|| "—".into())}
+                            </span>
+                            <span class="c-check">{a.reviewed.then_some("✓")}</span>
+                        </div>
+                    }
+                })
+                .collect_view()
+        })
+    };
+
+    let filters = move || {
+        let l = lang().get();
+        class.with_value(|c| {
+            let grades = c
+                .distribution
+                .iter()
+                .filter(|g| g.group != OVERALL)
+                .map(|g| view! { <option value=g.group.clone()>{format!("{} {}", t(l, "class.grade"), g.group)}</option> })
+                .collect_view();
+            let levels = c
+                .levels
+                .iter()
+                .enumerate()
+                .map(|(k, n)| view! { <option value=k.to_string()>{level_name(l, &n.chinese, &n.english)}</option> })
+                .collect_view();
+            let empty_none = |v: String| (!v.is_empty()).then_some(v);
+            view! {
+                <div class="filters">
+                    <select aria-label="grade" on:change=move |ev| filter.update(|f| f.grade = empty_none(event_target_value(&ev)))>
+                        <option value="">{t(l, "class.all_grades")}</option>
+                        {grades}
+                    </select>
+                    <select aria-label="level" on:change=move |ev| filter.update(|f| f.level = empty_none(event_target_value(&ev)))>
+                        <option value="">{t(l, "class.all_levels")}</option>
+                        {levels}
+                        <option value="none">{t(l, "class.no_level")}</option>
+                    </select>
+                    <select aria-label="comment" on:change=move |ev| filter.update(|f| f.comment = empty_none(event_target_value(&ev)))>
+                        <option value="">{t(l, "class.all_comments")}</option>
+                        <option value="flagged">{t(l, "class.flagged")}</option>
+                        <option value="over">{t(l, "class.over")}</option>
+                        <option value="empty">{t(l, "class.empty")}</option>
+                    </select>
+                    <select aria-label="reviewed" on:change=move |ev| filter.update(|f| f.reviewed = empty_none(event_target_value(&ev)))>
+                        <option value="">{t(l, "class.all_review")}</option>
+                        <option value="yes">{t(l, "class.reviewed")}</option>
+                        <option value="no">{t(l, "class.not_reviewed")}</option>
+                    </select>
+                    <label>
+                        <input type="checkbox" aria-label="disagreements" on:change=move |ev| filter.update(|f| f.disagreements = event_target_checked(&ev)) />
+                        {t(l, "class.disagree")}
+                    </label>
+                    <input
+                        type="search"
+                        placeholder=t(l, "class.search")
+                        aria-label="search"
+                        on:input=move |ev| filter.update(|f| f.query = event_target_value(&ev))
+                    />
+                    <span class="count" data-testid="essay-count">{move || format!("{} {}", visible.get().len(), t(lang().get(), "class.shown"))}</span>
+                </div>
+            }
+        })
+    };
+
+    let reader = move || {
+        let l = lang().get();
+        let i = selected.get()?;
+        let adj = adjustments.get();
+        class.with_value(|c| {
+            let e = c.essays.get(i)?.clone();
+            let a = adj.get(&e.id).cloned().unwrap_or_default();
+            let paragraphs = e
+                .content
+                .split('\n')
+                .filter(|p| !p.trim().is_empty())
+                .map(|p| view! { <p>{p.to_string()}</p> })
+                .collect_view();
+            let level_options = c
+                .levels
+                .iter()
+                .enumerate()
+                .map(|(k, n)| view! { <option value=k.to_string() selected=a.level == Some(k)>{level_name(l, &n.chinese, &n.english)}</option> })
+                .collect_view();
+            let id = e.id.clone();
+            let (id2, id3) = (id.clone(), id.clone());
+            Some(view! {
+                <aside class="reader" data-testid="essay-reader" data-essay=e.id.clone()>
+                    <div class="nav">
+                        <button on:click=move |_| step(-1)>{t(l, "class.prev")}</button>
+                        <button on:click=move |_| step(1)>{t(l, "class.next")}</button>
+                    </div>
+                    <h3>{format!("{} · {} {} · {}", e.id, t(l, "class.grade"), e.grade, e.title)}</h3>
+                    <h4>{t(l, "class.requirement")}</h4>
+                    <p class="requirement">{e.requirement.clone()}</p>
+                    <h4>{t(l, "class.essay")}</h4>
+                    <div class="essay-text">{paragraphs}</div>
+                    <div class="levels">
+                        <span>{t(l, "class.model_level")} " " {badge(c, e.level_rank, l)}</span>
+                        {e.gold_rank.map(|k| view! { <span>{t(l, "class.gold_level")} " " {badge(c, Some(k), l)}</span> })}
+                        <label>
+                            {t(l, "class.teacher_level")} " "
+                            <select aria-label="teacher level" on:change=move |ev| {
+                                let v = event_target_value(&ev).parse::<usize>().ok();
+                                adjust.with_value(|f| f(id.clone(), Box::new(move |a| a.level = v)));
+                            }>
+                                <option value="" selected=a.level.is_none()>{t(l, "class.keep_model")}</option>
+                                {level_options}
+                            </select>
+                        </label>
+                    </div>
+                    <h4>
+                        {t(l, "class.model_comment")}
+                        <span class="chars" class:flag=e.comment_flag.is_some()>
+                            {e.comment_chars.map(|n| format!(" · {n} {}", t(l, "class.chars"))).unwrap_or_default()}
+                            {e.comment_flag.as_deref().map(|f| format!(" · {}", flag_text(l, Some(f))))}
+                        </span>
+                    </h4>
+                    <p class="comment">{e.comment.clone().unwrap_or_else(|| "—".into())}</p>
+                    <label class="teacher-comment">
+                        {t(l, "class.your_comment")}
+                        <textarea
+                            aria-label="teacher comment"
+                            prop:value=a.comment.clone().unwrap_or_default()
+                            on:change=move |ev| {
+                                let v = event_target_value(&ev);
+                                let v = (!v.trim().is_empty()).then_some(v);
+                                adjust.with_value(|f| f(id2.clone(), Box::new(move |a| a.comment = v)));
+                            }
+                        ></textarea>
+                    </label>
+                    <label class="reviewed">
+                        <input
+                            type="checkbox"
+                            aria-label="reviewed"
+                            prop:checked=a.reviewed
+                            on:change=move |ev| {
+                                let v = event_target_checked(&ev);
+                                adjust.with_value(|f| f(id3.clone(), Box::new(move |a| a.reviewed = v)));
+                            }
+                        />
+                        {t(l, "class.mark_reviewed")}
+                    </label>
+                </aside>
+            })
+        })
+    };
+
+    let agreement_panel = move || {
+        let l = lang().get();
+        let adj = adjustments.get();
+        class.with_value(|c| {
+            let a = agreement(c, |id| adj.get(id).cloned());
+            if a.n == 0 {
+                return view! { <p class="hint">{t(l, "class.agreement_none")}</p> }.into_any();
+            }
+            let fmt = |v: Option<f64>| v.map_or_else(|| "—".into(), |v| format!("{v:.4}"));
+            let json = |v: Option<f64>| serde_json::to_string(&v).unwrap_or_else(|_| "null".into());
+            let head = c
+                .levels
+                .iter()
+                .map(|n| view! { <th>{n.chinese.clone()}</th> })
+                .collect_view();
+            let body = a
+                .confusion
+                .iter()
+                .enumerate()
+                .map(|(k, row)| {
+                    let cells = row.iter().map(|n| view! { <td class="num">{n.to_string()}</td> }).collect_view();
+                    view! { <tr><th>{c.levels[k].chinese.clone()}</th>{cells}</tr> }
+                })
+                .collect_view();
+            view! {
+                <div class="agreement" data-testid="agreement" data-n=a.n.to_string()>
+                    <table class="metrics">
+                        <tr><th>"n"</th><td class="num">{a.n.to_string()}</td></tr>
+                        <tr><th>{t(l, "class.exact")}</th><td class="num" data-metric="exact" data-value=json(a.exact)>{fmt(a.exact)}</td></tr>
+                        <tr><th>"ACC_A"</th><td class="num" data-metric="acc_a" data-value=json(a.acc_a)>{fmt(a.acc_a)}</td></tr>
+                        <tr><th>"QWK"</th><td class="num" data-metric="qwk" data-value=json(a.qwk)>{fmt(a.qwk)}</td></tr>
+                    </table>
+                    <table class="confusion">
+                        <caption>{format!("{} ↓ × {} →", t(l, "class.teacher"), t(l, "class.level"))}</caption>
+                        <tr><th></th>{head}</tr>
+                        {body}
+                    </table>
+                </div>
+            }
+            .into_any()
+        })
+    };
+
+    let gold_scores = report.filter(|r| r.overall.metrics.contains_key("acc_a")).map(|r| {
+        let cells = ["acc_a", "pearson", "score"]
+            .into_iter()
+            .map(|k| {
+                let v = r.overall.metrics.get(k).and_then(metrics_core::MetricValue::as_scalar);
+                let json = serde_json::to_string(&v).unwrap_or_else(|_| "null".into());
+                view! {
+                    <tr><th>{k}</th><td class="num metric" data-metric=k data-subset="overall" data-value=json>{v.map_or_else(|| "—".into(), |v| format!("{v:.4}"))}</td></tr>
+                }
+            })
+            .collect_view();
+        view! {
+            <div class="gold-scores" data-testid="class-gold-scores">
+                <h3>{move || t(lang().get(), "class.gold_scores")}</h3>
+                <table class="metrics">{cells}</table>
+            </div>
+        }
+    });
+
+    let exports = move || {
+        let l = lang().get();
+        let stem = class.with_value(|c| c.file.trim_end_matches(".json").to_string());
+        let (s1, s2, s3) = (stem.clone(), stem.clone(), stem.clone());
+        view! {
+            <div class="exports">
+                <button data-export="class-csv" on:click=move |_| {
+                    let adj = adjustments.get_untracked();
+                    let text = class.with_value(|c| class_csv(c, |id| adj.get(id).cloned()));
+                    download_text(&format!("{s1}-class.csv"), "text/csv;charset=utf-8", &text);
+                }>{t(l, "class.export_csv")}</button>
+                <button data-export="track1" on:click=move |_| {
+                    let adj = adjustments.get_untracked();
+                    let text = class.with_value(|c| track1_json(c, |id| adj.get(id).cloned()));
+                    download_text(&format!("{s2}-track1.json"), "application/json", &text);
+                }>{t(l, "class.export_t1")}</button>
+                <button data-export="track2" on:click=move |_| {
+                    let adj = adjustments.get_untracked();
+                    let text = class.with_value(|c| track2_json(c, |id| adj.get(id).cloned()));
+                    download_text(&format!("{s3}-track2.json"), "application/json", &text);
+                }>{t(l, "class.export_t2")}</button>
+                <button data-action="print" on:click=move |_| {
+                    printing.set(true);
+                    // Print once the print view is in the page.
+                    let print = Closure::once_into_js(|| {
+                        if let Some(w) = web_sys::window() {
+                            let _ = w.print();
+                        }
+                    });
+                    if let Some(w) = web_sys::window() {
+                        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(print.unchecked_ref(), 50);
+                    }
+                }>{t(l, "class.print")}</button>
+                <button class="link" on:click=move |_| {
+                    let l = lang().get_untracked();
+                    let ok = web_sys::window().and_then(|w| w.confirm_with_message(t(l, "class.reset_confirm")).ok()).unwrap_or(false);
+                    if ok {
+                        adjustments.set(Adjustments::new());
+                        save.run(());
+                    }
+                }>{t(l, "class.reset")}</button>
+            </div>
+        }
+    };
+
+    view! {
+        <div class="class-panel">
+            <p class="hint">{move || t(lang().get(), "class.private")}</p>
+            {move || store_error.get().map(|e| view! { <p class="error">{e}</p> })}
+            {move || class.with_value(|c| view! { <Distribution class=c.clone() /> })}
+            {gold_scores}
+            <h3>{move || t(lang().get(), "class.agreement")}</h3>
+            {agreement_panel}
+            {exports}
+            {filters}
+            <div class="class-body">
+                <div class="class-list">
+                    <div class="vhead essay">
+                        <span class="c-id">{move || t(lang().get(), "class.id")}</span>
+                        <span class="c-grade">{move || t(lang().get(), "class.grade")}</span>
+                        <span class="c-title">{move || t(lang().get(), "class.title")}</span>
+                        <span class="c-level">{move || t(lang().get(), "class.level")}</span>
+                        <span class="c-level">{move || t(lang().get(), "class.gold")}</span>
+                        <span class="c-level">{move || t(lang().get(), "class.teacher")}</span>
+                        <span class="c-chars">{move || t(lang().get(), "class.comment")}</span>
+                        <span class="c-check">"✓"</span>
+                    </div>
+                    <div
+                        class="vlist"
+                        style=format!("height:{VIEW_PX}px")
+                        on:scroll=move |ev| {
+                            let el: web_sys::HtmlElement = event_target(&ev);
+                            set_scroll.set(el.scroll_top() as f64);
+                        }
+                    >
+                        <div class="vspace" style=move || format!("height:{}px", visible.get().len() as f64 * ROW_PX)>
+                            {rows}
+                        </div>
+                    </div>
+                </div>
+                {reader}
+            </div>
+            {move || printing.get().then(|| view! { <PrintView class=class adjustments=adjustments /> })}
+        </div>
+    }
+}
+
+/// Levels per grade as a table (every cell carries data-grade / data-level / data-count) and as
+/// stacked bars; per prompt too when several essays share a title.
+#[component]
+fn Distribution(class: ClassView) -> impl IntoView {
+    let class = StoredValue::new(class);
+    move || {
+        let l = lang().get();
+        class.with_value(|c| {
+            let head = c
+                .levels
+                .iter()
+                .map(|n| view! { <th scope="col">{level_name(l, &n.chinese, &n.english)}</th> })
+                .collect_view();
+            let table = |groups: &[GroupCounts], by_grade: bool| {
+                groups
+                    .iter()
+                    .map(|g| {
+                        let label = if g.group == OVERALL {
+                            t(l, "class.overall").to_string()
+                        } else if by_grade {
+                            format!("{} {}", t(l, "class.grade"), g.group)
+                        } else {
+                            g.group.clone()
+                        };
+                        let cells = g
+                            .counts
+                            .iter()
+                            .zip(&c.levels)
+                            .map(|(n, name)| {
+                                let grade = by_grade.then(|| g.group.clone());
+                                view! {
+                                    <td class="num" data-grade=grade data-level=name.label.clone() data-count=n.to_string()>{n.to_string()}</td>
+                                }
+                            })
+                            .collect_view();
+                        let bar = g
+                            .percent
+                            .iter()
+                            .enumerate()
+                            .map(|(k, p)| view! { <span class=format!("seg l{k}") style=format!("width:{p:.3}%") title=format!("{p:.1}%")></span> })
+                            .collect_view();
+                        view! {
+                            <tr>
+                                <th scope="row">{label}</th>
+                                {cells}
+                                <td class="num">{g.unlevelled.to_string()}</td>
+                                <td class="bar"><div class="stack">{bar}</div></td>
+                            </tr>
+                        }
+                    })
+                    .collect_view()
+            };
+            let grades = table(&c.distribution, true);
+            let titles = (!c.by_title.is_empty()).then(|| {
+                let rows = table(&c.by_title, false);
+                let head = c
+                    .levels
+                    .iter()
+                    .map(|n| view! { <th scope="col">{level_name(l, &n.chinese, &n.english)}</th> })
+                    .collect_view();
+                view! {
+                    <details class="by-title">
+                        <summary>{format!("{} ({})", t(l, "class.by_title"), c.by_title.len())}</summary>
+                        <table class="distribution">
+                            <thead><tr><th></th>{head}<th>{t(l, "class.no_level")}</th><th></th></tr></thead>
+                            <tbody>{rows}</tbody>
+                        </table>
+                    </details>
+                }
+            });
+            view! {
+                <h3>{t(l, "class.distribution")}</h3>
+                <table class="distribution" data-testid="class-distribution">
+                    <thead><tr><th></th>{head}<th>{t(l, "class.no_level")}</th><th></th></tr></thead>
+                    <tbody>{grades}</tbody>
+                </table>
+                {titles}
+            }
+        })
+    }
+}
+
+/// What `window.print()` prints: a class summary page, then one essay per page with its level
+/// and comment as released (the teacher's where set). Hidden on screen.
+#[component]
+fn PrintView(class: StoredValue<ClassView>, adjustments: RwSignal<Adjustments>) -> impl IntoView {
+    move || {
+        let l = lang().get();
+        let adj = adjustments.get();
+        class.with_value(|c| {
+            let mut essays: Vec<&ClassRow> = c.essays.iter().collect();
+            essays.sort_by_key(|e| (e.grade.parse::<u64>().unwrap_or(u64::MAX), e.id.parse::<u64>().unwrap_or(u64::MAX)));
+            let pages = essays
+                .into_iter()
+                .map(|e| {
+                    let a = adj.get(&e.id).cloned().unwrap_or_default();
+                    let rank = a.level.or(e.level_rank);
+                    let comment = a.comment.clone().or_else(|| e.comment.clone()).unwrap_or_default();
+                    let paragraphs = e
+                        .content
+                        .split('\n')
+                        .filter(|p| !p.trim().is_empty())
+                        .map(|p| view! { <p>{p.to_string()}</p> })
+                        .collect_view();
+                    view! {
+                        <article class="print-essay">
+                            <h2>{format!("{} · {} {} · {}", e.id, t(l, "class.grade"), e.grade, e.title)}</h2>
+                            <p class="requirement">{e.requirement.clone()}</p>
+                            <div class="essay-text">{paragraphs}</div>
+                            <p>{t(l, "class.level")} ": " {badge(c, rank, l)}</p>
+                            <p class="comment">{t(l, "class.comment")} ": " {comment}</p>
+                        </article>
+                    }
+                })
+                .collect_view();
+            view! {
+                <section class="print-only print-class">
+                    <article class="print-summary">
+                        <h1>{format!("{} · {}", t(l, "class.summary"), c.file)}</h1>
+                        <Distribution class=c.clone() />
+                    </article>
+                    {pages}
+                </section>
+            }
+        })
+    }
+}
