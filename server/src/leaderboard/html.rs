@@ -11,9 +11,9 @@ use super::service::{BoardView, EntryOut};
 use crate::store::BoardSummary;
 use workbench::table::{Cell, Column, OVERALL, Row, Table};
 
-/// Escape for text content.
+/// Escape for text content (quotes too, so a string is safe wherever it lands).
 pub fn text(s: &str) -> String {
-    html_escape::encode_text(s).into_owned()
+    html_escape::encode_safe(s).into_owned()
 }
 
 /// Escape for a double-quoted attribute value.
@@ -21,7 +21,8 @@ pub fn attr(s: &str) -> String {
     html_escape::encode_double_quoted_attribute(s).into_owned()
 }
 
-/// Markdown → sanitised HTML.
+/// Markdown → sanitised HTML (ammonia's allow-list: no scripts, styles, event handlers,
+/// `javascript:` URLs or images).
 pub fn markdown(md: &str) -> String {
     use pulldown_cmark::{Options, Parser, html};
     let mut raw = String::new();
@@ -29,7 +30,11 @@ pub fn markdown(md: &str) -> String {
         &mut raw,
         Parser::new_ext(md, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH),
     );
-    ammonia::clean(&raw)
+    // Images are left out too: a description cannot load anything from elsewhere.
+    ammonia::Builder::default()
+        .rm_tags(&["img"])
+        .clean(&raw)
+        .to_string()
 }
 
 /// The plain text of Markdown (for meta descriptions), at most `max` characters.
