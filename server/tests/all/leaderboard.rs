@@ -938,3 +938,189 @@ fn two_servers_on_one_postgres_serve_the_same_board() {
     assert_eq!(ids.len(), 6, "entry numbers are unique across servers");
     assert_eq!(on_a, on_b);
 }
+
+#[test]
+fn bad_input_exits_2_and_client_numbers_must_match_bit_for_bit() {
+    let db = temp("errors").join("lb.sqlite3");
+    let server = Server::start(p(&db));
+    let g = golden_dir();
+    let eotgc = g.join("eotgc/eotgc_11_full_size_185");
+    let s = slug("err");
+    let made = lb_json(
+        &server,
+        &[
+            "create",
+            "--slug",
+            &s,
+            "--title",
+            "E",
+            "--benchmark",
+            "eotgc",
+            p(&eotgc.join("gold.json")),
+        ],
+    );
+    let owner = made["owner_token"].as_str().unwrap().to_string();
+    let fails = |args: &[&str], needle: &str| {
+        let out = lb(&server, args);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    };
+    fails(
+        &["show", "--slug", "no-such-board"],
+        "no leaderboard `no-such-board`",
+    );
+    let sas =
+        g.join("sasbench/case_24/datasets_GoldenModel_Scored/2_Physics_Choice_prediction.jsonl");
+    fails(
+        &["submit", "--slug", &s, "--model", "m", p(&sas)],
+        "2_Physics_Choice_prediction.jsonl: this is a",
+    );
+    fails(
+        &[
+            "create",
+            "--slug",
+            &s,
+            "--title",
+            "again",
+            "--benchmark",
+            "eotgc",
+            p(&eotgc.join("gold.json")),
+        ],
+        "exists already",
+    );
+    fails(
+        &[
+            "create",
+            "--slug",
+            "x-y",
+            "--title",
+            "t",
+            "--benchmark",
+            "nope",
+        ],
+        "no benchmark `nope`",
+    );
+    fails(
+        &[
+            "create",
+            "--slug",
+            "x-z",
+            "--title",
+            "t",
+            "--benchmark",
+            "eotgc",
+            "--primary",
+            "qwk",
+        ],
+        "no metric `qwk`",
+    );
+    let unreachable = Command::new(BIN)
+        .args([
+            "leaderboard",
+            "show",
+            "--slug",
+            &s,
+            "--server",
+            "http://127.0.0.1:9",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(unreachable.status.code(), Some(2));
+
+    // The workbench's publish sends its numbers: equal → stored, one bit off → 409, nothing stored.
+    let pred = std::fs::read(eotgc.join("pred.json")).unwrap();
+    let client = score_json(&[
+        "score",
+        "eotgc",
+        "--gold",
+        p(&eotgc.join("gold.json")),
+        p(&eotgc.join("pred.json")),
+        "--json",
+    ]);
+    use base64::Engine as _;
+    let files = json!([{"name": "pred.json", "base64": base64::engine::general_purpose::STANDARD.encode(&pred)}]);
+    let path = format!("/api/v1/leaderboards/{s}/entries");
+    let (status, _) = http(
+        &server,
+        "POST",
+        &path,
+        None,
+        Some(json!({"model": "same", "files": files, "client_report": client})),
+    );
+    assert_eq!(status, 201);
+    let mut off = client.clone();
+    let acc = off["overall"]["metrics"]["acc_a"].as_f64().unwrap();
+    off["overall"]["metrics"]["acc_a"] = json!(f64::from_bits(acc.to_bits() + 1));
+    let (status, reply) = http(
+        &server,
+        "POST",
+        &path,
+        None,
+        Some(json!({"model": "off", "files": files, "client_report": off})),
+    );
+    assert_eq!(status, 409, "{reply}");
+    assert_eq!(reply["differences"][0]["at"], "overall.acc_a");
+    let shown = lb_json(&server, &["show", "--slug", &s, "--json"]);
+    assert_eq!(shown["entries"].as_array().unwrap().len(), 1);
+
+    // An imported table: reported entries, ranked, marked, skipped by verify.
+    let table = temp("import").join("Results.md");
+    std::fs::write(&table, "| Rank | Team | ACC_A | Pearson | Score |\n|---|---|---|---|---|\n| 1 | reported-team | 99.0 | 90.0 | 95.0 |\n").unwrap();
+    lb_json(
+        &server,
+        &[
+            "import",
+            "--slug",
+            &s,
+            "--token",
+            &owner,
+            "--scale",
+            "100",
+            p(&table),
+        ],
+    );
+    let shown = lb_json(&server, &["show", "--slug", &s, "--json"]);
+    let first = &shown["entries"][0];
+    assert_eq!(first["model"], "reported-team");
+    assert_eq!(first["status"], "reported");
+    assert_eq!(first["metrics"]["acc_a"], json!(99.0 / 100.0));
+    assert_eq!(shown["entries"][1]["status"], "verified");
+    let verify = lb(&server, &["verify", "--slug", &s]);
+    assert!(
+        verify.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verify.stderr)
+    );
+    assert!(String::from_utf8_lossy(&verify.stdout).contains("1 reported entries skipped"));
+    let (_, page) = get(&format!("{}/leaderboard/{s}", server.url));
+    assert!(page.contains("reported, not verified"));
+
+    // A stored number one bit off: verify exits 1 and names it.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let stored: String = conn
+        .query_row(
+            "SELECT report_json FROM lb_entry WHERE slug = ?1 AND status = 'verified'",
+            [&s],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let mut report: Value = serde_json::from_str(&stored).unwrap();
+    report["overall"]["metrics"]["pearson"] = json!(f64::from_bits(
+        report["overall"]["metrics"]["pearson"]
+            .as_f64()
+            .unwrap()
+            .to_bits()
+            - 1
+    ));
+    conn.execute(
+        "UPDATE lb_entry SET report_json = ?1 WHERE slug = ?2 AND status = 'verified'",
+        rusqlite::params![report.to_string(), s],
+    )
+    .unwrap();
+    let verify = lb(&server, &["verify", "--slug", &s]);
+    let stderr = String::from_utf8_lossy(&verify.stderr);
+    assert_eq!(verify.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("overall.pearson"), "{stderr}");
+}
