@@ -1,9 +1,8 @@
 //! The leaderboard operations, without HTTP types: create, submit, show, edit, hide, restore,
 //! withdraw, delete, import, audit. `api.rs` adapts them to axum; the CLI calls the API.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use indexmap::IndexMap;
@@ -18,7 +17,7 @@ use crate::store::{
 };
 use metrics_core::Report;
 use workbench::detect::Role;
-use workbench::session::{Scored, WorkFile};
+use workbench::session::WorkFile;
 
 /// Why an operation failed; `api.rs` turns it into a status.
 #[derive(Debug, thiserror::Error)]
@@ -65,10 +64,8 @@ pub const MAX_FILES: usize = 64;
 pub const MAX_TEXT_CHARS: usize = 2_000;
 pub const MAX_DESCRIPTION_CHARS: usize = 20_000;
 pub const MAX_META_KEYS: usize = 32;
-/// Entries bootstrapped in one `show` at most (the rest on later requests; cached).
-pub const BOOTSTRAP_BATCH: usize = 256;
-/// Time one `show` spends on bootstraps at most.
-pub const BOOTSTRAP_BUDGET: Duration = Duration::from_secs(5);
+/// Intervals computed and stored together by the background bootstrap.
+pub const BOOTSTRAP_BATCH: usize = 32;
 
 /// The metrics where lower is better (none of the registered benchmarks' headline metrics
 /// today); everything else ranks descending.
@@ -336,8 +333,8 @@ pub enum EntryAction {
 /// The leaderboards of one server process.
 pub struct Boards {
     pub store: Arc<dyn Store>,
-    /// One bootstrap computation at a time per process (2 cores are shared with requests).
-    bootstrap_lock: tokio::sync::Mutex<()>,
+    /// One background bootstrap at a time per process (the cores are shared with requests).
+    bootstrap_lock: Arc<tokio::sync::Mutex<()>>,
 }
 
 /// A board as the API shows it.
@@ -508,7 +505,7 @@ impl Boards {
     pub fn new(store: Arc<dyn Store>) -> Self {
         Self {
             store,
-            bootstrap_lock: tokio::sync::Mutex::new(()),
+            bootstrap_lock: Arc::new(tokio::sync::Mutex::new(())),
         }
     }
 
@@ -679,7 +676,11 @@ impl Boards {
     }
 
     /// The ranked board: visible entries, or every entry for the owner.
-    pub async fn show(&self, slug: &str, owner_token: Option<&str>) -> Result<BoardView, LbError> {
+    pub async fn show(
+        self: &Arc<Self>,
+        slug: &str,
+        owner_token: Option<&str>,
+    ) -> Result<BoardView, LbError> {
         let board = self.board(slug).await?;
         let include_all = owner_token.is_some_and(|t| token::matches(t, &board.owner_token_sha256));
         let entries: Vec<EntryRow> = self
@@ -689,33 +690,22 @@ impl Boards {
             .into_iter()
             .filter(|e| include_all || e.state == "visible")
             .collect();
-        let metrics: Vec<IndexMap<String, Option<f64>>> = entries
-            .iter()
-            .map(|e| crate::store::parse_json(&e.metrics_json))
-            .collect();
+        let Ranking {
+            metrics,
+            candidates,
+            ranked,
+            leader,
+            lower,
+        } = ranking(&board, &entries);
         let primary = board.primary_metric.clone();
-        let lower = LOWER_IS_BETTER.contains(&primary.as_str());
-        // Hidden and withdrawn entries (shown to the owner only) take no rank.
-        let candidates: Vec<Candidate> = entries
-            .iter()
-            .zip(&metrics)
-            .map(|(e, m)| Candidate {
-                value: m
-                    .get(&primary)
-                    .copied()
-                    .flatten()
-                    .filter(|_| e.state == "visible"),
-                created_ms: e.created_ms,
-                id: e.id,
-            })
-            .collect();
-        let ranked = rank::rank(&candidates, lower);
-        let leader = ranked
-            .iter()
-            .find(|&&(i, r)| r.is_some() && entries[i].status == "verified")
-            .map(|&(i, _)| i);
         let intervals = match leader {
-            Some(l) => self.intervals(&board, &entries, &ranked, l).await?,
+            Some(l) => {
+                let have = self.cached_intervals(&board, entries[l].id).await?;
+                if !missing(&entries, &ranked, l, &have).is_empty() {
+                    self.spawn_bootstrap(board.slug.clone());
+                }
+                have
+            }
             None => Default::default(),
         };
         let sign = if lower { -1.0 } else { 1.0 };
@@ -801,94 +791,113 @@ impl Boards {
         })
     }
 
-    /// Cached intervals against the leader, computing up to [`BOOTSTRAP_BATCH`] missing ones
-    /// (best ranked first, within [`BOOTSTRAP_BUDGET`]) unless another request is computing.
-    async fn intervals(
+    async fn cached_intervals(
         &self,
         board: &BoardRow,
-        entries: &[EntryRow],
-        ranked: &[(usize, Option<usize>)],
-        leader: usize,
-    ) -> Result<std::collections::HashMap<i64, LeaderInterval>, LbError> {
-        let key = interval_key(board);
-        let leader_id = entries[leader].id;
-        let load = |cached: std::collections::HashMap<i64, String>| {
-            cached
-                .into_iter()
-                .filter_map(|(id, json)| Some((id, serde_json::from_str(&json).ok()?)))
-                .collect::<std::collections::HashMap<i64, LeaderInterval>>()
+        leader_id: i64,
+    ) -> Result<HashMap<i64, LeaderInterval>, LbError> {
+        let cached = self
+            .store
+            .intervals(&board.slug, leader_id, &interval_key(board))
+            .await?;
+        Ok(cached
+            .into_iter()
+            .filter_map(|(id, json)| Some((id, serde_json::from_str(&json).ok()?)))
+            .collect())
+    }
+
+    /// Compute the board's missing intervals in the background, unless this process is
+    /// computing already; `show` returns the cached ones meanwhile (`bootstrap.pending`).
+    fn spawn_bootstrap(self: &Arc<Self>, slug: String) {
+        let Ok(guard) = self.bootstrap_lock.clone().try_lock_owned() else {
+            return;
         };
-        let mut have = load(self.store.intervals(&board.slug, leader_id, &key).await?);
-        let missing: Vec<usize> = ranked
-            .iter()
-            .filter(|&&(i, r)| {
-                r.is_some()
-                    && i != leader
-                    && entries[i].status == "verified"
-                    && !have.contains_key(&entries[i].id)
-            })
-            .map(|&(i, _)| i)
+        let this = Arc::clone(self);
+        tokio::spawn(async move {
+            let _guard = guard;
+            loop {
+                match this.bootstrap_batch(&slug).await {
+                    Ok(0) => break,
+                    Ok(_) => {}
+                    Err(e) => {
+                        tracing::warn!(slug, "leaderboard bootstrap stopped: {e}");
+                        break;
+                    }
+                }
+            }
+        });
+    }
+
+    /// Compute and store up to [`BOOTSTRAP_BATCH`] missing intervals of the public ranking (best
+    /// ranked first); returns how many.
+    async fn bootstrap_batch(&self, slug: &str) -> Result<usize, LbError> {
+        let board = self.board(slug).await?;
+        let entries: Vec<EntryRow> = self
+            .store
+            .entries(slug)
+            .await?
+            .into_iter()
+            .filter(|e| e.state == "visible")
+            .collect();
+        let ranking = ranking(&board, &entries);
+        let Some(leader) = ranking.leader else {
+            return Ok(0);
+        };
+        let leader_id = entries[leader].id;
+        let have = self.cached_intervals(&board, leader_id).await?;
+        let todo: Vec<usize> = missing(&entries, &ranking.ranked, leader, &have)
+            .into_iter()
             .take(BOOTSTRAP_BATCH)
             .collect();
-        if missing.is_empty() {
-            return Ok(have);
+        if todo.is_empty() {
+            return Ok(0);
         }
-        let Ok(_guard) = self.bootstrap_lock.try_lock() else {
-            return Ok(have);
-        };
-        // Another process may have computed them meanwhile.
-        have = load(self.store.intervals(&board.slug, leader_id, &key).await?);
-        let gold = self.gold_files(board).await?;
+        let gold = self.gold_files(&board).await?;
         let leader_files = self.entry_files(&entries[leader]).await?;
-        let bench = scoring::benchmark(&board.benchmark)?;
-        let variant = scoring::variant(bench, &board.variant)?;
-        let (g, lf) = (gold.clone(), leader_files);
-        let leader_scored: Arc<Scored> = Arc::new(
-            tokio::task::spawn_blocking(move || scoring::score_entry(bench, variant, &g, &lf))
-                .await
-                .map_err(internal)??,
+        let mut jobs = Vec::new();
+        for &i in &todo {
+            jobs.push((entries[i].id, self.entry_files(&entries[i]).await?));
+        }
+        let (benchmark, variant, metric) = (
+            board.benchmark.clone(),
+            board.variant.clone(),
+            board.primary_metric.clone(),
         );
-        let started = Instant::now();
-        let mut rows = Vec::new();
-        for i in missing {
-            if started.elapsed() > BOOTSTRAP_BUDGET {
-                break;
-            }
-            let e = &entries[i];
-            if have.contains_key(&e.id) {
-                continue;
-            }
-            let files = self.entry_files(e).await?;
-            let (g, l, metric) = (
-                gold.clone(),
-                leader_scored.clone(),
-                board.primary_metric.clone(),
-            );
-            let interval = tokio::task::spawn_blocking(move || {
-                scoring::score_entry(bench, variant, &g, &files)
-                    .map(|s| scoring::leader_interval(&s, &l, variant, &metric))
-            })
-            .await
-            .map_err(internal)?
-            .unwrap_or_else(|e| LeaderInterval {
-                difference: None,
-                low: None,
-                high: None,
-                resamples_defined: 0,
-                unavailable: Some(e.0),
-            });
-            rows.push(IntervalRow {
-                entry: e.id,
+        let results = tokio::task::spawn_blocking(move || {
+            let bench = scoring::benchmark(&benchmark)?;
+            let variant = scoring::variant(bench, &variant)?;
+            let leader = scoring::score_entry(bench, variant, &gold, &leader_files)?;
+            Ok::<_, ScoringError>(
+                jobs.into_iter()
+                    .map(|(id, files)| {
+                        let interval = scoring::score_entry(bench, variant, &gold, &files)
+                            .map(|s| scoring::leader_interval(&s, &leader, variant, &metric))
+                            .unwrap_or_else(|e| LeaderInterval {
+                                difference: None,
+                                low: None,
+                                high: None,
+                                resamples_defined: 0,
+                                unavailable: Some(e.0),
+                            });
+                        (id, interval)
+                    })
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .await
+        .map_err(internal)??;
+        let key = interval_key(&board);
+        let rows: Vec<IntervalRow> = results
+            .iter()
+            .map(|(id, interval)| IntervalRow {
+                entry: *id,
                 leader: leader_id,
                 key: key.clone(),
-                result_json: crate::store::json_text(&interval),
-            });
-            have.insert(e.id, interval);
-        }
-        if !rows.is_empty() {
-            self.store.put_intervals(&board.slug, rows).await?;
-        }
-        Ok(have)
+                result_json: crate::store::json_text(interval),
+            })
+            .collect();
+        self.store.put_intervals(slug, rows).await?;
+        Ok(results.len())
     }
 
     async fn entry_files(&self, e: &EntryRow) -> Result<Vec<WorkFile>, LbError> {
@@ -1143,6 +1152,71 @@ impl Boards {
         }
         Ok(ids)
     }
+}
+
+/// The ranked entries of a board.
+struct Ranking {
+    metrics: Vec<IndexMap<String, Option<f64>>>,
+    candidates: Vec<Candidate>,
+    /// (index into the entries, rank) in ranked order.
+    ranked: Vec<(usize, Option<usize>)>,
+    /// The best-ranked verified entry: every interval is against it.
+    leader: Option<usize>,
+    lower: bool,
+}
+
+fn ranking(board: &BoardRow, entries: &[EntryRow]) -> Ranking {
+    let metrics: Vec<IndexMap<String, Option<f64>>> = entries
+        .iter()
+        .map(|e| crate::store::parse_json(&e.metrics_json))
+        .collect();
+    let primary = &board.primary_metric;
+    let lower = LOWER_IS_BETTER.contains(&primary.as_str());
+    // Hidden and withdrawn entries (listed for the owner only) take no rank.
+    let candidates: Vec<Candidate> = entries
+        .iter()
+        .zip(&metrics)
+        .map(|(e, m)| Candidate {
+            value: m
+                .get(primary)
+                .copied()
+                .flatten()
+                .filter(|_| e.state == "visible"),
+            created_ms: e.created_ms,
+            id: e.id,
+        })
+        .collect();
+    let ranked = rank::rank(&candidates, lower);
+    let leader = ranked
+        .iter()
+        .find(|&&(i, r)| r.is_some() && entries[i].status == "verified")
+        .map(|&(i, _)| i);
+    Ranking {
+        metrics,
+        candidates,
+        ranked,
+        leader,
+        lower,
+    }
+}
+
+/// Ranked verified entries other than the leader without a cached interval, best first.
+fn missing(
+    entries: &[EntryRow],
+    ranked: &[(usize, Option<usize>)],
+    leader: usize,
+    have: &HashMap<i64, LeaderInterval>,
+) -> Vec<usize> {
+    ranked
+        .iter()
+        .filter(|&&(i, r)| {
+            r.is_some()
+                && i != leader
+                && entries[i].status == "verified"
+                && !have.contains_key(&entries[i].id)
+        })
+        .map(|&(i, _)| i)
+        .collect()
 }
 
 fn who(board: &BoardRow, e: &EntryRow, token: Option<&str>) -> Result<Actor, LbError> {
