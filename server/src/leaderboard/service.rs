@@ -65,7 +65,7 @@ pub const MAX_TEXT_CHARS: usize = 2_000;
 pub const MAX_DESCRIPTION_CHARS: usize = 20_000;
 pub const MAX_META_KEYS: usize = 32;
 /// Intervals computed and stored together by the background bootstrap.
-pub const BOOTSTRAP_BATCH: usize = 32;
+pub const BOOTSTRAP_BATCH: usize = 128;
 
 /// The metrics where lower is better (none of the registered benchmarks' headline metrics
 /// today); everything else ranks descending.
@@ -783,7 +783,10 @@ impl Boards {
                 seed: scoring::BOOTSTRAP_SEED,
                 resamples: scoring::BOOTSTRAP_RESAMPLES,
                 leader: leader.map(|l| entries[l].id),
-                computed: intervals.len(),
+                computed: ranked
+                    .iter()
+                    .filter(|&&(i, _)| intervals.contains_key(&entries[i].id))
+                    .count(),
                 pending: verified_pending,
             },
             board: board_info(&board),
