@@ -96,7 +96,9 @@ pub fn open(path: &Path) -> Result<Connection, DbError> {
         path: shown.clone(),
         source,
     })?;
-    conn.pragma_update(None, "journal_mode", "WAL")
+    // The leaderboard store writes to the same file from its own connection: wait, don't fail.
+    conn.busy_timeout(std::time::Duration::from_secs(30))
+        .and_then(|_| conn.pragma_update(None, "journal_mode", "WAL"))
         .and_then(|_| conn.pragma_update(None, "foreign_keys", "ON"))
         .map_err(|source| DbError::Open {
             path: shown.clone(),

@@ -24,6 +24,11 @@ pub use crate::api::{ApiError, AppState, JsonBody, MAX_REQUEST_BYTES};
 use crate::api::{error_response, kind_of};
 
 pub fn app(state: AppState) -> Router {
+    app_with(state, Router::new())
+}
+
+/// [`app`] with more routes (the leaderboards), behind the same guard and security headers.
+pub fn app_with(state: AppState, more: Router) -> Router {
     let api = Router::new()
         .route("/health", get(health))
         .merge(crate::proxy::routes())
@@ -34,6 +39,7 @@ pub fn app(state: AppState) -> Router {
         .with_state(state.clone());
     Router::new()
         .nest("/api", api)
+        .merge(more)
         .fallback_service(static_files(&state.dist))
         .layer(middleware::from_fn_with_state(
             state.clone(),

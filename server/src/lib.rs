@@ -13,6 +13,8 @@
 //! - [`guard`]: who may call (Host, Origin, content type, token) and the request-body budget
 //! - [`redact`]: keys masked out of everything upstreams send back
 //! - [`output`]: stdout writes that report a full disk or a closed pipe instead of panicking
+//! - [`leaderboard`], [`store`]: shareable leaderboards (`/api/v1/leaderboards`, `/leaderboard/…`,
+//!   `scorebench leaderboard …`) over SQLite or PostgreSQL
 
 // `print!` panics on a failed write: stdout goes through `output::write_stdout`.
 #![deny(clippy::print_stdout)]
@@ -24,6 +26,7 @@ pub mod db;
 pub mod gateway;
 pub mod guard;
 pub mod http;
+pub mod leaderboard;
 pub mod output;
 pub mod proxy;
 pub mod redact;
@@ -31,4 +34,5 @@ pub mod runs;
 pub mod sampling;
 pub mod score;
 pub mod serve;
+pub mod store;
 pub mod upstream;

@@ -26,6 +26,8 @@ enum Command {
     Run(server::runs::cli::RunArgs),
     /// List the registered benchmarks: key, label, metrics, variants, file roles
     Benchmarks(score::BenchmarksArgs),
+    /// Shareable leaderboards on a running server: create, submit, show, verify, remove, import
+    Leaderboard(server::leaderboard::cli::LeaderboardArgs),
 }
 
 fn main() -> ExitCode {
@@ -34,5 +36,6 @@ fn main() -> ExitCode {
         Command::Score(args) => score::run(args),
         Command::Run(args) => server::runs::cli::run(args),
         Command::Benchmarks(args) => score::list_benchmarks(&args),
+        Command::Leaderboard(args) => server::leaderboard::cli::run(args),
     }
 }

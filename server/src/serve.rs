@@ -18,7 +18,7 @@ use hyper_util::service::TowerToHyperService;
 
 use crate::api::AppState;
 use crate::guard::{ApiToken, DEFAULT_BODY_BUDGET_BYTES, Guard};
-use crate::http::app;
+use crate::http::app_with;
 
 /// How long open connections get to finish after Ctrl-C or SIGTERM.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
@@ -28,9 +28,13 @@ pub struct ServeArgs {
     /// Address to listen on (port 0 picks a free port; the URL is printed)
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
-    /// SQLite database file, created and migrated if needed
+    /// SQLite database file, created and migrated if needed; or a PostgreSQL URL
+    /// (`postgres://user@host:port/db`) holding the leaderboards, shared by several servers
     #[arg(long, default_value = "data/scorebench.sqlite3")]
     pub db: PathBuf,
+    /// With `--db postgres://…`: the SQLite file for this process's own data (reply cache, runs)
+    #[arg(long, default_value = "data/scorebench.sqlite3")]
+    pub local_db: PathBuf,
     /// The built app to serve (output of `trunk build`)
     #[arg(long, env = "SCOREBENCH_DIST", default_value = "dist")]
     pub dist: PathBuf,
@@ -126,7 +130,11 @@ pub fn run(args: ServeArgs) -> ExitCode {
 
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let guard = args.guard()?;
-    let conn = crate::db::open(&args.db)?;
+    let db_arg = args.db.to_string_lossy().into_owned();
+    let postgres = crate::store::is_postgres_url(&db_arg);
+    let local_db = if postgres { &args.local_db } else { &args.db };
+    let conn = crate::db::open(local_db)?;
+    let boards = crate::store::open(&db_arg).await?;
     if !args.dist.join("index.html").is_file() {
         tracing::warn!(
             "{} has no index.html: the page will say the app is not built",
@@ -136,7 +144,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let llm = match &args.config {
         Some(path) => {
             let config = crate::config::Config::load(path)?;
-            let gateway = crate::gateway::Gateway::open(&config, &args.db)?;
+            let gateway = crate::gateway::Gateway::open(&config, local_db)?;
             tracing::info!(
                 upstreams = config.upstreams.len(),
                 models = gateway.upstreams.models().len(),
@@ -173,10 +181,16 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
              http://{addr}/?token=<token> once in the browser"
         );
     }
-    tracing::info!(db = %args.db.display(), dist = %args.dist.display(), "serving");
+    // A PostgreSQL URL may hold a password: it is not logged.
+    let shown = if postgres {
+        "postgres"
+    } else {
+        db_arg.as_str()
+    };
+    tracing::info!(db = shown, leaderboards = boards.kind(), dist = %args.dist.display(), "serving");
     serve_connections(
         listener,
-        app(state),
+        app_with(state, crate::leaderboard::router(boards)),
         Duration::from_secs(args.header_timeout_secs),
     )
     .await;

@@ -15,6 +15,7 @@ mod golden_sasbench;
 mod golden_sgibench;
 mod http;
 mod key_hygiene;
+mod leaderboard;
 mod mock_upstream;
 mod proxy;
 mod run_http;

@@ -1,0 +1,435 @@
+//! The HTTP adapters: `/api/v1/leaderboards…` (JSON, documented in `server/API.md`) and the
+//! server-rendered pages (`/leaderboards`, `/leaderboard/{slug}`, entry pages, SVG badges).
+//! Tokens come in `Authorization: Bearer …`.
+
+use std::sync::Arc;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::html;
+use super::import::{self, ImportRequest};
+use super::service::{
+    Boards, CreateBoard, EditBoard, EditEntry, EntryAction, LbError, Submit, check_slug,
+};
+
+/// Largest leaderboard request (a submission's files, base64 in JSON).
+pub const MAX_REQUEST_BYTES: usize = 256 * 1024 * 1024;
+
+#[derive(Clone)]
+pub struct LbState {
+    pub boards: Arc<Boards>,
+}
+
+impl IntoResponse for LbError {
+    fn into_response(self) -> Response {
+        let status = match &self {
+            LbError::NotFound(_) => StatusCode::NOT_FOUND,
+            LbError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            LbError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            LbError::Mismatch { .. } | LbError::Conflict(_) => StatusCode::CONFLICT,
+            LbError::Forbidden(_) => StatusCode::FORBIDDEN,
+            LbError::Internal(detail) => {
+                tracing::error!("leaderboard: {detail}");
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
+        };
+        let body = match &self {
+            LbError::Mismatch {
+                message,
+                differences,
+            } => json!({"error": message, "differences": differences}),
+            other => json!({"error": other.to_string()}),
+        };
+        (status, Json(body)).into_response()
+    }
+}
+
+/// The routes, with their state; merged into the server's router.
+pub fn router(state: LbState) -> Router {
+    let api = Router::new()
+        .route("/api/v1/leaderboards", post(create).get(list))
+        .route("/api/v1/leaderboards/{slug}", get(show).patch(edit_board))
+        .route("/api/v1/leaderboards/{slug}/audit", get(audit))
+        .route("/api/v1/leaderboards/{slug}/export", get(export))
+        .route("/api/v1/leaderboards/{slug}/import", post(import_table))
+        .route("/api/v1/leaderboards/{slug}/entries", post(submit))
+        .route(
+            "/api/v1/leaderboards/{slug}/entries/{id}",
+            get(entry).patch(edit_entry).delete(remove),
+        )
+        .route("/api/v1/leaderboards/{slug}/entries/{id}/hide", post(hide))
+        .route(
+            "/api/v1/leaderboards/{slug}/entries/{id}/restore",
+            post(restore),
+        )
+        .route(
+            "/api/v1/leaderboards/{slug}/entries/{id}/withdraw",
+            post(withdraw),
+        )
+        .route("/api/v1/leaderboards/{slug}/files/{sha256}", get(file));
+    let pages = Router::new()
+        .route("/leaderboards", get(html_list))
+        .route("/leaderboard/{slug}", get(html_board))
+        .route("/leaderboard/{slug}/entry/{id}", get(html_entry))
+        .route("/leaderboard/{slug}/badge/{file}", get(badge));
+    api.merge(pages)
+        .layer(DefaultBodyLimit::max(MAX_REQUEST_BYTES))
+        .with_state(state)
+}
+
+fn bearer(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let token = value
+        .strip_prefix("Bearer ")
+        .or_else(|| value.strip_prefix("bearer "))?;
+    Some(token.trim().to_string())
+}
+
+fn json_body<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, LbError> {
+    body.map(|Json(v)| v)
+        .map_err(|e| LbError::BadRequest(format!("request body: {}", e.body_text())))
+}
+
+fn entry_id(id: &str) -> Result<i64, LbError> {
+    id.parse()
+        .map_err(|_| LbError::NotFound(format!("no entry `{id}`")))
+}
+
+/// `http://host` of the request (for absolute URLs in replies and OpenGraph tags).
+fn origin(headers: &HeaderMap) -> String {
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .filter(|h| {
+            h.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
+        })
+        .unwrap_or("127.0.0.1");
+    let scheme = headers
+        .get("x-forwarded-proto")
+        .and_then(|h| h.to_str().ok())
+        .filter(|p| *p == "https")
+        .unwrap_or("http");
+    format!("{scheme}://{host}")
+}
+
+async fn create(
+    State(s): State<LbState>,
+    headers: HeaderMap,
+    body: Result<Json<CreateBoard>, JsonRejection>,
+) -> Result<Response, LbError> {
+    let (slug, owner_token) = s.boards.create(json_body(body)?).await?;
+    let url = format!("{}/leaderboard/{slug}", origin(&headers));
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({"slug": slug, "owner_token": owner_token, "url": url})),
+    )
+        .into_response())
+}
+
+async fn list(State(s): State<LbState>) -> Result<Response, LbError> {
+    let boards = s.boards.store.boards().await?;
+    Ok(Json(json!({"leaderboards": boards})).into_response())
+}
+
+async fn show(
+    State(s): State<LbState>,
+    Path(slug): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, LbError> {
+    let view = s.boards.show(&slug, bearer(&headers).as_deref()).await?;
+    Ok(Json(view).into_response())
+}
+
+async fn edit_board(
+    State(s): State<LbState>,
+    Path(slug): Path<String>,
+    headers: HeaderMap,
+    body: Result<Json<EditBoard>, JsonRejection>,
+) -> Result<Response, LbError> {
+    let edit = json_body(body)?;
+    s.boards
+        .edit_board(&slug, bearer(&headers).as_deref(), edit)
+        .await?;
+    Ok(Json(json!({"slug": slug, "edited": true})).into_response())
+}
+
+async fn audit(
+    State(s): State<LbState>,
+    Path(slug): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, LbError> {
+    let rows = s
+        .boards
+        .audit_log(&slug, bearer(&headers).as_deref())
+        .await?;
+    let rows: Vec<_> = rows
+        .into_iter()
+        .map(|r| {
+            json!({"at": super::service::iso8601(r.at_ms), "at_ms": r.at_ms, "actor": r.actor,
+                   "action": r.action, "entry": r.entry, "detail": r.detail})
+        })
+        .collect();
+    Ok(Json(json!({"audit": rows})).into_response())
+}
+
+#[derive(Deserialize)]
+struct ExportQuery {
+    format: Option<String>,
+}
+
+async fn export(
+    State(s): State<LbState>,
+    Path(slug): Path<String>,
+    Query(q): Query<ExportQuery>,
+) -> Result<Response, LbError> {
+    let view = s.boards.show(&slug, None).await?;
+    let format = q.format.unwrap_or_else(|| "csv".into());
+    let (text, content_type, ext) = match format.as_str() {
+        "csv" => (
+            workbench::to_csv(&html::export_table(&view)),
+            "text/csv; charset=utf-8",
+            "csv",
+        ),
+        "markdown" | "md" => (
+            workbench::to_markdown(&html::export_table(&view)),
+            "text/markdown; charset=utf-8",
+            "md",
+        ),
+        "latex" | "tex" => (
+            workbench::to_latex(&html::export_table(&view)),
+            "application/x-latex; charset=utf-8",
+            "tex",
+        ),
+        "json" => (
+            serde_json::to_string_pretty(&view).map_err(|e| LbError::Internal(e.to_string()))?,
+            "application/json",
+            "json",
+        ),
+        other => {
+            return Err(LbError::BadRequest(format!(
+                "format `{other}`: expected csv, markdown, latex or json"
+            )));
+        }
+    };
+    Ok((
+        [
+            (header::CONTENT_TYPE, content_type.to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("inline; filename=\"{slug}.{ext}\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+async fn import_table(
+    State(s): State<LbState>,
+    Path(slug): Path<String>,
+    headers: HeaderMap,
+    body: Result<Json<ImportRequest>, JsonRejection>,
+) -> Result<Response, LbError> {
+    let req = json_body(body)?;
+    let token = bearer(&headers);
+    // Refuse a wrong token before reading the table.
+    s.boards.audit_log(&slug, token.as_deref()).await?;
+    let board = s.boards.board(&slug).await?;
+    let bench = super::scoring::benchmark(&board.benchmark)?;
+    let rows = import::parse(&req, bench.metrics(), "table").map_err(LbError::Unprocessable)?;
+    let ids = s.boards.import(&slug, token.as_deref(), rows).await?;
+    Ok((StatusCode::CREATED, Json(json!({"entries": ids}))).into_response())
+}
+
+async fn submit(
+    State(s): State<LbState>,
+    Path(slug): Path<String>,
+    headers: HeaderMap,
+    body: Result<Json<Submit>, JsonRejection>,
+) -> Result<Response, LbError> {
+    check_slug(&slug).map_err(|_| LbError::NotFound(format!("no leaderboard `{slug}`")))?;
+    let (id, entry_token, report) = s.boards.submit(&slug, json_body(body)?).await?;
+    let url = format!("{}/leaderboard/{slug}/entry/{id}", origin(&headers));
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({"entry": id, "entry_token": entry_token, "report": report, "url": url})),
+    )
+        .into_response())
+}
+
+#[derive(Deserialize)]
+struct EntryQuery {
+    #[serde(default)]
+    samples: bool,
+}
+
+async fn entry(
+    State(s): State<LbState>,
+    Path((slug, id)): Path<(String, String)>,
+    Query(q): Query<EntryQuery>,
+) -> Result<Response, LbError> {
+    let detail = s.boards.entry(&slug, entry_id(&id)?, q.samples).await?;
+    Ok(Json(detail).into_response())
+}
+
+async fn edit_entry(
+    State(s): State<LbState>,
+    Path((slug, id)): Path<(String, String)>,
+    headers: HeaderMap,
+    body: Result<Json<EditEntry>, JsonRejection>,
+) -> Result<Response, LbError> {
+    let id = entry_id(&id)?;
+    let edit = json_body(body)?;
+    s.boards
+        .edit_entry(&slug, id, bearer(&headers).as_deref(), edit)
+        .await?;
+    Ok(Json(json!({"entry": id, "edited": true})).into_response())
+}
+
+async fn action(
+    s: LbState,
+    slug: String,
+    id: String,
+    headers: HeaderMap,
+    what: EntryAction,
+) -> Result<Response, LbError> {
+    let id = entry_id(&id)?;
+    let state = s
+        .boards
+        .entry_action(&slug, id, bearer(&headers).as_deref(), what)
+        .await?;
+    Ok(Json(json!({"entry": id, "state": state})).into_response())
+}
+
+async fn remove(
+    State(s): State<LbState>,
+    Path((slug, id)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, LbError> {
+    action(s, slug, id, headers, EntryAction::Remove).await
+}
+
+async fn hide(
+    State(s): State<LbState>,
+    Path((slug, id)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, LbError> {
+    action(s, slug, id, headers, EntryAction::Hide).await
+}
+
+async fn restore(
+    State(s): State<LbState>,
+    Path((slug, id)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, LbError> {
+    action(s, slug, id, headers, EntryAction::Restore).await
+}
+
+async fn withdraw(
+    State(s): State<LbState>,
+    Path((slug, id)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, LbError> {
+    action(s, slug, id, headers, EntryAction::Withdraw).await
+}
+
+async fn file(
+    State(s): State<LbState>,
+    Path((slug, sha256)): Path<(String, String)>,
+) -> Result<Response, LbError> {
+    let valid = sha256.len() == 64 && sha256.bytes().all(|b| b.is_ascii_hexdigit());
+    if !valid {
+        return Err(LbError::NotFound(format!("no file `{sha256}`")));
+    }
+    let bytes = s.boards.file(&slug, &sha256.to_ascii_lowercase()).await?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/octet-stream"),
+            (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
+        ],
+        bytes,
+    )
+        .into_response())
+}
+
+/// An HTML error page (the pages are for people).
+fn html_error(e: LbError) -> Response {
+    let status = e.into_response().status();
+    let message = match status {
+        StatusCode::NOT_FOUND => "No such leaderboard or entry.",
+        _ => "The leaderboard could not be shown.",
+    };
+    (status, Html(html::error_page(message))).into_response()
+}
+
+async fn html_list(State(s): State<LbState>) -> Response {
+    match s.boards.store.boards().await {
+        Ok(boards) => Html(html::boards_page(&boards)).into_response(),
+        Err(e) => html_error(e.into()),
+    }
+}
+
+async fn html_board(
+    State(s): State<LbState>,
+    Path(slug): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    match s.boards.show(&slug, None).await {
+        Ok(view) => Html(html::board_page(&view, &origin(&headers))).into_response(),
+        Err(e) => html_error(e),
+    }
+}
+
+async fn html_entry(
+    State(s): State<LbState>,
+    Path((slug, id)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let id = match entry_id(&id) {
+        Ok(id) => id,
+        Err(e) => return html_error(e),
+    };
+    let view = match s.boards.show(&slug, None).await {
+        Ok(v) => v,
+        Err(e) => return html_error(e),
+    };
+    match s.boards.entry(&slug, id, false).await {
+        Ok(detail) => Html(html::entry_page(&view, &detail, &origin(&headers))).into_response(),
+        Err(e) => html_error(e),
+    }
+}
+
+async fn badge(State(s): State<LbState>, Path((slug, file)): Path<(String, String)>) -> Response {
+    let Some(id) = file
+        .strip_suffix(".svg")
+        .and_then(|i| i.parse::<i64>().ok())
+    else {
+        return html_error(LbError::NotFound(file));
+    };
+    match s.boards.show(&slug, None).await {
+        Ok(view) => match html::badge(&view, id) {
+            Some(svg) => (
+                [
+                    (header::CONTENT_TYPE, "image/svg+xml; charset=utf-8"),
+                    (header::CACHE_CONTROL, "no-cache"),
+                    (
+                        header::CONTENT_SECURITY_POLICY,
+                        "default-src 'none'; style-src 'unsafe-inline'",
+                    ),
+                ],
+                svg,
+            )
+                .into_response(),
+            None => html_error(LbError::NotFound(format!("no entry {id}"))),
+        },
+        Err(e) => html_error(e),
+    }
+}

@@ -1,0 +1,524 @@
+//! `scorebench leaderboard create|submit|show|verify|remove|import`: an HTTP client of a running
+//! server (`--server`, default `http://127.0.0.1:8080`). Errors (unknown board, files of another
+//! benchmark, a bad token, an unreachable server) exit 2 with the message on stderr; `verify`
+//! exits 1 when a value differs and names it.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use base64::Engine as _;
+use clap::{Args, Subcommand};
+use serde_json::{Value, json};
+
+use super::scoring;
+use metrics_core::Report;
+use workbench::detect::Role;
+use workbench::session::WorkFile;
+
+#[derive(Args, Debug)]
+pub struct LeaderboardArgs {
+    /// The scorebench server
+    #[arg(
+        long,
+        global = true,
+        env = "SCOREBENCH_SERVER",
+        default_value = "http://127.0.0.1:8080"
+    )]
+    server: String,
+    #[command(subcommand)]
+    command: LeaderboardCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum LeaderboardCommand {
+    /// Create a board; prints {"slug", "owner_token", "url"} (keep the owner token: it is shown once)
+    Create(CreateArgs),
+    /// Submit prediction files; prints {"entry", "entry_token", "report"}
+    Submit(SubmitArgs),
+    /// The ranked board
+    Show(ShowArgs),
+    /// Download the entries' files and the gold, re-score locally, compare every value
+    Verify(VerifyArgs),
+    /// Remove an entry: the owner token deletes it, its entry token withdraws it
+    Remove(RemoveArgs),
+    /// Import a CSV or Markdown results table as "reported, not verified" entries (owner token)
+    Import(ImportArgs),
+}
+
+#[derive(Args, Debug)]
+struct CreateArgs {
+    #[arg(long)]
+    slug: String,
+    #[arg(long)]
+    title: String,
+    /// A benchmark key (`scorebench benchmarks`)
+    #[arg(long)]
+    benchmark: String,
+    /// The variant's name in reports (default: the official one)
+    #[arg(long)]
+    variant: Option<String>,
+    /// The ranking metric (default: the benchmark's first metric)
+    #[arg(long)]
+    primary: Option<String>,
+    /// The metrics shown (repeat; default: the benchmark's headline metrics)
+    #[arg(long = "metric")]
+    metrics: Vec<String>,
+    /// Description (Markdown)
+    #[arg(long, default_value = "")]
+    description: String,
+    /// Gold files (the benchmark's shared files: gold, taxonomy)
+    gold: Vec<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct SubmitArgs {
+    #[arg(long)]
+    slug: String,
+    #[arg(long)]
+    model: String,
+    /// Metadata: organisation, parameters, open_weights (yes/no), link, date, notes, …
+    #[arg(long = "meta", value_name = "KEY=VALUE")]
+    meta: Vec<String>,
+    /// Prediction files
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum ShowFormat {
+    Table,
+    Json,
+    Csv,
+    Markdown,
+    Latex,
+}
+
+#[derive(Args, Debug)]
+struct ShowArgs {
+    #[arg(long)]
+    slug: String,
+    /// The board as JSON (same as --format json)
+    #[arg(long)]
+    json: bool,
+    #[arg(long, value_enum, default_value_t = ShowFormat::Table)]
+    format: ShowFormat,
+    /// The owner token: also list hidden and withdrawn entries
+    #[arg(long)]
+    token: Option<String>,
+}
+
+#[derive(Args, Debug)]
+struct VerifyArgs {
+    #[arg(long)]
+    slug: String,
+    /// One entry (default: every verified entry)
+    #[arg(long)]
+    entry: Option<i64>,
+}
+
+#[derive(Args, Debug)]
+struct RemoveArgs {
+    #[arg(long)]
+    slug: String,
+    #[arg(long)]
+    entry: i64,
+    /// The owner token (delete) or the entry's token (withdraw)
+    #[arg(long)]
+    token: String,
+}
+
+#[derive(Args, Debug)]
+struct ImportArgs {
+    #[arg(long)]
+    slug: String,
+    /// The owner token
+    #[arg(long)]
+    token: String,
+    /// Stored value = written value / scale (100 for a table in percent)
+    #[arg(long)]
+    scale: Option<f64>,
+    /// TABLE.csv or TABLE.md
+    table: PathBuf,
+}
+
+/// Why a command stopped (exit 2), or a verification that found differences (exit 1).
+#[derive(Debug)]
+enum Failure {
+    Error(String),
+    Differs(String),
+}
+
+impl<E: std::fmt::Display> From<E> for Failure {
+    fn from(e: E) -> Self {
+        Failure::Error(e.to_string())
+    }
+}
+
+pub fn run(args: LeaderboardArgs) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let client = Client {
+        base: args.server.trim_end_matches('/').to_string(),
+        http: reqwest::Client::new(),
+    };
+    let result = runtime.block_on(async {
+        match args.command {
+            LeaderboardCommand::Create(a) => create(&client, a).await,
+            LeaderboardCommand::Submit(a) => submit(&client, a).await,
+            LeaderboardCommand::Show(a) => show(&client, a).await,
+            LeaderboardCommand::Verify(a) => verify(&client, a).await,
+            LeaderboardCommand::Remove(a) => remove(&client, a).await,
+            LeaderboardCommand::Import(a) => import(&client, a).await,
+        }
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Error(m)) => {
+            eprintln!("error: {m}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Differs(m)) => {
+            eprintln!("{m}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+struct Client {
+    base: String,
+    http: reqwest::Client,
+}
+
+impl Client {
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// Send, and turn a non-2xx reply into its `error` message.
+    async fn send(&self, request: reqwest::RequestBuilder) -> Result<reqwest::Response, Failure> {
+        let response = request
+            .send()
+            .await
+            .map_err(|e| Failure::Error(format!("cannot reach {}: {e}", self.base)))?;
+        let status = response.status();
+        if status.is_success() {
+            return Ok(response);
+        }
+        let body: Value = response.json().await.unwrap_or(Value::Null);
+        let mut message = body["error"]
+            .as_str()
+            .map_or_else(|| format!("the server answered {status}"), str::to_string);
+        if let Some(differences) = body["differences"].as_array() {
+            for d in differences {
+                message.push_str(&format!(
+                    "\n  {}: server {} vs client {}",
+                    d["at"].as_str().unwrap_or("?"),
+                    d["server"],
+                    d["other"]
+                ));
+            }
+        }
+        Err(Failure::Error(match status.as_u16() {
+            403 => format!("bad token: {message}"),
+            _ => message,
+        }))
+    }
+
+    async fn json(&self, request: reqwest::RequestBuilder) -> Result<Value, Failure> {
+        Ok(self.send(request).await?.json().await?)
+    }
+
+    async fn bytes(&self, path: &str) -> Result<Vec<u8>, Failure> {
+        Ok(self
+            .send(self.http.get(self.url(path)))
+            .await?
+            .bytes()
+            .await?
+            .to_vec())
+    }
+}
+
+fn read_file(path: &Path) -> Result<Value, Failure> {
+    let loaded = crate::score::load(path).map_err(|e| Failure::Error(e.to_string()))?;
+    let name = path
+        .file_name()
+        .map_or_else(|| loaded.name.clone(), |n| n.to_string_lossy().into_owned());
+    Ok(json!({
+        "name": name,
+        "base64": base64::engine::general_purpose::STANDARD.encode(&loaded.bytes),
+    }))
+}
+
+fn print_json(v: &Value) -> Result<(), Failure> {
+    out(&format!("{}\n", serde_json::to_string_pretty(v)?))
+}
+
+/// Write to stdout; a full disk or a closed pipe is an error, not a panic.
+fn out(text: &str) -> Result<(), Failure> {
+    crate::output::write_stdout(text)
+        .map_err(|e| Failure::Error(format!("cannot write to stdout: {e}")))
+}
+
+async fn create(c: &Client, a: CreateArgs) -> Result<(), Failure> {
+    let gold = a
+        .gold
+        .iter()
+        .map(|p| read_file(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut body = json!({
+        "slug": a.slug, "title": a.title, "benchmark": a.benchmark,
+        "description": a.description, "gold": gold,
+    });
+    if let Some(v) = a.variant {
+        body["variant"] = v.into();
+    }
+    if let Some(p) = a.primary {
+        body["primary"] = p.into();
+    }
+    if !a.metrics.is_empty() {
+        body["metrics"] = a.metrics.into();
+    }
+    let reply = c
+        .json(c.http.post(c.url("/api/v1/leaderboards")).json(&body))
+        .await?;
+    print_json(&json!({
+        "slug": reply["slug"], "owner_token": reply["owner_token"], "url": reply["url"],
+    }))
+}
+
+async fn submit(c: &Client, a: SubmitArgs) -> Result<(), Failure> {
+    let mut meta = BTreeMap::new();
+    for kv in &a.meta {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| Failure::Error(format!("--meta `{kv}`: expected KEY=VALUE")))?;
+        meta.insert(k.to_string(), v.to_string());
+    }
+    let files = a
+        .files
+        .iter()
+        .map(|p| read_file(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let body = json!({"model": a.model, "meta": meta, "files": files});
+    let reply = c
+        .json(
+            c.http
+                .post(c.url(&format!("/api/v1/leaderboards/{}/entries", a.slug)))
+                .json(&body),
+        )
+        .await?;
+    print_json(&json!({
+        "entry": reply["entry"], "entry_token": reply["entry_token"], "report": reply["report"],
+        "url": reply["url"],
+    }))
+}
+
+async fn show(c: &Client, a: ShowArgs) -> Result<(), Failure> {
+    let format = if a.json { ShowFormat::Json } else { a.format };
+    let path = format!("/api/v1/leaderboards/{}", a.slug);
+    let with_token = |r: reqwest::RequestBuilder| match &a.token {
+        Some(t) => r.bearer_auth(t),
+        None => r,
+    };
+    match format {
+        ShowFormat::Json => print_json(&c.json(with_token(c.http.get(c.url(&path)))).await?),
+        ShowFormat::Table | ShowFormat::Markdown | ShowFormat::Csv | ShowFormat::Latex => {
+            let name = match format {
+                ShowFormat::Csv => "csv",
+                ShowFormat::Latex => "latex",
+                _ => "markdown",
+            };
+            let text = c
+                .send(c.http.get(c.url(&format!("{path}/export?format={name}"))))
+                .await?
+                .text()
+                .await?;
+            out(&text)
+        }
+    }
+}
+
+async fn remove(c: &Client, a: RemoveArgs) -> Result<(), Failure> {
+    let reply = c
+        .json(
+            c.http
+                .delete(c.url(&format!(
+                    "/api/v1/leaderboards/{}/entries/{}",
+                    a.slug, a.entry
+                )))
+                .bearer_auth(&a.token),
+        )
+        .await?;
+    print_json(&reply)
+}
+
+async fn import(c: &Client, a: ImportArgs) -> Result<(), Failure> {
+    let ext = a
+        .table
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let format = match ext.as_str() {
+        "csv" => "csv",
+        "md" | "markdown" => "markdown",
+        _ => {
+            return Err(Failure::Error(format!(
+                "{}: expected a .csv or .md table",
+                a.table.display()
+            )));
+        }
+    };
+    let loaded = crate::score::load(&a.table)?;
+    let text = String::from_utf8(loaded.bytes)
+        .map_err(|e| Failure::Error(format!("{}: not UTF-8: {e}", a.table.display())))?;
+    let mut body = json!({"format": format, "text": text});
+    if let Some(s) = a.scale {
+        body["scale"] = s.into();
+    }
+    let reply = c
+        .json(
+            c.http
+                .post(c.url(&format!("/api/v1/leaderboards/{}/import", a.slug)))
+                .bearer_auth(&a.token)
+                .json(&body),
+        )
+        .await?;
+    print_json(&reply)
+}
+
+/// Download `files` (each `{name, role, sha256, url}`) and check their SHA-256.
+async fn download(c: &Client, files: &[Value]) -> Result<Vec<WorkFile>, Failure> {
+    let mut out = Vec::new();
+    for f in files {
+        let (name, sha) = (
+            f["name"].as_str().unwrap_or(""),
+            f["sha256"].as_str().unwrap_or(""),
+        );
+        let bytes = c.bytes(f["url"].as_str().unwrap_or("")).await?;
+        let got = metrics_core::InputFile::from_bytes(name, &bytes).sha256;
+        if got != sha {
+            return Err(Failure::Differs(format!(
+                "{name}: downloaded SHA-256 {got}, the board lists {sha}"
+            )));
+        }
+        let role = Role::from_key(f["role"].as_str().unwrap_or("")).unwrap_or(Role::UNKNOWN);
+        out.push(WorkFile::with_role(name, bytes, role));
+    }
+    Ok(out)
+}
+
+async fn verify(c: &Client, a: VerifyArgs) -> Result<(), Failure> {
+    let path = format!("/api/v1/leaderboards/{}", a.slug);
+    let board = c.json(c.http.get(c.url(&path))).await?;
+    let info = &board["board"];
+    let bench = scoring::benchmark(info["benchmark"].as_str().unwrap_or(""))?;
+    let variant = scoring::variant(bench, info["variant"].as_str().unwrap_or(""))?;
+    let gold = download(c, info["gold"].as_array().map_or(&[][..], Vec::as_slice)).await?;
+    let entries: Vec<&Value> = board["entries"]
+        .as_array()
+        .map(|v| v.iter().collect())
+        .unwrap_or_default();
+    let chosen: Vec<&Value> = match a.entry {
+        Some(id) => {
+            let e = entries
+                .iter()
+                .find(|e| e["entry"].as_i64() == Some(id))
+                .ok_or_else(|| Failure::Error(format!("no entry {id} on `{}`", a.slug)))?;
+            if e["status"] != "verified" {
+                return Err(Failure::Error(format!(
+                    "entry {id} is reported, not verified: it has no files to re-score"
+                )));
+            }
+            vec![*e]
+        }
+        None => entries
+            .iter()
+            .copied()
+            .filter(|e| e["status"] == "verified")
+            .collect(),
+    };
+    let reported = entries.iter().filter(|e| e["status"] == "reported").count();
+    let mut problems = Vec::new();
+    for e in &chosen {
+        let id = e["entry"].as_i64().unwrap_or_default();
+        let detail = c
+            .json(
+                c.http
+                    .get(c.url(&format!("{path}/entries/{id}?samples=true"))),
+            )
+            .await?;
+        let stored: Report = serde_json::from_value(detail["report"].clone())
+            .map_err(|e| Failure::Error(format!("entry {id}: the stored report: {e}")))?;
+        let files = download(c, e["inputs"].as_array().map_or(&[][..], Vec::as_slice)).await?;
+        let local = scoring::score_entry(bench, variant, &gold, &files)
+            .map_err(|err| Failure::Differs(format!("entry {id}: re-scoring failed: {err}")))?
+            .report;
+        let mut differences: Vec<String> = scoring::metric_differences(&stored, &local)
+            .into_iter()
+            .map(|d| format!("{}: server {} vs local {}", d.at, d.server, d.other))
+            .collect();
+        // The board's listed numbers are the stored report's overall metrics.
+        for (k, v) in e["metrics"].as_object().into_iter().flatten() {
+            let mine = local
+                .overall
+                .metrics
+                .get(k)
+                .and_then(metrics_core::report::MetricValue::as_scalar);
+            if v.as_f64().map(f64::to_bits) != mine.map(f64::to_bits) {
+                differences.push(format!("listed {k}: server {v} vs local {mine:?}"));
+            }
+        }
+        if stored.samples != local.samples {
+            differences.push("per-sample results differ".into());
+        }
+        let stored_inputs: Vec<&str> = stored.inputs.iter().map(|i| i.sha256.as_str()).collect();
+        let local_inputs: Vec<&str> = local.inputs.iter().map(|i| i.sha256.as_str()).collect();
+        if stored_inputs != local_inputs {
+            differences.push("input SHA-256s differ".into());
+        }
+        let model = e["model"].as_str().unwrap_or("");
+        if differences.is_empty() {
+            let values = 1 + stored.subsets.len();
+            out(&format!(
+                "entry {id} ({model}): identical — {} metrics over {values} rows, {} samples; inputs {}\n",
+                stored.overall.metrics.len(),
+                stored.samples.as_ref().map_or(0, Vec::len),
+                local
+                    .inputs
+                    .iter()
+                    .map(|i| format!("{} {}", i.path, i.sha256))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))?;
+        } else {
+            problems.push(format!(
+                "entry {id} ({model}) differs:\n  {}",
+                differences.join("\n  ")
+            ));
+        }
+    }
+    if reported > 0 && a.entry.is_none() {
+        out(&format!(
+            "{reported} reported entries skipped (no files to re-score)\n"
+        ))?;
+    }
+    out(&format!(
+        "scorer {} {}\n",
+        env!("CARGO_PKG_VERSION"),
+        option_env!("SCOREBENCH_GIT_COMMIT").unwrap_or("unknown")
+    ))?;
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure::Differs(problems.join("\n")))
+    }
+}

@@ -1,0 +1,511 @@
+//! Server-rendered pages that read (and unfurl) without JavaScript: `<title>`, OpenGraph and
+//! Twitter meta, the ranked table in plain HTML, the SVG badge, and the export table.
+//!
+//! **Invariant:** every user string (title, model, metadata, file names) goes through
+//! [`text`] or [`attr`]; the description is Markdown rendered by pulldown-cmark and then
+//! cleaned by ammonia (no scripts, no event handlers, no `javascript:` links).
+
+use serde_json::Value;
+
+use super::service::{BoardView, EntryOut};
+use crate::store::BoardSummary;
+use workbench::table::{Cell, Column, OVERALL, Row, Table};
+
+/// Escape for text content (quotes too, so a string is safe wherever it lands).
+pub fn text(s: &str) -> String {
+    html_escape::encode_safe(s).into_owned()
+}
+
+/// Escape for a double-quoted attribute value.
+pub fn attr(s: &str) -> String {
+    html_escape::encode_double_quoted_attribute(s).into_owned()
+}
+
+/// Markdown → sanitised HTML (ammonia's allow-list: no scripts, styles, event handlers,
+/// `javascript:` URLs or images).
+pub fn markdown(md: &str) -> String {
+    use pulldown_cmark::{Options, Parser, html};
+    let mut raw = String::new();
+    html::push_html(
+        &mut raw,
+        Parser::new_ext(md, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH),
+    );
+    // Images are left out too: a description cannot load anything from elsewhere.
+    ammonia::Builder::default()
+        .rm_tags(&["img"])
+        .clean(&raw)
+        .to_string()
+}
+
+/// The plain text of Markdown (for meta descriptions), at most `max` characters.
+pub fn plain(md: &str, max: usize) -> String {
+    use pulldown_cmark::{Event, Parser, TagEnd};
+    let mut out = String::new();
+    for event in Parser::new(md) {
+        match event {
+            Event::Text(t) | Event::Code(t) => out.push_str(&t),
+            Event::End(
+                TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough | TagEnd::Link,
+            ) => {}
+            // Block ends and line breaks separate words.
+            Event::SoftBreak | Event::HardBreak | Event::End(_) => out.push(' '),
+            _ => {}
+        }
+    }
+    let out = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    if out.chars().count() > max {
+        let cut: String = out.chars().take(max.saturating_sub(1)).collect();
+        format!("{cut}…")
+    } else {
+        out
+    }
+}
+
+fn shown(value: Option<f64>, scale: f64, decimals: usize) -> String {
+    value.map_or_else(|| "—".into(), |v| format!("{:.*}", decimals, v * scale))
+}
+
+fn full(value: Option<f64>) -> String {
+    value.map_or_else(
+        || "null".into(),
+        |v| serde_json::to_string(&v).unwrap_or_default(),
+    )
+}
+
+const STYLE: &str = "body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:72rem;\
+padding:0 1rem;color:#1b1f24}table{border-collapse:collapse;margin:1rem 0}th,td{padding:.3rem .6rem;\
+border-bottom:1px solid #d0d7de;text-align:left}td.num{text-align:right;font-variant-numeric:\
+tabular-nums}.tied{color:#9a6700}.reported{color:#6e7781;font-style:italic}code{font-size:.9em}\
+.muted{color:#6e7781}";
+
+/// A whole document.
+fn document(title: &str, meta: &str, body: &str) -> String {
+    format!(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{}</title>\n{meta}<style>{STYLE}</style>\n</head>\n<body>\n\
+         <main id=\"leaderboard-ssr\">\n{body}</main>\n</body>\n</html>\n",
+        text(title)
+    )
+}
+
+fn meta_tags(title: &str, description: &str, url: &str) -> String {
+    let (t, d, u) = (attr(title), attr(description), attr(url));
+    format!(
+        "<meta name=\"description\" content=\"{d}\">\n\
+         <meta property=\"og:type\" content=\"website\">\n\
+         <meta property=\"og:site_name\" content=\"scorebench\">\n\
+         <meta property=\"og:title\" content=\"{t}\">\n\
+         <meta property=\"og:description\" content=\"{d}\">\n\
+         <meta property=\"og:url\" content=\"{u}\">\n\
+         <meta name=\"twitter:card\" content=\"summary\">\n\
+         <meta name=\"twitter:title\" content=\"{t}\">\n\
+         <meta name=\"twitter:description\" content=\"{d}\">\n\
+         <link rel=\"canonical\" href=\"{u}\">\n"
+    )
+}
+
+pub fn error_page(message: &str) -> String {
+    document(
+        "scorebench leaderboard",
+        "",
+        &format!(
+            "<h1>scorebench</h1>\n<p>{}</p>\n<p><a href=\"/leaderboards\">All leaderboards</a></p>\n",
+            text(message)
+        ),
+    )
+}
+
+pub fn boards_page(boards: &[BoardSummary]) -> String {
+    let mut body = String::from("<h1>Leaderboards</h1>\n");
+    if boards.is_empty() {
+        body.push_str("<p>No leaderboards yet.</p>\n");
+    } else {
+        body.push_str(
+            "<table>\n<thead><tr><th>Leaderboard</th><th>Benchmark</th><th>Entries</th></tr></thead>\n<tbody>\n",
+        );
+        for b in boards {
+            body.push_str(&format!(
+                "<tr><td><a href=\"/leaderboard/{}\">{}</a></td><td>{}</td><td class=\"num\">{}</td></tr>\n",
+                attr(&b.slug),
+                text(&b.title),
+                text(&b.benchmark),
+                b.entries
+            ));
+        }
+        body.push_str("</tbody>\n</table>\n");
+    }
+    document("scorebench leaderboards", "", &body)
+}
+
+/// "1. model (score 0.8835); 2. …" for the meta description.
+fn top_entries(view: &BoardView, n: usize) -> String {
+    let d = view.board.display;
+    view.entries
+        .iter()
+        .filter(|e| e.rank.is_some())
+        .take(n)
+        .map(|e| {
+            format!(
+                "{}. {} ({} {})",
+                e.rank.unwrap_or_default(),
+                e.model,
+                view.board.primary,
+                shown(
+                    e.metrics.get(&view.board.primary).copied().flatten(),
+                    d.scale,
+                    d.decimals
+                )
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn rank_text(e: &EntryOut) -> String {
+    match (e.rank, e.rank_range) {
+        (Some(r), Some([lo, hi])) if lo != hi => {
+            format!("{r} <span class=\"muted\">({lo}–{hi})</span>")
+        }
+        (Some(r), _) => r.to_string(),
+        (None, _) => "—".into(),
+    }
+}
+
+pub fn board_page(view: &BoardView, origin: &str) -> String {
+    let b = &view.board;
+    let url = format!("{origin}/leaderboard/{}", b.slug);
+    let summary = plain(&b.description, 160);
+    let top = top_entries(view, 3);
+    let description = match (summary.is_empty(), top.is_empty()) {
+        (true, true) => format!("{} leaderboard on scorebench", b.benchmark_label),
+        (true, false) => format!("{} leaderboard. Top: {top}", b.benchmark_label),
+        (false, true) => summary,
+        (false, false) => format!("{summary} Top: {top}"),
+    };
+    let mut body = format!(
+        "<h1>{}</h1>\n<p class=\"muted\">{} · variant <code>{}</code> · ranked by <code>{}</code> at full precision{}</p>\n",
+        text(&b.title),
+        text(&b.benchmark_label),
+        text(&b.variant),
+        text(&b.primary),
+        if b.display.scale == 1.0 {
+            String::new()
+        } else {
+            format!(" · values ×{}", b.display.scale)
+        }
+    );
+    if !b.description.is_empty() {
+        body.push_str(&format!(
+            "<section class=\"description\">\n{}</section>\n",
+            markdown(&b.description)
+        ));
+    }
+    body.push_str(&ranked_table(view));
+    body.push_str(&format!(
+        "<p class=\"muted\">≈ = not distinguishable from the leader: the 95 % paired bootstrap \
+         interval of the difference ({} resamples, seed {}) contains 0. Rank ranges read those \
+         intervals.</p>\n",
+        view.bootstrap.resamples, view.bootstrap.seed
+    ));
+    let api = format!("/api/v1/leaderboards/{}", attr(&b.slug));
+    body.push_str(&format!(
+        "<p>Export: <a href=\"{api}/export?format=csv\">CSV</a> · \
+         <a href=\"{api}/export?format=markdown\">Markdown</a> · \
+         <a href=\"{api}/export?format=latex\">LaTeX</a> · <a href=\"{api}\">JSON</a></p>\n"
+    ));
+    if !b.gold.is_empty() {
+        body.push_str("<h2>Gold files</h2>\n<ul>\n");
+        for f in &b.gold {
+            body.push_str(&format!(
+                "<li><a href=\"{}\">{}</a> <code>{}</code></li>\n",
+                attr(&f.url),
+                text(&f.name),
+                text(&f.sha256)
+            ));
+        }
+        body.push_str("</ul>\n");
+    }
+    body.push_str("<p><a href=\"/leaderboards\">All leaderboards</a></p>\n");
+    document(&b.title, &meta_tags(&b.title, &description, &url), &body)
+}
+
+fn ranked_table(view: &BoardView) -> String {
+    let b = &view.board;
+    let d = b.display;
+    let mut out = String::from("<table class=\"ranked\">\n<thead><tr><th>Rank</th><th>Model</th>");
+    for m in &b.metrics {
+        let class = if *m == b.primary {
+            " class=\"primary\""
+        } else {
+            ""
+        };
+        out.push_str(&format!(
+            "<th data-metric=\"{}\"{class}>{}</th>",
+            attr(m),
+            text(m)
+        ));
+    }
+    out.push_str(
+        "<th>Status</th><th>Organisation</th><th>Parameters</th><th>Open weights</th><th>Submitted</th></tr></thead>\n<tbody>\n",
+    );
+    for e in &view.entries {
+        let tied = if e.tied_with_leader == Some(true) {
+            " <span class=\"tied\" title=\"not distinguishable from the leader\">≈</span>"
+        } else {
+            ""
+        };
+        let link = e
+            .meta
+            .get("link")
+            .filter(|l| l.starts_with("https://") || l.starts_with("http://"))
+            .map(|l| {
+                format!(
+                    " <a href=\"{}\" rel=\"nofollow noopener ugc\" class=\"muted\">↗</a>",
+                    attr(l)
+                )
+            })
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "<tr data-entry=\"{}\"><td class=\"num\">{}{tied}</td><td><a href=\"/leaderboard/{}/entry/{}\">{}</a>{link}</td>",
+            e.entry,
+            rank_text(e),
+            attr(&b.slug),
+            e.entry,
+            text(&e.model)
+        ));
+        for m in &b.metrics {
+            let v = e.metrics.get(m).copied().flatten();
+            out.push_str(&format!(
+                "<td class=\"num\" data-metric=\"{}\" data-value=\"{}\" title=\"{}\">{}</td>",
+                attr(m),
+                full(v),
+                full(v),
+                shown(v, d.scale, d.decimals)
+            ));
+        }
+        let status = if e.status == "reported" {
+            "<span class=\"reported\">reported, not verified</span>".to_string()
+        } else {
+            "verified".to_string()
+        };
+        let meta = |k: &str| text(e.meta.get(k).map(String::as_str).unwrap_or(""));
+        out.push_str(&format!(
+            "<td>{status}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+            meta("organisation"),
+            meta("parameters"),
+            meta("open_weights"),
+            text(&e.submitted[..10.min(e.submitted.len())])
+        ));
+    }
+    out.push_str("</tbody>\n</table>\n");
+    out
+}
+
+/// The entry page: metadata, inputs with their SHA-256, the report's table.
+pub fn entry_page(view: &BoardView, detail: &Value, origin: &str) -> String {
+    let b = &view.board;
+    let id = detail["entry"].as_i64().unwrap_or_default();
+    let e = view.entries.iter().find(|e| e.entry == id);
+    let model = detail["model"].as_str().unwrap_or("");
+    let title = format!("{model} on {}", b.title);
+    let url = format!("{origin}/leaderboard/{}/entry/{id}", b.slug);
+    let d = b.display;
+    let primary_value = detail["metrics"][&b.primary].as_f64();
+    let description = format!(
+        "{} {}: {}{}",
+        b.benchmark_label,
+        b.primary,
+        shown(primary_value, d.scale, d.decimals),
+        e.and_then(|e| e.rank)
+            .map(|r| format!(", rank {r}"))
+            .unwrap_or_default()
+    );
+    let mut body = format!(
+        "<p><a href=\"/leaderboard/{}\">{}</a></p>\n<h1>{}</h1>\n<p class=\"muted\">entry {id} · {} · submitted {}</p>\n",
+        attr(&b.slug),
+        text(&b.title),
+        text(model),
+        text(detail["status"].as_str().unwrap_or("")),
+        text(detail["submitted"].as_str().unwrap_or(""))
+    );
+    if let Some(meta) = detail["meta"].as_object().filter(|m| !m.is_empty()) {
+        body.push_str("<table class=\"meta\">\n");
+        for (k, v) in meta {
+            body.push_str(&format!(
+                "<tr><th>{}</th><td>{}</td></tr>\n",
+                text(k),
+                text(v.as_str().unwrap_or(""))
+            ));
+        }
+        body.push_str("</table>\n");
+    }
+    if let Ok(report) = serde_json::from_value::<metrics_core::Report>(detail["report"].clone()) {
+        body.push_str(&report_table(&workbench::table(&report)));
+    }
+    let files = |key: &str| detail[key].as_array().cloned().unwrap_or_default();
+    body.push_str("<h2>Inputs</h2>\n<ul>\n");
+    for f in files("inputs").iter().chain(files("gold").iter()) {
+        body.push_str(&format!(
+            "<li><a href=\"{}\">{}</a> <code>{}</code></li>\n",
+            attr(f["url"].as_str().unwrap_or("")),
+            text(f["name"].as_str().unwrap_or("")),
+            text(f["sha256"].as_str().unwrap_or(""))
+        ));
+    }
+    body.push_str("</ul>\n");
+    body.push_str(&format!(
+        "<p class=\"muted\">scorer {}</p>\n<p><img src=\"/leaderboard/{}/badge/{id}.svg\" alt=\"badge\"></p>\n",
+        text(&detail["scorer"].to_string()),
+        attr(&b.slug)
+    ));
+    document(&title, &meta_tags(&title, &description, &url), &body)
+}
+
+fn report_table(table: &Table) -> String {
+    let mut out = format!(
+        "<table class=\"report\">\n<caption>{}</caption>\n<thead><tr><th>{}</th>",
+        text(&table.caption),
+        text(&table.corner)
+    );
+    for c in &table.columns {
+        out.push_str(&format!("<th>{}</th>", text(&c.label)));
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
+    for r in &table.rows {
+        out.push_str(&format!("<tr><th>{}</th>", text(&r.label)));
+        for c in &r.cells {
+            out.push_str(&format!(
+                "<td class=\"num\" data-subset=\"{}\" data-metric=\"{}\" data-value=\"{}\" title=\"{}\">{}</td>",
+                attr(&c.subset),
+                attr(&c.metric),
+                c.data_value(),
+                c.data_value(),
+                text(&c.display)
+            ));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</tbody>\n</table>\n");
+    out
+}
+
+/// The SVG badge of one entry: benchmark and metric on the left, value and rank on the right.
+pub fn badge(view: &BoardView, id: i64) -> Option<String> {
+    let e = view.entries.iter().find(|e| e.entry == id)?;
+    let b = &view.board;
+    let left = format!("{} {}", b.benchmark_label, b.primary);
+    let value = shown(
+        e.metrics.get(&b.primary).copied().flatten(),
+        b.display.scale,
+        b.display.decimals,
+    );
+    let right = match e.rank {
+        Some(r) => format!("{value} · #{r}"),
+        None => value,
+    };
+    let width = |s: &str| 10 + 7 * s.chars().count();
+    let (lw, rw) = (width(&left), width(&right));
+    Some(format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"20\" role=\"img\" aria-label=\"{label}\">\
+<title>{title}</title>\
+<rect width=\"{lw}\" height=\"20\" fill=\"#555\"/><rect x=\"{lw}\" width=\"{rw}\" height=\"20\" fill=\"#2b7a3d\"/>\
+<g fill=\"#fff\" font-family=\"Verdana,DejaVu Sans,sans-serif\" font-size=\"11\">\
+<text x=\"5\" y=\"14\">{l}</text><text x=\"{rx}\" y=\"14\">{r}</text></g></svg>\n",
+        w = lw + rw,
+        label = attr(&format!("{left}: {right}")),
+        title = text(&format!("{}: {} — {left}: {right}", b.title, e.model)),
+        l = text(&left),
+        r = text(&right),
+        rx = lw + 5,
+    ))
+}
+
+/// The ranked board as a workbench table (rank + the shown metrics, the benchmark's display), for
+/// the CSV / Markdown / LaTeX exports.
+pub fn export_table(view: &BoardView) -> Table {
+    let b = &view.board;
+    let d = b.display;
+    let mut columns = vec![Column {
+        key: "rank".into(),
+        label: "rank".into(),
+        n: None,
+    }];
+    columns.extend(b.metrics.iter().map(|m| Column {
+        key: m.clone(),
+        label: m.clone(),
+        n: None,
+    }));
+    let rows = view
+        .entries
+        .iter()
+        .map(|e| {
+            let mut cells = vec![Cell {
+                subset: OVERALL.into(),
+                metric: "rank".into(),
+                value: e.rank.map(|r| r as f64),
+                display: e.rank.map_or_else(|| "—".into(), |r| r.to_string()),
+                undefined_reason: None,
+            }];
+            cells.extend(b.metrics.iter().map(|m| {
+                let v = e.metrics.get(m).copied().flatten();
+                Cell {
+                    subset: OVERALL.into(),
+                    metric: m.clone(),
+                    value: v,
+                    display: shown(v, d.scale, d.decimals),
+                    undefined_reason: None,
+                }
+            }));
+            let label = if e.status == "reported" {
+                format!("{} (reported)", e.model)
+            } else {
+                e.model.clone()
+            };
+            Row {
+                key: e.entry.to_string(),
+                label,
+                n: None,
+                cells,
+            }
+        })
+        .collect();
+    Table {
+        benchmark: b.benchmark.clone(),
+        variant: b.variant.clone(),
+        scale: d.scale,
+        decimals: d.decimals,
+        corner: "model".into(),
+        columns,
+        rows,
+        caption: format!(
+            "{} ({}, {}), ranked by {}{}",
+            b.title,
+            b.benchmark,
+            b.variant,
+            b.primary,
+            if d.scale == 1.0 {
+                String::new()
+            } else {
+                format!(", values ×{}", d.scale)
+            }
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markdown_is_sanitised_and_text_escaped() {
+        let probe = "<img src=x onerror=alert(1)>";
+        let html = markdown(&format!("**bold** {probe} [x](javascript:alert(1))"));
+        assert!(html.contains("<strong>bold</strong>"), "{html}");
+        assert!(!html.contains("onerror"), "{html}");
+        assert!(!html.contains("javascript:"), "{html}");
+        assert_eq!(text(probe), "&lt;img src=x onerror=alert(1)&gt;");
+        assert!(!attr("\" onmouseover=\"x").contains('"'));
+        assert_eq!(plain("# T\n\nsome *text*\nhere", 100), "T some text here");
+    }
+}

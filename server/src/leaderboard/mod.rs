@@ -1,0 +1,35 @@
+//! Shareable leaderboards (issue 10): boards of one registered benchmark, entries scored by the
+//! server from their prediction files with the same crates as `scorebench score` and the page,
+//! ranked at full precision with paired-bootstrap rank ranges, server-rendered pages that unfurl
+//! without JavaScript, and the `scorebench leaderboard …` command line.
+//!
+//! - [`service`]: the operations (create, submit, show, edit, hide/restore/withdraw/delete,
+//!   import, audit), no HTTP types
+//! - [`scoring`]: files → roles → one workbench job → `Report` (shared with `verify`), the
+//!   bit-for-bit comparison and the bootstrap against the leader
+//! - [`rank`]: ranking and rank ranges, pure
+//! - [`token`]: owner and entry tokens (OS randomness, stored as SHA-256, constant-time check)
+//! - [`import`]: CSV / Markdown tables → reported entries
+//! - [`api`]: `/api/v1/leaderboards…` and the pages (`server/API.md`)
+//! - [`html`]: the pages, the SVG badge, the export table
+//! - [`cli`]: `scorebench leaderboard …`
+//!
+//! Storage is [`crate::store`] (SQLite or PostgreSQL behind one trait).
+
+pub mod api;
+pub mod cli;
+pub mod html;
+pub mod import;
+pub mod rank;
+pub mod scoring;
+pub mod service;
+pub mod token;
+
+use std::sync::Arc;
+
+/// The leaderboard routes (API and pages) over `store`, ready to merge into the server's router.
+pub fn router(store: Arc<dyn crate::store::Store>) -> axum::Router {
+    api::router(api::LbState {
+        boards: Arc::new(service::Boards::new(store)),
+    })
+}

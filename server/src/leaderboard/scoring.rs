@@ -1,0 +1,386 @@
+//! Scoring an entry the way the workbench does, for every registered benchmark: the board's gold
+//! files (the benchmark's shared roles) + the submitted files → `WorkFile`s with roles →
+//! [`workbench::session::plan`] → one job → [`workbench::session::score_job`] with the board's
+//! variant. The server scores submissions with it and `scorebench leaderboard verify` re-scores
+//! downloads with it, so both run the same code as `scorebench score` and the page.
+
+use indexmap::IndexMap;
+use serde::Serialize;
+use serde_json::Value;
+
+use metrics_core::Report;
+use metrics_core::report::MetricValue;
+use workbench::compare::Bootstrap;
+use workbench::detect::{Role, base_name};
+use workbench::registry::{self, Benchmark};
+use workbench::session::{ScoreOptions, Scored, Variant, WorkFile, plan, score_job};
+
+/// A file as uploaded: its name (reduced to the base name) and bytes.
+#[derive(Debug, Clone)]
+pub struct Upload {
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+/// Why files cannot make an entry (the user's input; the message names the file).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ScoringError(pub String);
+
+/// The registered benchmark with `key`.
+pub fn benchmark(key: &str) -> Result<&'static dyn Benchmark, ScoringError> {
+    registry::get(key).ok_or_else(|| {
+        let keys: Vec<&str> = registry::all().iter().map(|b| b.key()).collect();
+        ScoringError(format!(
+            "no benchmark `{key}`; registered: {}",
+            keys.join(", ")
+        ))
+    })
+}
+
+/// The variant with report name `name` (`official`, `corrected`, `paper`) of `benchmark`.
+pub fn variant(benchmark: &dyn Benchmark, name: &str) -> Result<Variant, ScoringError> {
+    Variant::from_report_name(benchmark, name).ok_or_else(|| {
+        let names: Vec<&str> = benchmark.variants().iter().map(|v| v.report_name).collect();
+        ScoringError(format!(
+            "{} has no variant `{name}`; it has: {}",
+            benchmark.label(),
+            names.join(", ")
+        ))
+    })
+}
+
+fn role_list(benchmark: &dyn Benchmark, shared: bool) -> String {
+    let roles: Vec<String> = benchmark
+        .roles()
+        .iter()
+        .filter(|r| r.shared == shared)
+        .map(|r| format!("{} ({})", r.label, r.key))
+        .collect();
+    if roles.is_empty() {
+        "none".into()
+    } else {
+        roles.join(", ")
+    }
+}
+
+/// Give each upload its role in `benchmark`: the detected one when it is one of the benchmark's
+/// `shared` (gold) or non-shared (submission) roles; an unrecognised file gets the benchmark's
+/// only role of that kind when there is exactly one; anything else is an error naming the file.
+pub fn with_roles(
+    benchmark: &dyn Benchmark,
+    uploads: Vec<Upload>,
+    shared: bool,
+) -> Result<Vec<WorkFile>, ScoringError> {
+    let kind = if shared { "gold" } else { "submission" };
+    let candidates: Vec<Role> = benchmark
+        .roles()
+        .iter()
+        .filter(|r| r.shared == shared)
+        .filter_map(|r| Role::from_key(r.key))
+        .collect();
+    uploads
+        .into_iter()
+        .map(|u| {
+            let name = base_name(&u.name).to_string();
+            let file = WorkFile::new(name.clone(), u.bytes);
+            if candidates.contains(&file.role) {
+                return Ok(file);
+            }
+            if file.role == Role::UNKNOWN {
+                if let [only] = candidates.as_slice() {
+                    return Ok(WorkFile::with_role(name, file.bytes, *only));
+                }
+                return Err(ScoringError(format!(
+                    "{name}: not recognised ({}); a {} board takes {kind} files: {}",
+                    file.detect().why,
+                    benchmark.label(),
+                    role_list(benchmark, shared)
+                )));
+            }
+            let theirs = file.role.benchmark().map_or_else(
+                || file.role.benchmark_key().to_string(),
+                |b| b.label().into(),
+            );
+            Err(ScoringError(format!(
+                "{name}: this is a {} file ({theirs}), but a {} board takes {kind} files: {}",
+                file.role.label(),
+                benchmark.label(),
+                role_list(benchmark, shared)
+            )))
+        })
+        .collect()
+}
+
+/// Score one entry: `gold` then `submitted` planned together must make exactly one job of
+/// `benchmark` that reads every submitted file.
+pub fn score_entry(
+    benchmark: &dyn Benchmark,
+    variant: Variant,
+    gold: &[WorkFile],
+    submitted: &[WorkFile],
+) -> Result<Scored, ScoringError> {
+    if submitted.is_empty() {
+        return Err(ScoringError("no prediction files".into()));
+    }
+    let files: Vec<WorkFile> = gold.iter().chain(submitted).cloned().collect();
+    let jobs: Vec<_> = plan(&files)
+        .into_iter()
+        .filter(|j| j.benchmark == benchmark.key())
+        .collect();
+    let job = match jobs.as_slice() {
+        [one] => one,
+        [] => {
+            return Err(ScoringError(format!(
+                "these files make no {} job",
+                benchmark.label()
+            )));
+        }
+        several => {
+            let titles: Vec<&str> = several.iter().map(|j| j.title.as_str()).collect();
+            return Err(ScoringError(format!(
+                "one entry is one scoring job, these files make {}: {}; submit them separately",
+                several.len(),
+                titles.join("; ")
+            )));
+        }
+    };
+    if let Some(why) = &job.unusable {
+        return Err(ScoringError(format!("{}: {why}", job.title)));
+    }
+    let used = job.file_indices();
+    if let Some(unused) = (gold.len()..files.len()).find(|i| !used.contains(i)) {
+        return Err(ScoringError(format!(
+            "{}: not read by the {} job ({})",
+            files[unused].name,
+            benchmark.label(),
+            job.title
+        )));
+    }
+    let outcome = score_job(&files, job, &ScoreOptions { variant });
+    outcome.result.map_err(|e| ScoringError(e.to_string()))
+}
+
+/// The overall scalar metrics of a report, at full precision (vectors left out).
+pub fn overall_scalars(report: &Report) -> IndexMap<String, Option<f64>> {
+    report
+        .overall
+        .metrics
+        .iter()
+        .filter_map(|(k, v)| match v {
+            MetricValue::Scalar(x) => Some((k.clone(), *x)),
+            MetricValue::Vector(_) => None,
+        })
+        .collect()
+}
+
+/// One value two reports disagree on.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Difference {
+    /// `overall.score`, `subsets[7_Math_ShortAns].qwk`, `overall.n`, …
+    pub at: String,
+    pub server: Value,
+    pub other: Value,
+}
+
+fn same_bits(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_f64(), y.as_f64()) {
+            (Some(p), Some(q)) if x.is_f64() || y.is_f64() => p.to_bits() == q.to_bits(),
+            _ => x == y,
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_bits(p, q))
+        }
+        _ => a == b,
+    }
+}
+
+/// Every metric (overall and per subset, scalars and vectors) and every `n` on which `other`
+/// differs from `server` in any bit; a metric or subset missing on one side is a difference.
+pub fn metric_differences(server: &Report, other: &Report) -> Vec<Difference> {
+    let mut out = Vec::new();
+    let mut compare = |at: String, a: Value, b: Value| {
+        if !same_bits(&a, &b) {
+            out.push(Difference {
+                at,
+                server: a,
+                other: b,
+            });
+        }
+    };
+    let value = |v: Option<&MetricValue>| {
+        v.map_or(Value::String("(missing)".into()), |v| {
+            serde_json::to_value(v).unwrap_or(Value::Null)
+        })
+    };
+    let mut sections: Vec<(
+        String,
+        Option<&metrics_core::report::Metrics>,
+        Option<usize>,
+    )> = Vec::new();
+    let mut theirs: Vec<(
+        String,
+        Option<&metrics_core::report::Metrics>,
+        Option<usize>,
+    )> = Vec::new();
+    sections.push((
+        "overall".into(),
+        Some(&server.overall.metrics),
+        Some(server.overall.n),
+    ));
+    theirs.push((
+        "overall".into(),
+        Some(&other.overall.metrics),
+        Some(other.overall.n),
+    ));
+    let mut names: Vec<&str> = server.subsets.iter().map(|s| s.name.as_str()).collect();
+    for s in &other.subsets {
+        if !names.contains(&s.name.as_str()) {
+            names.push(&s.name);
+        }
+    }
+    for name in names {
+        let a = server.subsets.iter().find(|s| s.name == name);
+        let b = other.subsets.iter().find(|s| s.name == name);
+        sections.push((
+            format!("subsets[{name}]"),
+            a.map(|s| &s.metrics),
+            a.map(|s| s.n),
+        ));
+        theirs.push((
+            format!("subsets[{name}]"),
+            b.map(|s| &s.metrics),
+            b.map(|s| s.n),
+        ));
+    }
+    for ((at, a, an), (_, b, bn)) in sections.into_iter().zip(theirs) {
+        compare(
+            format!("{at}.n"),
+            an.map_or(Value::Null, Value::from),
+            bn.map_or(Value::Null, Value::from),
+        );
+        let mut keys: Vec<&String> = a.map(|m| m.keys().collect()).unwrap_or_default();
+        for k in b.map(|m| m.keys().collect::<Vec<_>>()).unwrap_or_default() {
+            if !keys.contains(&k) {
+                keys.push(k);
+            }
+        }
+        for k in keys {
+            compare(
+                format!("{at}.{k}"),
+                value(a.and_then(|m| m.get(k))),
+                value(b.and_then(|m| m.get(k))),
+            );
+        }
+    }
+    out
+}
+
+/// The paired bootstrap of an entry against the leader on one metric.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct LeaderInterval {
+    /// entry − leader on the aligned records.
+    pub difference: Option<f64>,
+    /// 2.5 % and 97.5 % percentiles of the resampled differences.
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+    pub resamples_defined: usize,
+    /// Why there is no interval (the benchmark keeps no per-sample records, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unavailable: Option<String>,
+}
+
+/// Seed of every leaderboard bootstrap (the same board gives the same intervals everywhere).
+pub const BOOTSTRAP_SEED: u64 = 20_250_601;
+/// Resamples per interval.
+pub const BOOTSTRAP_RESAMPLES: usize = 1_000;
+
+/// `entry − leader` on `metric`: [`workbench::compare::Bootstrap`], seeded, both scored with
+/// `variant`.
+pub fn leader_interval(
+    entry: &Scored,
+    leader: &Scored,
+    variant: Variant,
+    metric: &str,
+) -> LeaderInterval {
+    let unavailable = |why: String| LeaderInterval {
+        difference: None,
+        low: None,
+        high: None,
+        resamples_defined: 0,
+        unavailable: Some(why),
+    };
+    let mut bootstrap =
+        match Bootstrap::new(entry, leader, variant, BOOTSTRAP_SEED, BOOTSTRAP_RESAMPLES) {
+            Ok(b) => b,
+            Err(e) => return unavailable(e.to_string()),
+        };
+    while !bootstrap.is_done() {
+        bootstrap.step(100);
+    }
+    match bootstrap.finish().into_iter().find(|m| m.metric == metric) {
+        Some(m) => LeaderInterval {
+            difference: m.difference,
+            low: m.low,
+            high: m.high,
+            resamples_defined: m.resamples_defined,
+            unavailable: None,
+        },
+        None => unavailable(format!("the bootstrap does not resample `{metric}`")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use metrics_core::report::{Overall, Subset};
+
+    fn report(score: f64, subset_n: usize) -> Report {
+        let mut metrics = metrics_core::report::Metrics::new();
+        metrics.insert("score".into(), MetricValue::Scalar(Some(score)));
+        Report {
+            benchmark: "pairs".into(),
+            variant: "official".into(),
+            inputs: vec![],
+            overall: Overall {
+                n: 3,
+                metrics: metrics.clone(),
+            },
+            subsets: vec![Subset {
+                name: "a".into(),
+                n: subset_n,
+                metrics,
+            }],
+            samples: None,
+            warnings: vec![],
+        }
+    }
+
+    #[test]
+    fn differences_are_found_in_the_last_bit() {
+        let a = report(0.1 + 0.2, 3);
+        assert!(metric_differences(&a, &a.clone()).is_empty());
+        let b = report(0.3, 3);
+        let d = metric_differences(&a, &b);
+        assert_eq!(
+            d.iter().map(|d| d.at.as_str()).collect::<Vec<_>>(),
+            ["overall.score", "subsets[a].score"]
+        );
+        let c = report(0.1 + 0.2, 4);
+        assert_eq!(metric_differences(&a, &c)[0].at, "subsets[a].n");
+    }
+
+    #[test]
+    fn files_of_another_benchmark_are_refused_by_name() {
+        let eotgc = benchmark("eotgc").unwrap();
+        let sas = Upload {
+            name: "dir/x_prediction.jsonl".into(),
+            bytes: br#"{"id": "a", "total": 5, "steps": [], "manual_label": "3", "pred_label": 2}"#
+                .to_vec(),
+        };
+        let e = with_roles(eotgc, vec![sas], false).unwrap_err();
+        assert!(e.0.starts_with("x_prediction.jsonl: this is a"), "{e}");
+        assert!(e.0.contains("EOTGC"), "{e}");
+    }
+}

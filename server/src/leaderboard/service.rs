@@ -1,0 +1,1324 @@
+//! The leaderboard operations, without HTTP types: create, submit, show, edit, hide, restore,
+//! withdraw, delete, import, audit. `api.rs` adapts them to axum; the CLI calls the API.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use base64::Engine as _;
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::rank::{self, Candidate, Spread};
+use super::scoring::{self, Difference, LeaderInterval, ScoringError, Upload};
+use super::token;
+use crate::store::{
+    AuditRow, Blob, BoardEdit, BoardRow, EntryRow, FileRef, IntervalRow, Store, StoreError,
+};
+use metrics_core::Report;
+use workbench::detect::Role;
+use workbench::session::WorkFile;
+
+/// Why an operation failed; `api.rs` turns it into a status.
+#[derive(Debug, thiserror::Error)]
+pub enum LbError {
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    BadRequest(String),
+    /// Files that cannot be scored as this board's benchmark (names the file).
+    #[error("{0}")]
+    Unprocessable(String),
+    /// The client's numbers differ from the server's.
+    #[error("{message}")]
+    Mismatch {
+        message: String,
+        differences: Vec<Difference>,
+    },
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("internal error")]
+    Internal(String),
+}
+
+impl From<StoreError> for LbError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Conflict(m) => LbError::Conflict(m),
+            StoreError::NotFound(m) => LbError::NotFound(m),
+            StoreError::Backend(m) => LbError::Internal(m),
+        }
+    }
+}
+
+impl From<ScoringError> for LbError {
+    fn from(e: ScoringError) -> Self {
+        LbError::Unprocessable(e.0)
+    }
+}
+
+/// Limits on what a request may hold.
+pub const MAX_FILES: usize = 64;
+pub const MAX_TEXT_CHARS: usize = 2_000;
+pub const MAX_DESCRIPTION_CHARS: usize = 20_000;
+pub const MAX_META_KEYS: usize = 32;
+/// Intervals computed and stored together by the background bootstrap.
+pub const BOOTSTRAP_BATCH: usize = 128;
+
+/// The metrics where lower is better (none of the registered benchmarks' headline metrics
+/// today); everything else ranks descending.
+pub const LOWER_IS_BETTER: &[&str] = &[];
+
+/// The scorer that made the numbers.
+pub fn scorer() -> Value {
+    json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "commit": option_env!("SCOREBENCH_GIT_COMMIT").unwrap_or("unknown"),
+    })
+}
+
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// `YYYY-MM-DDTHH:MM:SSZ` (UTC) of a Unix time in milliseconds.
+pub fn iso8601(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil date from days since 1970-01-01 (H. Hinnant, "chrono-Compatible Low-Level Date
+    // Algorithms", days_from_civil's inverse).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}
+
+/// A file in a request: its name and content, base64 (standard alphabet) or UTF-8 text.
+#[derive(Debug, Clone, Deserialize)]
+pub struct FileIn {
+    pub name: String,
+    #[serde(default)]
+    pub base64: Option<String>,
+    #[serde(default)]
+    pub text: Option<String>,
+}
+
+fn uploads(files: Vec<FileIn>) -> Result<Vec<Upload>, LbError> {
+    if files.len() > MAX_FILES {
+        return Err(LbError::BadRequest(format!(
+            "{} files, at most {MAX_FILES}",
+            files.len()
+        )));
+    }
+    files
+        .into_iter()
+        .map(|f| {
+            let bytes = match (f.base64, f.text) {
+                (Some(b), None) => base64::engine::general_purpose::STANDARD
+                    .decode(b.as_bytes())
+                    .map_err(|e| LbError::BadRequest(format!("{}: bad base64: {e}", f.name)))?,
+                (None, Some(t)) => t.into_bytes(),
+                _ => {
+                    return Err(LbError::BadRequest(format!(
+                        "{}: give the content as `base64` or `text`",
+                        f.name
+                    )));
+                }
+            };
+            Ok(Upload {
+                name: f.name,
+                bytes,
+            })
+        })
+        .collect()
+}
+
+fn check_text(what: &str, value: &str, max: usize, required: bool) -> Result<(), LbError> {
+    if required && value.trim().is_empty() {
+        return Err(LbError::BadRequest(format!("{what} is empty")));
+    }
+    if value.chars().count() > max {
+        return Err(LbError::BadRequest(format!(
+            "{what} is longer than {max} characters"
+        )));
+    }
+    if value
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
+    {
+        return Err(LbError::BadRequest(format!(
+            "{what} holds control characters"
+        )));
+    }
+    Ok(())
+}
+
+/// Board slugs: 1–64 of `a-z 0-9 -`, not starting with `-`.
+pub fn check_slug(slug: &str) -> Result<(), LbError> {
+    let ok = !slug.is_empty()
+        && slug.len() <= 64
+        && !slug.starts_with('-')
+        && slug
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    if ok {
+        Ok(())
+    } else {
+        Err(LbError::BadRequest(format!(
+            "slug `{slug}`: use 1 to 64 of a-z, 0-9 and -, not starting with -"
+        )))
+    }
+}
+
+/// The known metadata keys (aliases on the right are renamed).
+pub const META_KEYS: &[&str] = &[
+    "organisation",
+    "parameters",
+    "open_weights",
+    "link",
+    "date",
+    "notes",
+];
+
+fn canonical_meta_key(key: &str) -> String {
+    match key.trim().to_ascii_lowercase().replace('-', "_").as_str() {
+        "org" | "organization" | "organisation" => "organisation".into(),
+        "params" | "parameters" | "size" => "parameters".into(),
+        "open" | "open_weights" | "weights" => "open_weights".into(),
+        "url" | "link" => "link".into(),
+        other => other.to_string(),
+    }
+}
+
+/// Metadata as stored: known keys renamed, values checked (`link` http(s) only, `open_weights`
+/// yes/no), other keys kept as free-form text.
+pub fn check_meta(meta: BTreeMap<String, String>) -> Result<BTreeMap<String, String>, LbError> {
+    if meta.len() > MAX_META_KEYS {
+        return Err(LbError::BadRequest(format!(
+            "{} metadata keys, at most {MAX_META_KEYS}",
+            meta.len()
+        )));
+    }
+    let mut out = BTreeMap::new();
+    for (key, value) in meta {
+        let key = canonical_meta_key(&key);
+        let valid_key = !key.is_empty()
+            && key.len() <= 40
+            && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        if !valid_key {
+            return Err(LbError::BadRequest(format!(
+                "metadata key `{key}`: use 1 to 40 of a-z, 0-9 and _"
+            )));
+        }
+        check_text(&format!("metadata `{key}`"), &value, MAX_TEXT_CHARS, false)?;
+        let value = match key.as_str() {
+            "open_weights" => match value.trim().to_ascii_lowercase().as_str() {
+                "yes" | "true" | "1" | "y" => "yes".to_string(),
+                "no" | "false" | "0" | "n" => "no".to_string(),
+                other => {
+                    return Err(LbError::BadRequest(format!(
+                        "metadata `open_weights` is `{other}`, expected yes or no"
+                    )));
+                }
+            },
+            "link" => {
+                let v = value.trim();
+                let lower = v.to_ascii_lowercase();
+                if !v.is_empty() && !lower.starts_with("https://") && !lower.starts_with("http://")
+                {
+                    return Err(LbError::BadRequest(format!(
+                        "metadata `link` must be an http(s) URL, got `{v}`"
+                    )));
+                }
+                v.to_string()
+            }
+            _ => value,
+        };
+        out.insert(key, value);
+    }
+    Ok(out)
+}
+
+/// `POST /api/v1/leaderboards` body.
+#[derive(Debug, Deserialize)]
+pub struct CreateBoard {
+    pub slug: String,
+    pub title: String,
+    #[serde(default)]
+    pub description: String,
+    pub benchmark: String,
+    /// The variant's report name; the benchmark's official one by default.
+    #[serde(default)]
+    pub variant: Option<String>,
+    /// By default the benchmark's first metric.
+    #[serde(default)]
+    pub primary: Option<String>,
+    /// The metrics shown; by default the benchmark's headline metrics.
+    #[serde(default)]
+    pub metrics: Option<Vec<String>>,
+    #[serde(default)]
+    pub gold: Vec<FileIn>,
+}
+
+/// `POST /api/v1/leaderboards/{slug}/entries` body.
+#[derive(Debug, Deserialize)]
+pub struct Submit {
+    pub model: String,
+    #[serde(default)]
+    pub meta: BTreeMap<String, String>,
+    pub files: Vec<FileIn>,
+    /// The numbers the client computed (the workbench's publish): refused when any differs.
+    #[serde(default)]
+    pub client_report: Option<Report>,
+}
+
+/// `PATCH /api/v1/leaderboards/{slug}` body (owner).
+#[derive(Debug, Deserialize)]
+pub struct EditBoard {
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub primary: Option<String>,
+    pub metrics: Option<Vec<String>>,
+}
+
+/// `PATCH /api/v1/leaderboards/{slug}/entries/{id}` body (entry token).
+#[derive(Debug, Deserialize)]
+pub struct EditEntry {
+    pub model: Option<String>,
+    /// Replaces the metadata; a key with an empty value is removed.
+    pub meta: Option<BTreeMap<String, String>>,
+}
+
+/// Who presented which token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Actor {
+    Owner,
+    Entry,
+}
+
+impl Actor {
+    fn name(self) -> &'static str {
+        match self {
+            Actor::Owner => "owner",
+            Actor::Entry => "entry",
+        }
+    }
+}
+
+/// What an owner or submitter may do to an entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryAction {
+    Hide,
+    Restore,
+    Withdraw,
+    /// Owner: delete; entry token: withdraw.
+    Remove,
+}
+
+/// The leaderboards of one server process.
+pub struct Boards {
+    pub store: Arc<dyn Store>,
+    /// One background bootstrap at a time per process (the cores are shared with requests).
+    bootstrap_lock: Arc<tokio::sync::Mutex<()>>,
+}
+
+/// A board as the API shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct BoardInfo {
+    pub slug: String,
+    pub title: String,
+    pub description: String,
+    pub benchmark: String,
+    pub benchmark_label: String,
+    pub variant: String,
+    pub primary: String,
+    pub lower_is_better: bool,
+    pub metrics: Vec<String>,
+    /// Displayed value = value × scale, rounded to `decimals` (the benchmark's table).
+    pub display: Display,
+    pub gold: Vec<FileOut>,
+    pub created: String,
+    pub updated: String,
+}
+
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Display {
+    pub scale: f64,
+    pub decimals: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FileOut {
+    pub name: String,
+    pub role: String,
+    pub sha256: String,
+    pub size_bytes: u64,
+    /// Download path.
+    pub url: String,
+}
+
+/// An entry as the API shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct EntryOut {
+    pub entry: i64,
+    pub rank: Option<usize>,
+    pub rank_range: Option<[usize; 2]>,
+    /// The interval of (entry − leader) contains 0; `null` for the leader and when not computed.
+    pub tied_with_leader: Option<bool>,
+    pub versus_leader: Option<LeaderInterval>,
+    pub model: String,
+    pub metrics: IndexMap<String, Option<f64>>,
+    /// `verified` | `reported`.
+    pub status: String,
+    /// `visible` | `hidden` | `withdrawn` (the last two only for the owner).
+    pub state: String,
+    pub inputs: Vec<FileOut>,
+    pub meta: BTreeMap<String, String>,
+    pub submitted: String,
+    pub submitted_ms: i64,
+    pub scorer: Value,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct BootstrapInfo {
+    pub metric: String,
+    pub seed: u64,
+    pub resamples: usize,
+    /// The entry every interval is against.
+    pub leader: Option<i64>,
+    pub computed: usize,
+    /// Verified entries whose interval is not computed yet (a later request computes them).
+    pub pending: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct BoardView {
+    pub board: BoardInfo,
+    pub bootstrap: BootstrapInfo,
+    pub entries: Vec<EntryOut>,
+}
+
+fn file_out(slug: &str, f: &FileRef) -> FileOut {
+    FileOut {
+        name: f.name.clone(),
+        role: f.role.clone(),
+        sha256: f.sha256.clone(),
+        size_bytes: f.size_bytes,
+        url: format!("/api/v1/leaderboards/{slug}/files/{}", f.sha256),
+    }
+}
+
+/// The benchmark's display of overall metrics (scale, decimals), from its own table.
+pub fn display_of(benchmark: &dyn workbench::Benchmark, variant: &str) -> Display {
+    let mut metrics = metrics_core::report::Metrics::new();
+    for m in benchmark.metrics() {
+        metrics.insert(
+            (*m).to_string(),
+            metrics_core::report::MetricValue::Scalar(Some(0.0)),
+        );
+    }
+    let report = Report {
+        benchmark: benchmark.key().into(),
+        variant: variant.into(),
+        inputs: vec![],
+        overall: metrics_core::report::Overall { n: 0, metrics },
+        subsets: vec![],
+        samples: None,
+        warnings: vec![],
+    };
+    let table = benchmark.table(&report);
+    Display {
+        scale: table.scale,
+        decimals: table.decimals,
+    }
+}
+
+fn board_info(board: &BoardRow) -> BoardInfo {
+    let bench = workbench::registry::get(&board.benchmark);
+    BoardInfo {
+        slug: board.slug.clone(),
+        title: board.title.clone(),
+        description: board.description.clone(),
+        benchmark: board.benchmark.clone(),
+        benchmark_label: bench.map_or_else(|| board.benchmark.clone(), |b| b.label().into()),
+        variant: board.variant.clone(),
+        primary: board.primary_metric.clone(),
+        lower_is_better: LOWER_IS_BETTER.contains(&board.primary_metric.as_str()),
+        metrics: board.metrics.clone(),
+        display: bench.map_or(
+            Display {
+                scale: 1.0,
+                decimals: 4,
+            },
+            |b| display_of(b, &board.variant),
+        ),
+        gold: board
+            .gold
+            .iter()
+            .map(|f| file_out(&board.slug, f))
+            .collect(),
+        created: iso8601(board.created_ms),
+        updated: iso8601(board.updated_ms),
+    }
+}
+
+fn interval_key(board: &BoardRow) -> String {
+    format!(
+        "{}|{}|{}|{}",
+        board.primary_metric,
+        board.variant,
+        scoring::BOOTSTRAP_SEED,
+        scoring::BOOTSTRAP_RESAMPLES
+    )
+}
+
+fn audit(actor: &str, action: &str, entry: Option<i64>, detail: Value) -> AuditRow {
+    AuditRow {
+        at_ms: now_ms(),
+        actor: actor.into(),
+        action: action.into(),
+        entry,
+        detail,
+    }
+}
+
+fn internal(e: impl std::fmt::Display) -> LbError {
+    LbError::Internal(e.to_string())
+}
+
+impl Boards {
+    pub fn new(store: Arc<dyn Store>) -> Self {
+        Self {
+            store,
+            bootstrap_lock: Arc::new(tokio::sync::Mutex::new(())),
+        }
+    }
+
+    pub async fn board(&self, slug: &str) -> Result<BoardRow, LbError> {
+        self.store
+            .board(slug)
+            .await?
+            .ok_or_else(|| LbError::NotFound(format!("no leaderboard `{slug}`")))
+    }
+
+    /// The board when `token` is its owner token, else 403.
+    async fn owned(&self, slug: &str, token: Option<&str>) -> Result<BoardRow, LbError> {
+        let board = self.board(slug).await?;
+        match token {
+            Some(t) if token::matches(t, &board.owner_token_sha256) => Ok(board),
+            Some(_) => Err(LbError::Forbidden(format!(
+                "this token is not the owner token of `{slug}`"
+            ))),
+            None => Err(LbError::Forbidden(format!(
+                "the owner token of `{slug}` is required (Authorization: Bearer …)"
+            ))),
+        }
+    }
+
+    /// Create a board; returns (slug, owner token).
+    pub async fn create(&self, req: CreateBoard) -> Result<(String, String), LbError> {
+        check_slug(&req.slug)?;
+        check_text("title", &req.title, 200, true)?;
+        check_text(
+            "description",
+            &req.description,
+            MAX_DESCRIPTION_CHARS,
+            false,
+        )?;
+        let bench = scoring::benchmark(&req.benchmark).map_err(|e| LbError::BadRequest(e.0))?;
+        let variant_name = req
+            .variant
+            .clone()
+            .unwrap_or_else(|| bench.variants()[0].report_name.to_string());
+        scoring::variant(bench, &variant_name).map_err(|e| LbError::BadRequest(e.0))?;
+        let metrics: Vec<String> = req
+            .metrics
+            .clone()
+            .unwrap_or_else(|| bench.metrics().iter().map(|m| (*m).to_string()).collect());
+        let primary = req
+            .primary
+            .clone()
+            .or_else(|| bench.metrics().first().map(|m| (*m).to_string()))
+            .unwrap_or_default();
+        check_metric_names(bench, &primary, &metrics)?;
+        let uploads = uploads(req.gold)?;
+        let gold = scoring::with_roles(bench, uploads, true)?;
+        let owner = token::new_token(token::OWNER_PREFIX).map_err(internal)?;
+        let now = now_ms();
+        let (refs, blobs) = stored_files(&gold);
+        let board = BoardRow {
+            slug: req.slug.clone(),
+            title: req.title,
+            description: req.description,
+            benchmark: bench.key().into(),
+            variant: variant_name,
+            primary_metric: primary,
+            metrics,
+            gold: refs,
+            owner_token_sha256: token::hash(&owner),
+            created_ms: now,
+            updated_ms: now,
+        };
+        let detail = json!({
+            "title": board.title, "benchmark": board.benchmark, "variant": board.variant,
+            "primary": board.primary_metric,
+            "gold": board.gold.iter().map(|f| json!({"name": f.name, "sha256": f.sha256})).collect::<Vec<_>>(),
+        });
+        self.store
+            .create_board(board, blobs, audit("public", "create board", None, detail))
+            .await?;
+        Ok((req.slug, owner))
+    }
+
+    /// Score and store an entry; returns (entry id, entry token, report without samples).
+    pub async fn submit(&self, slug: &str, req: Submit) -> Result<(i64, String, Report), LbError> {
+        check_text("model", &req.model, 200, true)?;
+        let meta = check_meta(req.meta)?;
+        let board = self.board(slug).await?;
+        let uploads = uploads(req.files)?;
+        if uploads.is_empty() {
+            return Err(LbError::BadRequest("no prediction files".into()));
+        }
+        let gold = self.gold_files(&board).await?;
+        let (benchmark, variant) = (board.benchmark.clone(), board.variant.clone());
+        let scored = tokio::task::spawn_blocking(move || {
+            let bench = scoring::benchmark(&benchmark)?;
+            let variant = scoring::variant(bench, &variant)?;
+            let files = scoring::with_roles(bench, uploads, false)?;
+            let scored = scoring::score_entry(bench, variant, &gold, &files)?;
+            Ok::<_, ScoringError>((files, scored))
+        })
+        .await
+        .map_err(internal)?;
+        let (files, scored) = scored?;
+        let report = scored.report;
+        if let Some(client) = &req.client_report {
+            let differences = scoring::metric_differences(&report, client);
+            if !differences.is_empty() {
+                return Err(LbError::Mismatch {
+                    message: format!(
+                        "the client's numbers differ from the server's in {} value(s), first {}",
+                        differences.len(),
+                        differences[0].at
+                    ),
+                    differences,
+                });
+            }
+        }
+        let entry_token = token::new_token(token::ENTRY_PREFIX).map_err(internal)?;
+        let (refs, blobs) = stored_files(&files);
+        let now = now_ms();
+        let metrics = scoring::overall_scalars(&report);
+        let row = EntryRow {
+            id: 0,
+            model: req.model.clone(),
+            meta,
+            status: "verified".into(),
+            state: "visible".into(),
+            files: refs,
+            metrics_json: crate::store::json_text(&metrics),
+            scorer_json: scorer().to_string(),
+            entry_token_sha256: Some(token::hash(&entry_token)),
+            created_ms: now,
+            updated_ms: now,
+        };
+        let detail = json!({
+            "model": req.model,
+            "inputs": report.inputs,
+            "primary": metrics.get(&board.primary_metric).copied().flatten(),
+        });
+        let report_json = serde_json::to_string(&report).map_err(internal)?;
+        let id = self
+            .store
+            .add_entry(
+                slug,
+                row,
+                Some(report_json),
+                blobs,
+                audit("public", "submit", None, detail),
+            )
+            .await?;
+        let mut shown = report;
+        shown.samples = None;
+        Ok((id, entry_token, shown))
+    }
+
+    async fn gold_files(&self, board: &BoardRow) -> Result<Vec<WorkFile>, LbError> {
+        let mut out = Vec::new();
+        for f in &board.gold {
+            let bytes = self.blob(&f.sha256).await?;
+            let role = Role::from_key(&f.role).unwrap_or(Role::UNKNOWN);
+            out.push(WorkFile::with_role(f.name.clone(), bytes, role));
+        }
+        Ok(out)
+    }
+
+    async fn blob(&self, sha256: &str) -> Result<Vec<u8>, LbError> {
+        self.store
+            .blob(sha256)
+            .await?
+            .ok_or_else(|| LbError::Internal(format!("blob {sha256} is missing")))
+    }
+
+    /// The ranked board: visible entries, or every entry for the owner.
+    pub async fn show(
+        self: &Arc<Self>,
+        slug: &str,
+        owner_token: Option<&str>,
+    ) -> Result<BoardView, LbError> {
+        let board = self.board(slug).await?;
+        let include_all = owner_token.is_some_and(|t| token::matches(t, &board.owner_token_sha256));
+        let entries: Vec<EntryRow> = self
+            .store
+            .entries(slug)
+            .await?
+            .into_iter()
+            .filter(|e| include_all || e.state == "visible")
+            .collect();
+        let Ranking {
+            metrics,
+            candidates,
+            ranked,
+            leader,
+            lower,
+        } = ranking(&board, &entries);
+        let primary = board.primary_metric.clone();
+        let intervals = match leader {
+            Some(l) => {
+                let have = self.cached_intervals(&board, entries[l].id).await?;
+                if !missing(&entries, &ranked, l, &have).is_empty() {
+                    self.spawn_bootstrap(board.slug.clone());
+                }
+                have
+            }
+            None => Default::default(),
+        };
+        let sign = if lower { -1.0 } else { 1.0 };
+        let leader_value = leader.and_then(|l| candidates[l].value);
+        let spreads: Vec<Option<Spread>> = ranked
+            .iter()
+            .map(|&(i, r)| {
+                r?;
+                if Some(i) == leader {
+                    return Some(Spread {
+                        low: 0.0,
+                        high: 0.0,
+                        computed: true,
+                    });
+                }
+                if let Some(iv) = intervals.get(&entries[i].id)
+                    && let (Some(lo), Some(hi)) = (iv.low, iv.high)
+                {
+                    let (lo, hi) = (sign * lo, sign * hi);
+                    return Some(Spread {
+                        low: lo.min(hi),
+                        high: lo.max(hi),
+                        computed: true,
+                    });
+                }
+                let d = sign * (candidates[i].value? - leader_value?);
+                Some(Spread {
+                    low: d,
+                    high: d,
+                    computed: false,
+                })
+            })
+            .collect();
+        let ranges = rank::rank_ranges(&spreads);
+        let verified_pending = ranked
+            .iter()
+            .filter(|&&(i, r)| {
+                r.is_some()
+                    && entries[i].status == "verified"
+                    && Some(i) != leader
+                    && !intervals.contains_key(&entries[i].id)
+            })
+            .count();
+        let out: Vec<EntryOut> = ranked
+            .iter()
+            .zip(ranges)
+            .map(|(&(i, r), range)| {
+                let e = &entries[i];
+                let versus = intervals.get(&e.id).cloned();
+                let tied = versus.as_ref().and_then(|v| match (v.low, v.high) {
+                    (Some(lo), Some(hi)) => Some(lo <= 0.0 && 0.0 <= hi),
+                    _ => None,
+                });
+                EntryOut {
+                    entry: e.id,
+                    rank: r,
+                    rank_range: range,
+                    tied_with_leader: if Some(i) == leader { None } else { tied },
+                    versus_leader: versus,
+                    model: e.model.clone(),
+                    metrics: metrics[i].clone(),
+                    status: e.status.clone(),
+                    state: e.state.clone(),
+                    inputs: e.files.iter().map(|f| file_out(slug, f)).collect(),
+                    meta: e.meta.clone(),
+                    submitted: iso8601(e.created_ms),
+                    submitted_ms: e.created_ms,
+                    scorer: serde_json::from_str(&e.scorer_json).unwrap_or(Value::Null),
+                }
+            })
+            .collect();
+        Ok(BoardView {
+            bootstrap: BootstrapInfo {
+                metric: primary,
+                seed: scoring::BOOTSTRAP_SEED,
+                resamples: scoring::BOOTSTRAP_RESAMPLES,
+                leader: leader.map(|l| entries[l].id),
+                computed: ranked
+                    .iter()
+                    .filter(|&&(i, _)| intervals.contains_key(&entries[i].id))
+                    .count(),
+                pending: verified_pending,
+            },
+            board: board_info(&board),
+            entries: out,
+        })
+    }
+
+    async fn cached_intervals(
+        &self,
+        board: &BoardRow,
+        leader_id: i64,
+    ) -> Result<HashMap<i64, LeaderInterval>, LbError> {
+        let cached = self
+            .store
+            .intervals(&board.slug, leader_id, &interval_key(board))
+            .await?;
+        Ok(cached
+            .into_iter()
+            .filter_map(|(id, json)| Some((id, serde_json::from_str(&json).ok()?)))
+            .collect())
+    }
+
+    /// Compute the board's missing intervals in the background, unless this process is
+    /// computing already; `show` returns the cached ones meanwhile (`bootstrap.pending`).
+    fn spawn_bootstrap(self: &Arc<Self>, slug: String) {
+        let Ok(guard) = self.bootstrap_lock.clone().try_lock_owned() else {
+            return;
+        };
+        let this = Arc::clone(self);
+        tokio::spawn(async move {
+            let _guard = guard;
+            loop {
+                match this.bootstrap_batch(&slug).await {
+                    Ok(0) => break,
+                    Ok(_) => {}
+                    Err(e) => {
+                        tracing::warn!(slug, "leaderboard bootstrap stopped: {e}");
+                        break;
+                    }
+                }
+            }
+        });
+    }
+
+    /// Compute and store up to [`BOOTSTRAP_BATCH`] missing intervals of the public ranking (best
+    /// ranked first); returns how many.
+    async fn bootstrap_batch(&self, slug: &str) -> Result<usize, LbError> {
+        let board = self.board(slug).await?;
+        let entries: Vec<EntryRow> = self
+            .store
+            .entries(slug)
+            .await?
+            .into_iter()
+            .filter(|e| e.state == "visible")
+            .collect();
+        let ranking = ranking(&board, &entries);
+        let Some(leader) = ranking.leader else {
+            return Ok(0);
+        };
+        let leader_id = entries[leader].id;
+        let have = self.cached_intervals(&board, leader_id).await?;
+        let todo: Vec<usize> = missing(&entries, &ranking.ranked, leader, &have)
+            .into_iter()
+            .take(BOOTSTRAP_BATCH)
+            .collect();
+        if todo.is_empty() {
+            return Ok(0);
+        }
+        let gold = self.gold_files(&board).await?;
+        let leader_files = self.entry_files(&entries[leader]).await?;
+        let mut jobs = Vec::new();
+        for &i in &todo {
+            jobs.push((entries[i].id, self.entry_files(&entries[i]).await?));
+        }
+        let (benchmark, variant, metric) = (
+            board.benchmark.clone(),
+            board.variant.clone(),
+            board.primary_metric.clone(),
+        );
+        let results = tokio::task::spawn_blocking(move || {
+            let bench = scoring::benchmark(&benchmark)?;
+            let variant = scoring::variant(bench, &variant)?;
+            let leader = scoring::score_entry(bench, variant, &gold, &leader_files)?;
+            Ok::<_, ScoringError>(
+                jobs.into_iter()
+                    .map(|(id, files)| {
+                        let interval = scoring::score_entry(bench, variant, &gold, &files)
+                            .map(|s| scoring::leader_interval(&s, &leader, variant, &metric))
+                            .unwrap_or_else(|e| LeaderInterval {
+                                difference: None,
+                                low: None,
+                                high: None,
+                                resamples_defined: 0,
+                                unavailable: Some(e.0),
+                            });
+                        (id, interval)
+                    })
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .await
+        .map_err(internal)??;
+        let key = interval_key(&board);
+        let rows: Vec<IntervalRow> = results
+            .iter()
+            .map(|(id, interval)| IntervalRow {
+                entry: *id,
+                leader: leader_id,
+                key: key.clone(),
+                result_json: crate::store::json_text(interval),
+            })
+            .collect();
+        self.store.put_intervals(slug, rows).await?;
+        Ok(results.len())
+    }
+
+    async fn entry_files(&self, e: &EntryRow) -> Result<Vec<WorkFile>, LbError> {
+        let mut out = Vec::new();
+        for f in &e.files {
+            let bytes = self.blob(&f.sha256).await?;
+            let role = Role::from_key(&f.role).unwrap_or(Role::UNKNOWN);
+            out.push(WorkFile::with_role(f.name.clone(), bytes, role));
+        }
+        Ok(out)
+    }
+
+    /// One entry with its full report (`samples` only when asked).
+    pub async fn entry(&self, slug: &str, id: i64, samples: bool) -> Result<Value, LbError> {
+        let board = self.board(slug).await?;
+        let e = self
+            .store
+            .entry(slug, id)
+            .await?
+            .filter(|e| e.state == "visible")
+            .ok_or_else(|| LbError::NotFound(format!("no entry {id} on `{slug}`")))?;
+        let report: Option<Value> = match self.store.entry_report(slug, id).await? {
+            Some(text) => {
+                let mut v: Value = serde_json::from_str(&text).map_err(internal)?;
+                if !samples && let Some(o) = v.as_object_mut() {
+                    o.remove("samples");
+                }
+                Some(v)
+            }
+            None => None,
+        };
+        Ok(json!({
+            "board": board.slug,
+            "benchmark": board.benchmark,
+            "variant": board.variant,
+            "entry": e.id,
+            "model": e.model,
+            "meta": e.meta,
+            "status": e.status,
+            "metrics": crate::store::parse_json::<IndexMap<String, Option<f64>>>(&e.metrics_json),
+            "inputs": e.files.iter().map(|f| file_out(slug, f)).collect::<Vec<_>>(),
+            "gold": board.gold.iter().map(|f| file_out(slug, f)).collect::<Vec<_>>(),
+            "submitted": iso8601(e.created_ms),
+            "scorer": serde_json::from_str::<Value>(&e.scorer_json).unwrap_or(Value::Null),
+            "report": report,
+        }))
+    }
+
+    /// A file of the board (gold or an entry's), by SHA-256.
+    pub async fn file(&self, slug: &str, sha256: &str) -> Result<Vec<u8>, LbError> {
+        self.board(slug).await?;
+        if !self.store.board_has_file(slug, sha256).await? {
+            return Err(LbError::NotFound(format!("no file {sha256} on `{slug}`")));
+        }
+        self.blob(sha256).await
+    }
+
+    /// Hide, restore, withdraw or remove an entry with the owner or the entry token.
+    pub async fn entry_action(
+        &self,
+        slug: &str,
+        id: i64,
+        token: Option<&str>,
+        action: EntryAction,
+    ) -> Result<&'static str, LbError> {
+        let board = self.board(slug).await?;
+        let e = self
+            .store
+            .entry(slug, id)
+            .await?
+            .ok_or_else(|| LbError::NotFound(format!("no entry {id} on `{slug}`")))?;
+        let actor = who(&board, &e, token)?;
+        let (next, verb) = match (action, actor) {
+            (EntryAction::Hide, Actor::Owner) => ("hidden", "hide"),
+            (EntryAction::Restore, Actor::Owner) if e.state == "hidden" => ("visible", "restore"),
+            (EntryAction::Restore, Actor::Owner) => {
+                return Err(LbError::Conflict(format!(
+                    "entry {id} is {}, only a hidden entry can be restored",
+                    e.state
+                )));
+            }
+            (EntryAction::Withdraw | EntryAction::Remove, Actor::Entry) => {
+                ("withdrawn", "withdraw")
+            }
+            (EntryAction::Remove, Actor::Owner) => {
+                self.store
+                    .delete_entry(
+                        slug,
+                        id,
+                        audit(
+                            "owner",
+                            "delete",
+                            Some(id),
+                            json!({"model": e.model, "inputs": e.files.iter().map(|f| &f.sha256).collect::<Vec<_>>()}),
+                        ),
+                    )
+                    .await?;
+                return Ok("deleted");
+            }
+            (_, actor) => {
+                return Err(LbError::Forbidden(format!(
+                    "the {} token cannot {action:?} entry {id}",
+                    actor.name()
+                )));
+            }
+        };
+        self.store
+            .update_entry(
+                slug,
+                id,
+                e.model.clone(),
+                e.meta.clone(),
+                next.into(),
+                audit(
+                    actor.name(),
+                    verb,
+                    Some(id),
+                    json!({"state": {"from": e.state, "to": next}}),
+                ),
+            )
+            .await?;
+        Ok(next)
+    }
+
+    /// Edit an entry's model name and metadata (entry token).
+    pub async fn edit_entry(
+        &self,
+        slug: &str,
+        id: i64,
+        token: Option<&str>,
+        edit: EditEntry,
+    ) -> Result<(), LbError> {
+        let board = self.board(slug).await?;
+        let e = self
+            .store
+            .entry(slug, id)
+            .await?
+            .ok_or_else(|| LbError::NotFound(format!("no entry {id} on `{slug}`")))?;
+        if who(&board, &e, token)? != Actor::Entry {
+            return Err(LbError::Forbidden(format!(
+                "only the entry token of entry {id} edits its metadata"
+            )));
+        }
+        let model = edit.model.unwrap_or_else(|| e.model.clone());
+        check_text("model", &model, 200, true)?;
+        let meta = match edit.meta {
+            Some(m) => check_meta(m.into_iter().filter(|(_, v)| !v.is_empty()).collect())?,
+            None => e.meta.clone(),
+        };
+        let detail = json!({
+            "model": {"from": e.model, "to": model},
+            "meta": {"from": e.meta, "to": meta},
+        });
+        self.store
+            .update_entry(
+                slug,
+                id,
+                model,
+                meta,
+                e.state.clone(),
+                audit("entry", "edit", Some(id), detail),
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// Edit the board (owner).
+    pub async fn edit_board(
+        &self,
+        slug: &str,
+        token: Option<&str>,
+        edit: EditBoard,
+    ) -> Result<(), LbError> {
+        let board = self.owned(slug, token).await?;
+        let bench = scoring::benchmark(&board.benchmark)?;
+        let next = BoardEdit {
+            title: edit.title.unwrap_or_else(|| board.title.clone()),
+            description: edit
+                .description
+                .unwrap_or_else(|| board.description.clone()),
+            primary_metric: edit.primary.unwrap_or_else(|| board.primary_metric.clone()),
+            metrics: edit.metrics.unwrap_or_else(|| board.metrics.clone()),
+        };
+        check_text("title", &next.title, 200, true)?;
+        check_text(
+            "description",
+            &next.description,
+            MAX_DESCRIPTION_CHARS,
+            false,
+        )?;
+        check_metric_names(bench, &next.primary_metric, &next.metrics)?;
+        let detail = json!({
+            "from": {"title": board.title, "description": board.description,
+                     "primary": board.primary_metric, "metrics": board.metrics},
+            "to": {"title": next.title, "description": next.description,
+                   "primary": next.primary_metric, "metrics": next.metrics},
+        });
+        self.store
+            .edit_board(slug, next, audit("owner", "edit board", None, detail))
+            .await?;
+        Ok(())
+    }
+
+    /// The audit log (owner).
+    pub async fn audit_log(
+        &self,
+        slug: &str,
+        token: Option<&str>,
+    ) -> Result<Vec<AuditRow>, LbError> {
+        self.owned(slug, token).await?;
+        Ok(self.store.audit(slug).await?)
+    }
+
+    /// Import a table's rows as `reported` entries (owner); returns their ids.
+    pub async fn import(
+        &self,
+        slug: &str,
+        token: Option<&str>,
+        rows: Vec<super::import::ReportedRow>,
+    ) -> Result<Vec<i64>, LbError> {
+        let board = self.owned(slug, token).await?;
+        let mut ids = Vec::new();
+        for row in rows {
+            check_text("model", &row.model, 200, true)?;
+            let meta = check_meta(row.meta)?;
+            let now = now_ms();
+            let detail = json!({"model": row.model, "metrics": row.metrics});
+            let entry = EntryRow {
+                id: 0,
+                model: row.model,
+                meta,
+                status: "reported".into(),
+                state: "visible".into(),
+                files: vec![],
+                metrics_json: crate::store::json_text(&row.metrics),
+                scorer_json: "null".into(),
+                entry_token_sha256: None,
+                created_ms: now,
+                updated_ms: now,
+            };
+            ids.push(
+                self.store
+                    .add_entry(
+                        &board.slug,
+                        entry,
+                        None,
+                        vec![],
+                        audit("owner", "import", None, detail),
+                    )
+                    .await?,
+            );
+        }
+        Ok(ids)
+    }
+}
+
+/// The ranked entries of a board.
+struct Ranking {
+    metrics: Vec<IndexMap<String, Option<f64>>>,
+    candidates: Vec<Candidate>,
+    /// (index into the entries, rank) in ranked order.
+    ranked: Vec<(usize, Option<usize>)>,
+    /// The best-ranked verified entry: every interval is against it.
+    leader: Option<usize>,
+    lower: bool,
+}
+
+fn ranking(board: &BoardRow, entries: &[EntryRow]) -> Ranking {
+    let metrics: Vec<IndexMap<String, Option<f64>>> = entries
+        .iter()
+        .map(|e| crate::store::parse_json(&e.metrics_json))
+        .collect();
+    let primary = &board.primary_metric;
+    let lower = LOWER_IS_BETTER.contains(&primary.as_str());
+    // Hidden and withdrawn entries (listed for the owner only) take no rank.
+    let candidates: Vec<Candidate> = entries
+        .iter()
+        .zip(&metrics)
+        .map(|(e, m)| Candidate {
+            value: m
+                .get(primary)
+                .copied()
+                .flatten()
+                .filter(|_| e.state == "visible"),
+            created_ms: e.created_ms,
+            id: e.id,
+        })
+        .collect();
+    let ranked = rank::rank(&candidates, lower);
+    let leader = ranked
+        .iter()
+        .find(|&&(i, r)| r.is_some() && entries[i].status == "verified")
+        .map(|&(i, _)| i);
+    Ranking {
+        metrics,
+        candidates,
+        ranked,
+        leader,
+        lower,
+    }
+}
+
+/// Ranked verified entries other than the leader without a cached interval, best first.
+fn missing(
+    entries: &[EntryRow],
+    ranked: &[(usize, Option<usize>)],
+    leader: usize,
+    have: &HashMap<i64, LeaderInterval>,
+) -> Vec<usize> {
+    ranked
+        .iter()
+        .filter(|&&(i, r)| {
+            r.is_some()
+                && i != leader
+                && entries[i].status == "verified"
+                && !have.contains_key(&entries[i].id)
+        })
+        .map(|&(i, _)| i)
+        .collect()
+}
+
+fn who(board: &BoardRow, e: &EntryRow, token: Option<&str>) -> Result<Actor, LbError> {
+    let Some(t) = token else {
+        return Err(LbError::Forbidden(
+            "a token is required (Authorization: Bearer …)".into(),
+        ));
+    };
+    if token::matches(t, &board.owner_token_sha256) {
+        return Ok(Actor::Owner);
+    }
+    if e.entry_token_sha256
+        .as_deref()
+        .is_some_and(|h| token::matches(t, h))
+    {
+        return Ok(Actor::Entry);
+    }
+    Err(LbError::Forbidden(format!(
+        "this token is neither the owner token of `{}` nor the token of entry {}",
+        board.slug, e.id
+    )))
+}
+
+fn check_metric_names(
+    bench: &dyn workbench::Benchmark,
+    primary: &str,
+    metrics: &[String],
+) -> Result<(), LbError> {
+    let known = bench.metrics();
+    for m in std::iter::once(primary).chain(metrics.iter().map(String::as_str)) {
+        if !known.contains(&m) {
+            return Err(LbError::BadRequest(format!(
+                "{} has no metric `{m}`; its metrics: {}",
+                bench.label(),
+                known.join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// File references and blobs of work files.
+fn stored_files(files: &[WorkFile]) -> (Vec<FileRef>, Vec<Blob>) {
+    files
+        .iter()
+        .map(|f| {
+            let sha256 = f.input_file().sha256;
+            (
+                FileRef {
+                    name: f.name.clone(),
+                    role: f.role.key().into(),
+                    sha256: sha256.clone(),
+                    size_bytes: f.bytes.len() as u64,
+                },
+                Blob {
+                    sha256,
+                    bytes: f.bytes.clone(),
+                },
+            )
+        })
+        .unzip()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iso8601_of_known_instants() {
+        assert_eq!(iso8601(0), "1970-01-01T00:00:00Z");
+        // 2000-02-29T12:34:56Z = 951827696 s (date -u -d 2000-02-29T12:34:56Z +%s)
+        assert_eq!(iso8601(951_827_696_000), "2000-02-29T12:34:56Z");
+    }
+
+    #[test]
+    fn meta_keys_are_canonical_and_links_http_only() {
+        let m = |pairs: &[(&str, &str)]| {
+            check_meta(
+                pairs
+                    .iter()
+                    .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+                    .collect(),
+            )
+        };
+        let ok = m(&[("params", "7B"), ("Open-Weights", "Yes"), ("org", "x")]).unwrap();
+        assert_eq!(ok["parameters"], "7B");
+        assert_eq!(ok["open_weights"], "yes");
+        assert_eq!(ok["organisation"], "x");
+        assert!(m(&[("link", "javascript:alert(1)")]).is_err());
+        assert!(m(&[("link", "https://example.org/m")]).is_ok());
+        assert!(m(&[("open_weights", "maybe")]).is_err());
+        assert!(m(&[("bad key!", "x")]).is_err());
+    }
+
+    #[test]
+    fn slugs() {
+        assert!(check_slug("eotgc-2025").is_ok());
+        for bad in ["", "-x", "A", "a/b", "a b", &"x".repeat(65)] {
+            assert!(check_slug(bad).is_err(), "{bad}");
+        }
+    }
+}

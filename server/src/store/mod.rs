@@ -1,0 +1,226 @@
+//! Leaderboard storage: one interface ([`Store`]), two implementations.
+//!
+//! - [`sqlite::SqliteStore`]: the embedded default, in the `--db` file (WAL, `synchronous=FULL`,
+//!   its own numbered migrations in table `lb_schema`, beside the tables of [`crate::db`]).
+//! - [`postgres::PgStore`]: `scorebench serve --db postgres://…`, so several server processes
+//!   serve the same boards (tokio-postgres through a deadpool pool; migrations under an advisory
+//!   lock).
+//!
+//! What is stored:
+//! ```text
+//! lb_blob        sha256 → bytes           every gold and prediction file, once (content-addressed)
+//! lb_board       slug, title, …           owner token as its SHA-256 only; next entry number
+//! lb_board_file  slug, position → blob    the gold files
+//! lb_entry       slug, id                 model, metadata, metrics, full report, entry token hash
+//! lb_entry_file  slug, id, position → blob
+//! lb_audit       slug, time, actor, action, entry, detail   every change
+//! lb_interval    slug, entry, leader, key → bootstrap interval (a cache)
+//! ```
+//! A write returns only after its transaction committed (SQLite `synchronous=FULL`, PostgreSQL
+//! `synchronous_commit` on), so an acknowledged submission survives `kill -9`.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+pub mod postgres;
+pub mod sqlite;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The slug is taken.
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
+    NotFound(String),
+    /// The database failed (the message is for the log, not the client).
+    #[error("database: {0}")]
+    Backend(String),
+}
+
+/// A stored file: its name as submitted (base name), role, SHA-256 and size.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FileRef {
+    pub name: String,
+    pub role: String,
+    pub sha256: String,
+    pub size_bytes: u64,
+}
+
+/// File content, keyed by its SHA-256 (hex).
+#[derive(Debug, Clone)]
+pub struct Blob {
+    pub sha256: String,
+    pub bytes: Vec<u8>,
+}
+
+/// A board as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoardRow {
+    pub slug: String,
+    pub title: String,
+    /// Markdown, rendered through a sanitiser.
+    pub description: String,
+    pub benchmark: String,
+    /// The variant's report name (`official`, `corrected`, `paper`).
+    pub variant: String,
+    pub primary_metric: String,
+    /// The metrics shown, in order.
+    pub metrics: Vec<String>,
+    pub gold: Vec<FileRef>,
+    pub owner_token_sha256: String,
+    pub created_ms: i64,
+    pub updated_ms: i64,
+}
+
+/// The editable fields of a board.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoardEdit {
+    pub title: String,
+    pub description: String,
+    pub primary_metric: String,
+    pub metrics: Vec<String>,
+}
+
+/// One line of the board list.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct BoardSummary {
+    pub slug: String,
+    pub title: String,
+    pub benchmark: String,
+    pub entries: i64,
+    pub created_ms: i64,
+}
+
+/// An entry as stored (without its report, see [`Store::entry_report`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntryRow {
+    /// The entry number within its board (1, 2, …).
+    pub id: i64,
+    pub model: String,
+    pub meta: BTreeMap<String, String>,
+    /// `verified` (scored by this server from its files) or `reported` (imported from a table).
+    pub status: String,
+    /// `visible`, `hidden` (by the owner) or `withdrawn` (by the submitter).
+    pub state: String,
+    pub files: Vec<FileRef>,
+    /// The overall scalar metrics at full precision, as JSON (`{"score": 0.8, "x": null}`).
+    pub metrics_json: String,
+    /// `{"version", "commit"}` of the scorer.
+    pub scorer_json: String,
+    pub entry_token_sha256: Option<String>,
+    pub created_ms: i64,
+    pub updated_ms: i64,
+}
+
+/// One recorded change.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct AuditRow {
+    pub at_ms: i64,
+    /// `owner`, `entry` (the entry's token) or `public` (create / submit).
+    pub actor: String,
+    pub action: String,
+    pub entry: Option<i64>,
+    /// JSON: what changed.
+    pub detail: serde_json::Value,
+}
+
+/// A cached bootstrap result for (entry, leader, key); `key` names the metric, variant, seed and
+/// resamples.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IntervalRow {
+    pub entry: i64,
+    pub leader: i64,
+    pub key: String,
+    pub result_json: String,
+}
+
+/// The leaderboard store. Every method is one transaction.
+#[async_trait::async_trait]
+pub trait Store: Send + Sync {
+    /// `sqlite` or `postgres`.
+    fn kind(&self) -> &'static str;
+    /// A new board with its gold files; [`StoreError::Conflict`] when the slug is taken.
+    async fn create_board(
+        &self,
+        board: BoardRow,
+        blobs: Vec<Blob>,
+        audit: AuditRow,
+    ) -> Result<(), StoreError>;
+    async fn board(&self, slug: &str) -> Result<Option<BoardRow>, StoreError>;
+    async fn boards(&self) -> Result<Vec<BoardSummary>, StoreError>;
+    async fn edit_board(
+        &self,
+        slug: &str,
+        edit: BoardEdit,
+        audit: AuditRow,
+    ) -> Result<(), StoreError>;
+    /// Store an entry with the next number of its board (returned); the audit row gets it.
+    async fn add_entry(
+        &self,
+        slug: &str,
+        entry: EntryRow,
+        report_json: Option<String>,
+        blobs: Vec<Blob>,
+        audit: AuditRow,
+    ) -> Result<i64, StoreError>;
+    /// Every entry of the board (all states), in entry order.
+    async fn entries(&self, slug: &str) -> Result<Vec<EntryRow>, StoreError>;
+    async fn entry(&self, slug: &str, id: i64) -> Result<Option<EntryRow>, StoreError>;
+    /// The full report (with samples) of a verified entry.
+    async fn entry_report(&self, slug: &str, id: i64) -> Result<Option<String>, StoreError>;
+    /// Replace the entry's model, metadata and state.
+    async fn update_entry(
+        &self,
+        slug: &str,
+        id: i64,
+        model: String,
+        meta: BTreeMap<String, String>,
+        state: String,
+        audit: AuditRow,
+    ) -> Result<(), StoreError>;
+    /// Delete the entry, its file links, cached intervals and the files nothing else uses.
+    async fn delete_entry(&self, slug: &str, id: i64, audit: AuditRow) -> Result<(), StoreError>;
+    async fn blob(&self, sha256: &str) -> Result<Option<Vec<u8>>, StoreError>;
+    /// Whether `sha256` is a file of this board (gold or an entry's).
+    async fn board_has_file(&self, slug: &str, sha256: &str) -> Result<bool, StoreError>;
+    async fn audit(&self, slug: &str) -> Result<Vec<AuditRow>, StoreError>;
+    /// Cached intervals against `leader` under `key`, by entry.
+    async fn intervals(
+        &self,
+        slug: &str,
+        leader: i64,
+        key: &str,
+    ) -> Result<HashMap<i64, String>, StoreError>;
+    async fn put_intervals(&self, slug: &str, rows: Vec<IntervalRow>) -> Result<(), StoreError>;
+}
+
+/// A store chosen by `--db`: a `postgres://` or `postgresql://` URL, else a SQLite file path.
+pub async fn open(db: &str) -> Result<Arc<dyn Store>, StoreError> {
+    if is_postgres_url(db) {
+        Ok(Arc::new(postgres::PgStore::connect(db).await?))
+    } else {
+        Ok(Arc::new(sqlite::SqliteStore::open(std::path::Path::new(
+            db,
+        ))?))
+    }
+}
+
+/// Whether `--db` names a PostgreSQL database.
+pub fn is_postgres_url(db: &str) -> bool {
+    db.starts_with("postgres://") || db.starts_with("postgresql://")
+}
+
+/// Blobs sorted by hash and deduplicated (a fixed lock order for concurrent writers).
+pub(crate) fn sorted_blobs(mut blobs: Vec<Blob>) -> Vec<Blob> {
+    blobs.sort_by(|a, b| a.sha256.cmp(&b.sha256));
+    blobs.dedup_by(|a, b| a.sha256 == b.sha256);
+    blobs
+}
+
+pub(crate) fn json_text<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| "null".into())
+}
+
+pub(crate) fn parse_json<T: serde::de::DeserializeOwned + Default>(text: &str) -> T {
+    serde_json::from_str(text).unwrap_or_default()
+}
