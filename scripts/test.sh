@@ -21,6 +21,11 @@ cargo clippy --locked -q -p app --target wasm32-unknown-unknown -- -D warnings
 step "invariants"
 scripts/check-invariants.sh
 
+step "PostgreSQL (a throw-away cluster on loopback for the leaderboard tests)"
+eval "$(scripts/pg.sh start)"
+export PG_URL
+trap 'scripts/pg.sh stop "$PG_DIR"' EXIT
+
 step "native tests"
 cargo test --locked -p metrics-core -p workbench -p server
 
@@ -34,5 +39,18 @@ trunk build --release --offline
 step "end-to-end (real server, Debian Chromium via Playwright)"
 cargo build --locked -q -p server
 node --test --test-concurrency=1 tests/e2e/
+
+step "repeated sampling with the real openai client (the official toolkit's call pattern)"
+scripts/check-sampling.sh target/debug/scorebench
+
+# The contract checks of the open issues, when ../shared is beside the checkout (as in CI).
+if [ -d ../shared/checks ]; then
+  step "contract checks (../shared/checks)"
+  python3 ../shared/checks/security.py target/debug/scorebench
+  python3 ../shared/checks/server_hardening.py target/debug/scorebench
+  python3 ../shared/checks/leaderboard.py target/debug/scorebench
+  NODE_PATH="$PWD/tools/node_modules" SHOTS="$PWD/tests/e2e/artifacts" \
+    bash ../shared/checks/teacher.sh target/debug/scorebench
+fi
 
 printf '\nall tests passed in %ss\n' "$(( $(date +%s) - start ))" >&2

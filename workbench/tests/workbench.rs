@@ -760,3 +760,40 @@ mod sas_views {
         }
     }
 }
+
+/// The teacher's view of a class in the samples layout (gold inside, no ids) with a levels and a
+/// comments file: the Track 1 report and the class view come from one job, and the comments
+/// file is also checked on its own.
+#[test]
+fn teacher_class_with_gold_in_the_samples_layout() {
+    let levels = ["优秀", "较好", "一般", "合格", "不合格"];
+    let samples: Vec<Value> = (0..10)
+        .map(|i| serde_json::json!({"grade": "3", "title": "t", "content": "c\nd", "classification": levels[i % 5], "comment": "好"}))
+        .collect();
+    let preds: Vec<Value> = (0..10)
+        .map(|i| serde_json::json!({"id": i, "classification": levels[(i + 1) % 5]}))
+        .collect();
+    let comments: Vec<Value> = (0..10)
+        .map(|i| serde_json::json!({"id": i, "comment": "字".repeat(if i == 0 { 251 } else { 3 })}))
+        .collect();
+    let bytes = |v: &Vec<Value>| serde_json::to_vec(v).unwrap();
+    let files = vec![
+        WorkFile::new("samples.json", bytes(&samples)),
+        WorkFile::new("t1.json", bytes(&preds)),
+        WorkFile::new("t2.json", bytes(&comments)),
+    ];
+    let outcomes = score_files(&files, &ScoreOptions::default());
+    let titles: Vec<&str> = outcomes.iter().map(|o| o.job.title.as_str()).collect();
+    assert_eq!(titles, ["EOTGC Track 1: t1.json", "EOTGC comment check: t2.json"]);
+    let track1 = outcomes[0].result.as_ref().unwrap();
+    assert!(track1.report.overall.metrics.contains_key("acc_a"));
+    let class = outcomes[0].job.benchmark().unwrap().class(track1).unwrap();
+    assert!(class.has_gold);
+    assert_eq!(class.essays.len(), 10);
+    let first = class.essays.iter().find(|e| e.id == "0").unwrap();
+    assert_eq!(first.comment_flag.as_deref(), Some("over"));
+    assert_eq!(first.level.as_deref(), Some("较好"));
+    assert_eq!(first.gold_rank, Some(0));
+    let check = &outcomes[1].result.as_ref().unwrap().report;
+    assert_eq!(check.variant, "comments");
+}

@@ -281,7 +281,8 @@ impl Benchmark for Eotgc {
             };
             return Ok(Scored::with_records(report, records));
         }
-        if let Some(i) = job.first(COMMENTS) {
+        // A comments file alone: the comment check.
+        if let (Some(i), None) = (job.first(COMMENTS), job.first(SUBMISSION)) {
             return Ok(Scored::report_only(eotgc::comments_report(
                 input(files, i)?,
                 comments.as_deref().unwrap_or_default(),

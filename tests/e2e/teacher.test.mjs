@@ -1,0 +1,190 @@
+// The teacher's class view: a class's essays (the EOTGC test layout, no gold) with a model's
+// levels and comments; the distribution, the list, the reader, an adjustment that survives a
+// reload, exports with the adjustments, agreement equal to the CLI's metrics on the same pairs;
+// the samples layout with gold gives the CLI's ACC_A/Pearson/Score; both languages; the print
+// view (one essay per page).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { startServer, launchBrowser, tempDir, artifacts, scorebench } from './support.mjs';
+
+const LEVELS = ['优秀', '较好', '一般', '合格', '不合格'];
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A seeded class: 185 essays over grades 3–9, levels, comments (some over 250 chars, some empty). */
+function makeClass(dir, withGold = false) {
+  let seed = 7;
+  const rnd = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+  const pick = (a) => a[Math.floor(rnd() * a.length)];
+  const grades = [...Array(10).fill(3), ...Array(10).fill(4), ...Array(10).fill(5), ...Array(10).fill(6),
+    ...Array(46).fill(7), ...Array(37).fill(8), ...Array(62).fill(9)];
+  const chars = '我们的学校春天老师同学朋友生活努力梦想成长快乐';
+  const para = () => Array.from({ length: 40 + Math.floor(rnd() * 60) }, () => pick([...chars])).join('');
+  const essays = grades.map((g, i) => ({
+    id: i, grade: String(g), requirement: `阅读下面的材料，根据要求写作。（第${i}题）`, title: `题目${i % 17}`,
+    content: [para(), para(), para()].join('\n'),
+  }));
+  const levels = essays.map((e) => ({ id: e.id, classification: pick(LEVELS) }));
+  const comments = essays.map((e) => ({ id: e.id, comment: '文章'.repeat(pick([0, 40, 100, 126, 130])) }));
+  const files = {};
+  if (withGold) {
+    // The samples layout: no ids (numbered by position), gold level and gold comment inside.
+    const samples = essays.map(({ id, ...rest }) => ({ ...rest, classification: pick(LEVELS), comment: '好' }));
+    files.essays = join(dir, 'samples.json');
+    writeFileSync(files.essays, JSON.stringify(samples));
+  } else {
+    files.essays = join(dir, 'test_data.json');
+    writeFileSync(files.essays, JSON.stringify(essays));
+  }
+  files.levels = join(dir, 'track1.json');
+  files.comments = join(dir, 'track2.json');
+  writeFileSync(files.levels, JSON.stringify(levels));
+  writeFileSync(files.comments, JSON.stringify(comments));
+  return { essays, levels, comments, files };
+}
+
+async function openClass(page, files, query = '') {
+  await page.goto(server.url + query);
+  await page.setInputFiles('input[type=file]', [files.essays, files.levels, files.comments]);
+  await page.locator('[data-essay-id]').first().waitFor({ timeout: 60_000 });
+}
+
+test('a class without gold: distribution, list, reader, adjustments, exports, agreement', async () => {
+  const dir = tempDir('teacher');
+  const { essays, levels, comments, files } = makeClass(dir);
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await openClass(page, files, '?lang=en');
+  assert.match(page.url(), /tab=class/, 'the class view opens by itself');
+
+  // Distribution cells equal the counts from the files.
+  const want = {};
+  for (const e of essays) {
+    const k = `${e.grade}|${levels[e.id].classification}`;
+    want[k] = (want[k] ?? 0) + 1;
+  }
+  const cells = await page.$$eval('[data-testid=class-distribution] [data-grade][data-level][data-count]',
+    (els) => els.map((e) => [`${e.dataset.grade}|${e.dataset.level}`, Number(e.dataset.count)]));
+  const perGrade = cells.filter(([k]) => !k.startsWith('overall|'));
+  assert.equal(perGrade.length, 7 * 5);
+  for (const [k, n] of perGrade) assert.equal(n, want[k] ?? 0, k);
+  for (const [k, n] of cells.filter(([k]) => k.startsWith('overall|'))) {
+    const level = k.split('|')[1];
+    assert.equal(n, levels.filter((l) => l.classification === level).length, k);
+  }
+
+  // Every essay is listed with its level and comment length; the weakest level comes first.
+  const rows = await page.$$eval('[data-essay-id]', (els) => els.map((e) => ({
+    id: e.dataset.essayId, grade: e.dataset.grade, level: e.dataset.level, chars: Number(e.dataset.commentChars) })));
+  assert.equal(new Set(rows.map((r) => r.id)).size, essays.length);
+  for (const r of rows) {
+    assert.equal(r.level, levels[r.id].classification);
+    assert.equal(r.chars, [...comments[r.id].comment].length);
+  }
+  assert.equal(rows[0].level, '不合格', 'weakest first');
+
+  // Filters: comments over 250 characters.
+  await page.selectOption('select[aria-label=comment]', 'over');
+  const over = comments.filter((c) => [...c.comment].length > 250).length;
+  assert.equal(await page.locator('[data-essay-id]').count(), over);
+  await page.selectOption('select[aria-label=comment]', '');
+
+  // The reader shows the essay; j moves to the next one.
+  await page.locator('[data-essay-id="5"]').click();
+  const reader = page.locator('[data-testid=essay-reader]');
+  assert.ok((await reader.innerText()).includes(essays[5].content.split('\n')[0].slice(0, 20)));
+  await page.keyboard.press('j');
+  assert.notEqual(await reader.getAttribute('data-essay'), '5');
+
+  // Adjust essay 5: level 优秀, a comment, reviewed; it survives a reload.
+  await page.locator('[data-essay-id="5"]').click();
+  await page.selectOption('select[aria-label="teacher level"]', '0');
+  await page.fill('textarea[aria-label="teacher comment"]', '教师改写的评语');
+  await page.locator('textarea[aria-label="teacher comment"]').blur();
+  await page.check('input[aria-label=reviewed]');
+  // Also review essay 6 without changing its level.
+  await page.locator('[data-essay-id="6"]').click();
+  await page.check('input[aria-label=reviewed]');
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(artifacts, 'teacher-class-en.png'), fullPage: false });
+
+  await openClass(page, files, '?lang=en');
+  await page.locator('[data-essay-id="5"][data-teacher-level="优秀"]').waitFor({ timeout: 10_000 });
+
+  // Agreement on the two reviewed essays equals the CLI's metrics on the same pairs.
+  const pairs = [[5, 0], [6, null]].map(([id, teacher]) => {
+    const model = LEVELS.indexOf(levels[id].classification);
+    return { gold: 4 - (teacher ?? model), pred: 4 - model };
+  });
+  const pairsFile = join(dir, 'pairs.jsonl');
+  writeFileSync(pairsFile, pairs.map((p) => JSON.stringify(p)).join('\n') + '\n');
+  const cli = JSON.parse(execFileSync(scorebench, ['score', 'pairs', pairsFile, '--labels', '0,1,2,3,4', '--json'], { encoding: 'utf8' }));
+  const agreement = page.locator('[data-testid=agreement]');
+  assert.equal(await agreement.getAttribute('data-n'), '2');
+  const value = async (m) => JSON.parse(await agreement.locator(`[data-metric=${m}]`).getAttribute('data-value'));
+  assert.equal(await value('exact'), cli.overall.metrics.accuracy);
+  assert.equal(await value('qwk'), cli.overall.metrics.qwk);
+
+  // Exports carry the adjustments.
+  const download = async (name) => {
+    const [d] = await Promise.all([page.waitForEvent('download'), page.click(`button[data-export=${name}]`)]);
+    return readFileSync(await d.path(), 'utf8');
+  };
+  const csv = await download('class-csv');
+  assert.ok(csv.startsWith('\ufeffid,grade,title,model_level'), 'CSV with a BOM');
+  assert.ok(csv.split('\n').some((l) => l.startsWith('5,') && l.includes('教师改写的评语') && l.includes(',优秀,') && l.endsWith(',yes')));
+  const t1 = JSON.parse(await download('track1'));
+  assert.equal(t1.length, essays.length);
+  assert.equal(t1.find((r) => r.id === 5).classification, '优秀');
+  const t2 = JSON.parse(await download('track2'));
+  assert.equal(t2.find((r) => r.id === 5).comment, '教师改写的评语');
+
+  // Print: a summary page then one essay per page.
+  await page.click('button[data-action=print]');
+  await page.locator('.print-essay').first().waitFor({ state: 'attached' });
+  assert.equal(await page.locator('.print-essay').count(), essays.length);
+  await page.emulateMedia({ media: 'print' });
+  const pdf = await page.pdf({ path: join(artifacts, 'teacher-print.pdf'), format: 'A4' });
+  const pages = (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length;
+  assert.ok(pages >= essays.length + 1, `one essay per page (${pages} pages)`);
+  await page.emulateMedia({ media: 'screen' });
+
+  // Chinese interface.
+  await page.click('button.lang-switch');
+  assert.match(page.url(), /lang=zh-CN/);
+  assert.equal(await page.locator('button[data-tab=class]').innerText(), '班级');
+  await page.locator('[data-essay-id="5"]').click();
+  await page.screenshot({ path: join(artifacts, 'teacher-reader-zh.png'), fullPage: false });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a class with gold (samples layout): ACC_A, Pearson and Score equal the CLI', async () => {
+  const dir = tempDir('teacher-gold');
+  const { files } = makeClass(dir, true);
+  const page = await browser.newPage();
+  await openClass(page, files, '?lang=zh-CN');
+  const scores = page.locator('[data-testid=class-gold-scores]');
+  await scores.waitFor();
+  const cli = JSON.parse(execFileSync(scorebench, ['score', 'eotgc', '--gold', files.essays, files.levels, '--json'], { encoding: 'utf8' }));
+  for (const m of ['acc_a', 'pearson', 'score']) {
+    const v = JSON.parse(await scores.locator(`[data-metric=${m}]`).getAttribute('data-value'));
+    assert.equal(v, cli.overall.metrics[m], m);
+  }
+  const gold = await page.$$eval('[data-essay-id][data-gold-level]', (els) => els.length);
+  assert.equal(gold, 185, 'every row shows the gold level');
+  await page.screenshot({ path: join(artifacts, 'teacher-class-zh.png'), fullPage: false });
+  await page.close();
+});
