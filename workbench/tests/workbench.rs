@@ -784,7 +784,10 @@ fn teacher_class_with_gold_in_the_samples_layout() {
     ];
     let outcomes = score_files(&files, &ScoreOptions::default());
     let titles: Vec<&str> = outcomes.iter().map(|o| o.job.title.as_str()).collect();
-    assert_eq!(titles, ["EOTGC Track 1: t1.json", "EOTGC comment check: t2.json"]);
+    assert_eq!(
+        titles,
+        ["EOTGC Track 1: t1.json", "EOTGC comment check: t2.json"]
+    );
     let track1 = outcomes[0].result.as_ref().unwrap();
     assert!(track1.report.overall.metrics.contains_key("acc_a"));
     let class = outcomes[0].job.benchmark().unwrap().class(track1).unwrap();
