@@ -77,10 +77,13 @@ test('a malformed file shows file:line while the other file still scores', async
   await page.close();
 });
 
-test('deep links load the app', async () => {
+test('deep links load the app; an unknown leaderboard is a 404 page', async () => {
   const page = await browser.newPage();
-  const response = await page.goto(new URL('/leaderboard/abc', server.url).href);
+  const response = await page.goto(new URL('/some/deep/link?tab=charts', server.url).href);
   assert.equal(response.status(), 200);
   await page.locator('input[type=file]').waitFor({ state: 'attached' });
+  // /leaderboard/<slug> is rendered by the server: a board that does not exist is not found.
+  const missing = await page.goto(new URL('/leaderboard/no-such-board', server.url).href);
+  assert.equal(missing.status(), 404);
   await page.close();
 });

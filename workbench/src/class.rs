@@ -101,6 +101,9 @@ pub struct ClassView {
     pub has_gold: bool,
     /// The comment length limit, in characters.
     pub comment_limit: usize,
+    /// The page opens this view first: a class without gold, or with the model's comments (a
+    /// teacher's files rather than a researcher's gold + levels).
+    pub open_first: bool,
 }
 
 /// The five EOTGC levels, best first, spelled as `spellings` has them (the first spelling seen
@@ -199,6 +202,7 @@ impl ClassView {
             })
             .collect();
         let has_gold = essays.iter().any(|e| e.gold_rank.is_some());
+        let open_first = !has_gold || essays.iter().any(|e| e.comment.is_some());
         // Weakest first (highest rank), essays without a model level last; stable.
         essays.sort_by_key(|e| std::cmp::Reverse(e.level_rank.map_or(0, |k| k + 1)));
         Self {
@@ -210,6 +214,7 @@ impl ClassView {
             by_title,
             has_gold,
             comment_limit,
+            open_first,
         }
     }
 }

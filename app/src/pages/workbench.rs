@@ -50,7 +50,11 @@ pub fn Workbench() -> impl IntoView {
     // A class's essays open the class view by themselves, once per drop.
     let class_seen = RwSignal::new(false);
     Effect::new(move |_| {
-        let has_class = state.outcomes.get().iter().any(|o| o.class.is_some());
+        let has_class = state
+            .outcomes
+            .get()
+            .iter()
+            .any(|o| o.class.as_ref().is_some_and(|c| c.open_first));
         if has_class && !class_seen.get_untracked() {
             class_seen.set(true);
             tab.set(Tab::Class);
