@@ -8,6 +8,7 @@ use workbench::drill::SampleRow;
 
 use crate::charts::{Series, confusion_heatmap, grouped_bars};
 use crate::components::chart_box::ChartBox;
+use crate::i18n::{lang, t};
 
 #[component]
 pub fn ChartsView(report: Report, rows: Vec<SampleRow>, charts: Vec<Chart>) -> impl IntoView {
@@ -24,7 +25,7 @@ pub fn ChartsView(report: Report, rows: Vec<SampleRow>, charts: Vec<Chart>) -> i
     if let Some(cm) = confusion(&rows) {
         charts.push((
             format!("{stem}-confusion"),
-            "Gold × predicted totals".into(),
+            t(lang().get_untracked(), "charts.confusion").into(),
             confusion_heatmap(&cm, "gold × predicted"),
         ));
     }
@@ -42,7 +43,7 @@ pub fn ChartsView(report: Report, rows: Vec<SampleRow>, charts: Vec<Chart>) -> i
         ];
         charts.push((
             format!("{stem}-distribution"),
-            "Score distributions".into(),
+            t(lang().get_untracked(), "charts.distributions").into(),
             grouped_bars("gold vs predicted scores", &h.labels, &series, "records"),
         ));
     }
@@ -114,7 +115,11 @@ pub fn ChartsView(report: Report, rows: Vec<SampleRow>, charts: Vec<Chart>) -> i
         ];
         charts.push((
             format!("eotgc-levels-{}", grade.grade.replace(' ', "-")),
-            format!("Relevance levels, {}", grade.grade),
+            format!(
+                "{}, {}",
+                t(lang().get_untracked(), "charts.levels"),
+                grade.grade
+            ),
             grouped_bars(
                 &format!("levels · {}", grade.grade),
                 &grade.levels,

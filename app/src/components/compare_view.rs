@@ -2,6 +2,8 @@
 //! (computed in the worker, with progress), and the per-sample diff aligned on ids.
 
 use leptos::prelude::*;
+
+use crate::i18n::{lang, t};
 use workbench::compare::{metrics_table, sample_diff};
 
 use crate::components::table_view::TableView;
@@ -52,7 +54,7 @@ pub fn CompareView(state: WorkbenchState) -> impl IntoView {
         if list.len() < 2 {
             return view! {
                 <p class="hint" data-testid="compare-empty">
-                    "Drop a second model's files for the same benchmark (in a separate drop) to compare models."
+                    {move || t(lang().get(), "compare.none")}
                 </p>
             }
             .into_any();
@@ -74,6 +76,7 @@ pub fn CompareView(state: WorkbenchState) -> impl IntoView {
         };
         let table = metrics_table(&[(name(&oa), &ra, &ta), (name(&ob), &rb, &tb)]);
         let diff = sample_diff(&oa.rows, &ob.rows);
+        let diff_len = diff.len();
         let diff_rows = diff
             .iter()
             .take(DIFF_ROWS)
@@ -143,18 +146,18 @@ pub fn CompareView(state: WorkbenchState) -> impl IntoView {
                 <div class="filters">
                     <label>"A " <select on:change=move |ev| a.set(event_target_value(&ev).parse().unwrap_or(0))>{options(a)}</select></label>
                     <label>"B " <select on:change=move |ev| b.set(event_target_value(&ev).parse().unwrap_or(1))>{options(b)}</select></label>
-                    <label>"resamples " <input type="number" min="1000" step="500" prop:value=move || resamples.get().to_string()
+                    <label>{move || t(lang().get(), "compare.resamples")} <input type="number" min="1000" step="500" prop:value=move || resamples.get().to_string()
                         on:input=move |ev| resamples.set(event_target_value(&ev).parse().unwrap_or(DEFAULT_RESAMPLES).max(1000)) /></label>
-                    <label>"seed " <input type="number" prop:value=move || seed.get().to_string()
+                    <label>{move || t(lang().get(), "compare.seed")} <input type="number" prop:value=move || seed.get().to_string()
                         on:input=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(DEFAULT_SEED)) /></label>
                     <button class="variant active" data-testid="run-bootstrap"
                         on:click=move |_| state.compare(id_a, id_b, seed.get_untracked(), resamples.get_untracked())>
-                        "Bootstrap the differences"
+                        {move || t(lang().get(), "compare.run")}
                     </button>
                 </div>
                 <TableView table=table />
                 {intervals}
-                <h3>{format!("Per-sample diff ({} aligned samples, largest disagreement first)", diff.len())}</h3>
+                <h3>{move || format!("{} ({} {})", t(lang().get(), "compare.diff"), diff_len, t(lang().get(), "compare.diff_hint"))}</h3>
                 <table class="metrics diff">
                     <thead><tr><th>"subset"</th><th>"id"</th><th>"gold"</th><th>"A"</th><th>"B"</th><th>"|A − B|"</th></tr></thead>
                     <tbody>{diff_rows}</tbody>

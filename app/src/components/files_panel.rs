@@ -62,11 +62,11 @@ pub fn FilesPanel(state: WorkbenchState) -> impl IntoView {
                 <table class="files-table">
                     <thead>
                         <tr>
-                            <th>"file"</th>
-                            <th>"size"</th>
-                            <th>"model"</th>
-                            <th>"recognised as"</th>
-                            <th>"why"</th>
+                            <th>{move || t(lang().get(), "files.file")}</th>
+                            <th>{move || t(lang().get(), "files.size")}</th>
+                            <th>{move || t(lang().get(), "files.model")}</th>
+                            <th>{move || t(lang().get(), "files.role")}</th>
+                            <th>{move || t(lang().get(), "files.why")}</th>
                             <th></th>
                         </tr>
                     </thead>

@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use crate::i18n::{lang, t};
 use crate::worker_client::Progress;
 
 #[component]
@@ -13,14 +14,21 @@ pub fn ProgressBar(progress: Signal<Option<Progress>>) -> impl IntoView {
             } else {
                 0.0
             };
+            let l = lang().get();
             let label = match p.stage.as_str() {
                 "reading" => format!(
-                    "Reading files… {:.0} of {:.0} MB",
+                    "{} {:.0} / {:.0} MB",
+                    t(l, "progress.reading"),
                     p.done / 1e6,
                     p.total / 1e6
                 ),
-                "bootstrap" => format!("Bootstrap resampling… {:.0} of {:.0}", p.done, p.total),
-                _ => "Parsing and scoring (in a background worker)…".to_string(),
+                "bootstrap" => format!(
+                    "{} {:.0} / {:.0}",
+                    t(l, "progress.bootstrap"),
+                    p.done,
+                    p.total
+                ),
+                _ => t(l, "progress.scoring").to_string(),
             };
             view! {
                 <div class="progress" role="status" data-testid="progress">

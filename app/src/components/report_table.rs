@@ -7,6 +7,7 @@ use workbench::table::{Table, to_json_without_samples};
 use workbench::{to_csv, to_latex, to_markdown};
 
 use crate::download::download_text;
+use crate::i18n::{lang, t as text};
 
 /// A header that may wrap after underscores (SAS-Bench file names are long).
 fn breakable(label: &str) -> String {
@@ -126,7 +127,7 @@ pub fn ReportTable(
                 </thead>
                 <tbody>{rows}</tbody>
             </table>
-            <div class="exports">"Export: " {exports}</div>
+            <div class="exports">{move || text(lang().get(), "export")} {exports}</div>
             {(!report.warnings.is_empty()).then(|| view! {
                 <details class="warnings">
                     <summary>{format!("{} warnings", report.warnings.len())}</summary>

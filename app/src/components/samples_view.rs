@@ -2,6 +2,8 @@
 //! 100,000 rows stay smooth), and a detail pane with the sample side by side.
 
 use leptos::prelude::*;
+
+use crate::i18n::{lang, t};
 use workbench::drill::{Filter, SampleRow, error_types, filter, subsets};
 
 use crate::worker_client::WorkbenchState;
@@ -75,15 +77,15 @@ pub fn SamplesView(
         <div class="samples">
             <div class="filters">
                 <select aria-label="subset" on:change=move |ev| view_filter.update(|f| f.subset = empty_to_none(event_target_value(&ev)))>
-                    <option value="">"all subsets"</option>
+                    <option value="">{move || t(lang().get(), "samples.all_subsets")}</option>
                     {subset_select}
                 </select>
                 <select aria-label="error type" on:change=move |ev| view_filter.update(|f| f.error_type = empty_to_none(event_target_value(&ev)))>
-                    <option value="">"all error types"</option>
+                    <option value="">{move || t(lang().get(), "samples.all_errors")}</option>
                     {error_select}
                 </select>
                 <label>
-                    "disagreement ≥ "
+                    {move || t(lang().get(), "samples.min")}
                     <input
                         type="number"
                         min="0"
@@ -95,20 +97,20 @@ pub fn SamplesView(
                 </label>
                 <input
                     type="search"
-                    placeholder="search id, text, errors…"
+                    placeholder=move || t(lang().get(), "samples.search")
                     aria-label="search"
                     prop:value=move || view_filter.get().query
                     on:input=move |ev| view_filter.update(|f| f.query = event_target_value(&ev))
                 />
-                <span class="count" data-testid="sample-count">{move || format!("{} samples", visible.get().len())}</span>
+                <span class="count" data-testid="sample-count">{move || format!("{} {}", visible.get().len(), t(lang().get(), "samples.count"))}</span>
             </div>
             <div class="vhead">
-                <span class="c-subset">"subset"</span>
-                <span class="c-id">"id"</span>
-                <span class="c-num">"gold"</span>
-                <span class="c-num">"pred"</span>
+                <span class="c-subset">{move || t(lang().get(), "samples.subset")}</span>
+                <span class="c-id">{move || t(lang().get(), "samples.id")}</span>
+                <span class="c-num">{move || t(lang().get(), "samples.gold")}</span>
+                <span class="c-num">{move || t(lang().get(), "samples.pred")}</span>
                 <span class="c-num">"|Δ|"</span>
-                <span class="c-errors">"error types"</span>
+                <span class="c-errors">{move || t(lang().get(), "samples.errors")}</span>
             </div>
             <div
                 class="vlist"
