@@ -23,7 +23,7 @@ use serde_json::json;
 
 use super::scoring::{self, ScoringError};
 use super::service::{Boards, now_ms};
-use crate::store::{Job, JobResult};
+use crate::store::Job;
 use workbench::compare::Xoshiro256StarStar;
 use workbench::session::{Scored, Variant, WorkFile};
 
@@ -278,18 +278,21 @@ async fn run_job(boards: &Arc<Boards>, config: &QueueConfig, worker: &str, job: 
     if !config.job_delay.is_zero() {
         tokio::time::sleep(config.job_delay).await;
     }
-    let result = match boards.score_job(&job).await {
-        Ok(r) => r,
-        Err(e) => JobResult {
-            status: "failed".into(),
-            reason: Some(e),
-            metrics_json: "{}".into(),
-            scores_json: None,
-            report_json: None,
-            at_ms: now_ms(),
-        },
-    };
+    let scored = boards.score_job(&job).await;
     renew.abort();
+    let result = match scored {
+        Ok(r) => r,
+        Err(e) => {
+            // The store failed: leave the job to expire and be claimed again (it fails after
+            // MAX_ATTEMPTS claims).
+            tracing::warn!(
+                slug = job.slug,
+                entry = job.entry,
+                "scoring queue: {e}; the job is retried"
+            );
+            return;
+        }
+    };
     match boards.store.finish_job(&job, worker, result).await {
         Ok(true) => {}
         Ok(false) => tracing::warn!(
