@@ -2098,6 +2098,87 @@ mod tests {
     }
 
     #[test]
+    fn iso8601_parses_back() {
+        for ms in [0, 951_827_696_000, 1_780_000_000_000] {
+            assert_eq!(parse_iso8601(&iso8601(ms)), Some(ms));
+        }
+        assert_eq!(parse_iso8601("2000-02-29"), Some(951_782_400_000));
+        assert_eq!(parse_iso8601("2000-02-29T12:34Z"), Some(951_827_640_000));
+        for bad in ["2000-13-01", "2000-02-29T25:00Z", "2000-02-29T12:00", "x"] {
+            assert_eq!(parse_iso8601(bad), None, "{bad}");
+        }
+    }
+
+    fn board_row() -> BoardRow {
+        BoardRow {
+            slug: "c".into(),
+            title: "c".into(),
+            description: String::new(),
+            benchmark: "eotgc".into(),
+            variant: "official".into(),
+            primary_metric: "score".into(),
+            metrics: vec!["score".into()],
+            gold: vec![],
+            owner_token_sha256: String::new(),
+            created_ms: 0,
+            updated_ms: 0,
+            competition: Some("{}".into()),
+        }
+    }
+
+    fn done(id: i64, team: Option<&str>, public: f64, status: &str, chosen: bool) -> EntryRow {
+        EntryRow {
+            id,
+            team: team.map(str::to_string),
+            chosen,
+            metrics_json: json!({"score": 0.5}).to_string(),
+            scores_json: Some(
+                json!({"public": {"score": public}, "private": {"score": 0.1}}).to_string(),
+            ),
+            ..EntryRow::new(format!("m{id}"), status, id)
+        }
+    }
+
+    #[test]
+    fn one_entry_per_team_counts_by_the_boards_rule() {
+        let entries = || {
+            vec![
+                done(1, Some("a"), 0.7, "done", false),
+                done(2, Some("a"), 0.9, "done", true),
+                done(3, Some("a"), 0.9, "done", false),
+                done(4, Some("a"), 0.99, "failed", false),
+                done(5, Some("a"), 0.6, "done", false),
+                done(6, None, 0.2, "done", false),
+                done(7, None, 0.3, "queued", false),
+            ]
+        };
+        let ids = |counts: Counts, closed: Option<i64>| {
+            let c = Competition {
+                counts,
+                closed_ms: closed,
+                ..Default::default()
+            };
+            counted(&board_row(), &c, entries())
+                .iter()
+                .map(|e| (e.id, e.metrics_json.clone()))
+                .collect::<Vec<_>>()
+        };
+        let public = |v: f64| json!({"score": v}).to_string();
+        // Best public score, the earlier of equal ones; failed and queued entries never count.
+        assert_eq!(
+            ids(Counts::Best, None),
+            vec![(2, public(0.9)), (6, public(0.2))]
+        );
+        assert_eq!(ids(Counts::Latest, None)[0].0, 5);
+        assert_eq!(ids(Counts::Chosen, None)[0].0, 2);
+        // Closed: the metrics on every item.
+        assert_eq!(
+            ids(Counts::Best, Some(1))[0].1,
+            json!({"score": 0.5}).to_string()
+        );
+    }
+
+    #[test]
     fn slugs() {
         assert!(check_slug("eotgc-2025").is_ok());
         for bad in ["", "-x", "A", "a/b", "a b", &"x".repeat(65)] {
