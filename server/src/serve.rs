@@ -110,8 +110,14 @@ impl ServeArgs {
 /// commands that run async code (`serve`, `run`). `None` when the runtime cannot start (said on
 /// stderr).
 pub fn start_runtime(default_filter: &str) -> Option<tokio::runtime::Runtime> {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+    let mut filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| default_filter.into());
+    // tokio-postgres logs every statement's parameters at debug level: stored files (a
+    // competition's hidden gold) and token hashes. Never below info, whatever RUST_LOG says
+    // (a directive for the same target replaces the user's).
+    if let Ok(quiet) = "tokio_postgres=info".parse() {
+        filter = filter.add_directive(quiet);
+    }
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

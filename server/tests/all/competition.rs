@@ -159,7 +159,10 @@ fn hidden_gold_board_scores_the_public_share_with_the_cli_numbers_and_never_serv
     let all: Vec<usize> = (0..n).collect();
     let expect_all = cli_metrics_on(&all, &dir, "all");
     for db in stores() {
-        let server = Server::start(&db);
+        // The server's log at debug level goes to a file, scanned like the replies.
+        let log_path = dir.join("server.log");
+        let log = std::fs::File::create(&log_path).unwrap();
+        let server = Server::start_logged(&db, &[], "debug", log.into());
         let s = slug("hidden");
         let owner = create(&server, &s, &[]);
         let a = team(&server, &s, &owner, "team-a");
@@ -264,10 +267,36 @@ fn hidden_gold_board_scores_the_public_share_with_the_cli_numbers_and_never_serv
                 !text.contains(&labels[..60]),
                 "{url}: the gold's label sequence"
             );
+            assert!(
+                !text.contains("Synthetic essay body"),
+                "{url}: the gold's essays"
+            );
             // A report with per-item results is the owner's only.
             assert!(!text.contains("\"samples\""), "{url}: per-item results");
         }
         assert!(fetched >= 24, "{fetched} URLs");
+        // A failed job whose reason names the gold, then the log: no gold anywhere.
+        let mut stray = records(&eotgc_dir().join("pred.json"));
+        stray[3]["id"] = json!(9999);
+        let stray_path = dir.join("stray.json");
+        std::fs::write(&stray_path, serde_json::to_string(&stray).unwrap()).unwrap();
+        submit(&server, &s, &a, "stray", &stray_path);
+        let rows = settled(&server, &s, &owner, Duration::from_secs(60));
+        assert!(rows.iter().any(|r| r["status"] == "failed"), "{rows:?}");
+        let logged = std::fs::read(&log_path).unwrap();
+        let text = String::from_utf8_lossy(&logged);
+        assert!(
+            !text.contains(&gold_sha),
+            "the log holds the gold's SHA-256"
+        );
+        assert!(
+            !text.contains(&labels[..60]),
+            "the log holds the gold's labels"
+        );
+        assert!(
+            !text.contains("Synthetic essay body"),
+            "the log holds the gold's essays"
+        );
         // The owner does see the report with its per-item results.
         let (_, owned) = http(
             &server,

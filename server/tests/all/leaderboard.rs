@@ -29,14 +29,19 @@ impl Server {
 
     /// With more `serve` arguments.
     pub(crate) fn start_with(db: &str, extra: &[&str]) -> Server {
+        Self::start_logged(db, extra, "warn", Stdio::null())
+    }
+
+    /// With more `serve` arguments, its log at `level` to `stderr`.
+    pub(crate) fn start_logged(db: &str, extra: &[&str], level: &str, stderr: Stdio) -> Server {
         let mut child = Command::new(BIN)
             .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
             .args(extra)
             .args(["--dist", "/nonexistent-dist", "--local-db"])
             .arg(temp("local").join("local.sqlite3"))
-            .env("RUST_LOG", "warn")
+            .env("RUST_LOG", level)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .unwrap();
         let mut line = String::new();
