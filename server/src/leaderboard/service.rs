@@ -1320,6 +1320,11 @@ impl Boards {
             .await?
             .ok_or_else(|| LbError::NotFound(format!("no entry {id} on `{slug}`")))?;
         let actor = who(&board, &e, token)?;
+        if Competition::parse(board.competition.as_deref()).is_some_and(|c| c.closed_ms.is_some()) {
+            return Err(LbError::Conflict(format!(
+                "the phase of `{slug}` is closed: the ranking is final"
+            )));
+        }
         let (next, verb) = match (action, actor) {
             (EntryAction::Hide, Actor::Owner) => ("hidden", "hide"),
             (EntryAction::Restore, Actor::Owner) if e.state == "hidden" => ("visible", "restore"),

@@ -322,6 +322,24 @@ fn hidden_gold_board_scores_the_public_share_with_the_cli_numbers_and_never_serv
         same_bits(&e["private_metrics"], &expect_private, "private share");
         same_bits(&e["public_metrics"], &expect_public, "public share");
         assert_eq!(closed["board"]["competition"]["phase"], "closed");
+        // Frozen: the owner can no longer hide or delete a ranked entry.
+        for (method, path) in [
+            (
+                "POST",
+                format!("/api/v1/leaderboards/{s}/entries/{entry}/hide"),
+            ),
+            (
+                "DELETE",
+                format!("/api/v1/leaderboards/{s}/entries/{entry}"),
+            ),
+        ] {
+            let (code, v) = http(&server, method, &path, Some(&owner), None);
+            assert_eq!(code, 409, "{method} {path}: {v}");
+        }
+        assert_eq!(
+            lb_json(&server, &["show", "--slug", &s, "--json"])["entries"],
+            closed["entries"]
+        );
         let late = lb(
             &server,
             &[
