@@ -543,3 +543,45 @@ fn a_killed_server_loses_its_lease_and_every_submission_is_scored_exactly_once()
         assert!(max_attempts >= 2, "no job was retried ({db})");
     }
 }
+
+#[test]
+fn a_live_worker_renews_its_lease_so_a_slow_job_is_not_taken_twice() {
+    for db in stores() {
+        // Jobs take 1.5 s, leases last 0.3 s: only renewal keeps the second worker off them.
+        let server = Server::start_with(
+            &db,
+            &[
+                "--queue-workers",
+                "2",
+                "--queue-lease-ms",
+                "300",
+                "--queue-job-delay-ms",
+                "1500",
+            ],
+        );
+        let s = slug("renew");
+        let owner = create(&server, &s, &[]);
+        let text = std::fs::read_to_string(eotgc_dir().join("pred.json")).unwrap();
+        for i in 0..3 {
+            let (code, v) = http(
+                &server,
+                "POST",
+                &format!("/api/v1/leaderboards/{s}/entries"),
+                None,
+                Some(
+                    json!({"model": format!("m{i}"), "files": [{"name": "pred.json", "text": text}]}),
+                ),
+            );
+            assert_eq!(code, 202, "{v}");
+        }
+        let rows = settled(&server, &s, &owner, Duration::from_secs(60));
+        for r in &rows {
+            assert_eq!(r["status"], "done", "{r}");
+            assert_eq!(
+                r["attempts"], 1,
+                "claimed again while its worker lived: {r}"
+            );
+            assert_eq!(r["completions"], 1, "{r}");
+        }
+    }
+}
