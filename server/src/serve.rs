@@ -63,6 +63,16 @@ pub struct ServeArgs {
     /// Seconds a client may take to send a request body
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     pub body_timeout_secs: u64,
+    /// Workers scoring the competition queue in this process
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub queue_workers: u64,
+    /// Milliseconds a claimed scoring job stays leased without renewal (a dead worker's job
+    /// is retried after this)
+    #[arg(long, default_value_t = 30_000, value_parser = clap::value_parser!(u64).range(200..))]
+    pub queue_lease_ms: u64,
+    /// Testing: wait this many milliseconds inside each scoring job (kill a server mid-job)
+    #[arg(long, default_value_t = 0, hide = true)]
+    pub queue_job_delay_ms: u64,
 }
 
 impl ServeArgs {
@@ -100,8 +110,14 @@ impl ServeArgs {
 /// commands that run async code (`serve`, `run`). `None` when the runtime cannot start (said on
 /// stderr).
 pub fn start_runtime(default_filter: &str) -> Option<tokio::runtime::Runtime> {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+    let mut filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| default_filter.into());
+    // tokio-postgres logs every statement's parameters at debug level: stored files (a
+    // competition's hidden gold) and token hashes. Never below info, whatever RUST_LOG says
+    // (a directive for the same target replaces the user's).
+    if let Ok(quiet) = "tokio_postgres=info".parse() {
+        filter = filter.add_directive(quiet);
+    }
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
@@ -190,7 +206,17 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     tracing::info!(db = shown, leaderboards = boards.kind(), dist = %args.dist.display(), "serving");
     serve_connections(
         listener,
-        app_with(state, crate::leaderboard::router(boards)),
+        app_with(
+            state,
+            crate::leaderboard::router(
+                boards,
+                crate::leaderboard::competition::QueueConfig {
+                    workers: args.queue_workers as usize,
+                    lease: Duration::from_millis(args.queue_lease_ms),
+                    job_delay: Duration::from_millis(args.queue_job_delay_ms),
+                },
+            ),
+        ),
         Duration::from_secs(args.header_timeout_secs),
     )
     .await;

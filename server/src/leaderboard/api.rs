@@ -16,7 +16,8 @@ use serde_json::json;
 use super::html;
 use super::import::{self, ImportRequest};
 use super::service::{
-    Boards, CreateBoard, EditBoard, EditEntry, EntryAction, LbError, Submit, check_slug,
+    AddTeam, Boards, CreateBoard, EditBoard, EditEntry, EntryAction, LbError, PhaseSettings,
+    Submit, check_slug,
 };
 
 /// Largest leaderboard request (a submission's files, base64 in JSON).
@@ -35,6 +36,7 @@ impl IntoResponse for LbError {
             LbError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             LbError::Mismatch { .. } | LbError::Conflict(_) => StatusCode::CONFLICT,
             LbError::Forbidden(_) => StatusCode::FORBIDDEN,
+            LbError::Quota(_) => StatusCode::TOO_MANY_REQUESTS,
             LbError::Internal(detail) => {
                 tracing::error!("leaderboard: {detail}");
                 StatusCode::INTERNAL_SERVER_ERROR
@@ -73,7 +75,18 @@ pub fn router(state: LbState) -> Router {
             "/api/v1/leaderboards/{slug}/entries/{id}/withdraw",
             post(withdraw),
         )
-        .route("/api/v1/leaderboards/{slug}/files/{sha256}", get(file));
+        .route("/api/v1/leaderboards/{slug}/files/{sha256}", get(file))
+        .route("/api/v1/leaderboards/{slug}/teams", post(add_team))
+        .route("/api/v1/leaderboards/{slug}/phase", post(set_phase))
+        .route("/api/v1/leaderboards/{slug}/submissions", get(submissions))
+        .route(
+            "/api/v1/leaderboards/{slug}/entries/{id}/cancel",
+            post(cancel),
+        )
+        .route(
+            "/api/v1/leaderboards/{slug}/entries/{id}/choose",
+            post(choose),
+        );
     let pages = Router::new()
         .route("/leaderboards", get(html_list))
         .route("/leaderboard/{slug}", get(html_board))
@@ -256,7 +269,23 @@ async fn submit(
     body: Result<Json<Submit>, JsonRejection>,
 ) -> Result<Response, LbError> {
     check_slug(&slug).map_err(|_| LbError::NotFound(format!("no leaderboard `{slug}`")))?;
-    let (id, entry_token, report) = s.boards.submit(&slug, json_body(body)?).await?;
+    let req = json_body(body)?;
+    if s.boards.board(&slug).await?.competition.is_some() {
+        let (id, entry_token, team, inputs) = s
+            .boards
+            .submit_competition(&slug, bearer(&headers).as_deref(), req)
+            .await?;
+        let url = format!("{}/leaderboard/{slug}/entry/{id}", origin(&headers));
+        return Ok((
+            StatusCode::ACCEPTED,
+            Json(
+                json!({"entry": id, "entry_token": entry_token, "status": "queued",
+                        "team": team, "inputs": inputs, "url": url}),
+            ),
+        )
+            .into_response());
+    }
+    let (id, entry_token, report) = s.boards.submit(&slug, req).await?;
     let url = format!("{}/leaderboard/{slug}/entry/{id}", origin(&headers));
     Ok((
         StatusCode::CREATED,
@@ -275,8 +304,17 @@ async fn entry(
     State(s): State<LbState>,
     Path((slug, id)): Path<(String, String)>,
     Query(q): Query<EntryQuery>,
+    headers: HeaderMap,
 ) -> Result<Response, LbError> {
-    let detail = s.boards.entry(&slug, entry_id(&id)?, q.samples).await?;
+    let detail = s
+        .boards
+        .entry(
+            &slug,
+            entry_id(&id)?,
+            q.samples,
+            bearer(&headers).as_deref(),
+        )
+        .await?;
     Ok(Json(detail).into_response())
 }
 
@@ -344,12 +382,20 @@ async fn withdraw(
 async fn file(
     State(s): State<LbState>,
     Path((slug, sha256)): Path<(String, String)>,
+    headers: HeaderMap,
 ) -> Result<Response, LbError> {
     let valid = sha256.len() == 64 && sha256.bytes().all(|b| b.is_ascii_hexdigit());
     if !valid {
         return Err(LbError::NotFound(format!("no file `{sha256}`")));
     }
-    let bytes = s.boards.file(&slug, &sha256.to_ascii_lowercase()).await?;
+    let bytes = s
+        .boards
+        .file(
+            &slug,
+            &sha256.to_ascii_lowercase(),
+            bearer(&headers).as_deref(),
+        )
+        .await?;
     Ok((
         [
             (header::CONTENT_TYPE, "application/octet-stream"),
@@ -401,7 +447,7 @@ async fn html_entry(
         Ok(v) => v,
         Err(e) => return html_error(e),
     };
-    match s.boards.entry(&slug, id, false).await {
+    match s.boards.entry(&slug, id, false, None).await {
         Ok(detail) => Html(html::entry_page(&view, &detail, &origin(&headers))).into_response(),
         Err(e) => html_error(e),
     }
@@ -432,4 +478,72 @@ async fn badge(State(s): State<LbState>, Path((slug, file)): Path<(String, Strin
         },
         Err(e) => html_error(e),
     }
+}
+
+async fn add_team(
+    State(s): State<LbState>,
+    Path(slug): Path<String>,
+    headers: HeaderMap,
+    body: Result<Json<AddTeam>, JsonRejection>,
+) -> Result<Response, LbError> {
+    let req = json_body(body)?;
+    let name = req.name.clone();
+    let token = s
+        .boards
+        .add_team(&slug, bearer(&headers).as_deref(), req)
+        .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({"team": name, "team_token": token})),
+    )
+        .into_response())
+}
+
+async fn set_phase(
+    State(s): State<LbState>,
+    Path(slug): Path<String>,
+    headers: HeaderMap,
+    body: Result<Json<PhaseSettings>, JsonRejection>,
+) -> Result<Response, LbError> {
+    let info = s
+        .boards
+        .set_phase(&slug, bearer(&headers).as_deref(), json_body(body)?)
+        .await?;
+    Ok(Json(json!({"competition": info})).into_response())
+}
+
+async fn submissions(
+    State(s): State<LbState>,
+    Path(slug): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, LbError> {
+    let rows = s
+        .boards
+        .submissions(&slug, bearer(&headers).as_deref())
+        .await?;
+    Ok(Json(json!({"submissions": rows})).into_response())
+}
+
+async fn cancel(
+    State(s): State<LbState>,
+    Path((slug, id)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, LbError> {
+    let id = entry_id(&id)?;
+    s.boards
+        .cancel(&slug, id, bearer(&headers).as_deref())
+        .await?;
+    Ok(Json(json!({"entry": id, "status": "cancelled"})).into_response())
+}
+
+async fn choose(
+    State(s): State<LbState>,
+    Path((slug, id)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, LbError> {
+    let id = entry_id(&id)?;
+    s.boards
+        .choose(&slug, id, bearer(&headers).as_deref())
+        .await?;
+    Ok(Json(json!({"entry": id, "chosen": true})).into_response())
 }

@@ -44,6 +44,113 @@ enum LeaderboardCommand {
     Remove(RemoveArgs),
     /// Import a CSV or Markdown results table as "reported, not verified" entries (owner token)
     Import(ImportArgs),
+    /// Competition teams: `team add` issues a team token (owner token; shown once)
+    #[command(subcommand)]
+    Team(TeamCommand),
+    /// Competition phase: change the window, quotas, counting, or close it (owner token)
+    Phase(PhaseArgs),
+    /// A competition's submissions with their queue status (owner: all; team token: the team's)
+    Submissions(TokenArgs),
+    /// Cancel a queued competition submission (team, entry or owner token)
+    Cancel(EntryTokenArgs),
+    /// Make a scored submission the team's chosen one (team or entry token)
+    Choose(EntryTokenArgs),
+}
+
+#[derive(Subcommand, Debug)]
+enum TeamCommand {
+    /// Issue a team token; prints {"team", "team_token"}
+    Add(TeamAddArgs),
+}
+
+#[derive(Args, Debug)]
+struct TeamAddArgs {
+    #[arg(long)]
+    slug: String,
+    /// The owner token
+    #[arg(long)]
+    token: String,
+    /// The team's name
+    #[arg(long)]
+    name: String,
+}
+
+/// A competition's phase settings (absent: unchanged; defaults at creation).
+#[derive(Args, Debug, Default)]
+struct PhaseSettingsArgs {
+    /// Share of the items scored during the phase (default 0.3)
+    #[arg(long)]
+    public_share: Option<f64>,
+    /// Seed of the public share (default: random)
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Submission window start, UTC (2026-05-01T00:00:00Z)
+    #[arg(long)]
+    opens: Option<String>,
+    /// Submission window end, UTC
+    #[arg(long)]
+    closes: Option<String>,
+    /// Submissions per team per UTC day
+    #[arg(long)]
+    daily_quota: Option<i64>,
+    /// Submissions per team in total
+    #[arg(long)]
+    total_quota: Option<i64>,
+    /// Which of a team's entries counts: best, latest or chosen
+    #[arg(long)]
+    counts: Option<String>,
+}
+
+impl PhaseSettingsArgs {
+    fn json(&self) -> Value {
+        let mut v = json!({});
+        let mut set = |k: &str, x: Value| {
+            if !x.is_null() {
+                v[k] = x;
+            }
+        };
+        set("public_share", json!(self.public_share));
+        set("seed", json!(self.seed));
+        set("opens", json!(self.opens));
+        set("closes", json!(self.closes));
+        set("daily_quota", json!(self.daily_quota));
+        set("total_quota", json!(self.total_quota));
+        set("counts", json!(self.counts));
+        v
+    }
+}
+
+#[derive(Args, Debug)]
+struct PhaseArgs {
+    #[arg(long)]
+    slug: String,
+    /// The owner token
+    #[arg(long)]
+    token: String,
+    #[command(flatten)]
+    settings: PhaseSettingsArgs,
+    /// Close the phase: reveal the private scores, freeze the ranking
+    #[arg(long)]
+    close: bool,
+}
+
+#[derive(Args, Debug)]
+struct TokenArgs {
+    #[arg(long)]
+    slug: String,
+    /// The owner or a team token
+    #[arg(long)]
+    token: String,
+}
+
+#[derive(Args, Debug)]
+struct EntryTokenArgs {
+    #[arg(long)]
+    slug: String,
+    #[arg(long)]
+    entry: i64,
+    #[arg(long)]
+    token: String,
 }
 
 #[derive(Args, Debug)]
@@ -69,6 +176,12 @@ struct CreateArgs {
     description: String,
     /// Gold files (the benchmark's shared files: gold, taxonomy)
     gold: Vec<PathBuf>,
+    /// A competition: these gold files are stored but never served; submissions are queued
+    /// and scored on a public share of the items until the owner closes the phase
+    #[arg(long = "hidden-gold", num_args = 1.., value_name = "GOLD")]
+    hidden_gold: Vec<PathBuf>,
+    #[command(flatten)]
+    phase: PhaseSettingsArgs,
 }
 
 #[derive(Args, Debug)]
@@ -83,6 +196,9 @@ struct SubmitArgs {
     /// Prediction files
     #[arg(required = true)]
     files: Vec<PathBuf>,
+    /// A competition's team token
+    #[arg(long)]
+    token: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -178,6 +294,11 @@ pub fn run(args: LeaderboardArgs) -> ExitCode {
             LeaderboardCommand::Verify(a) => verify(&client, a).await,
             LeaderboardCommand::Remove(a) => remove(&client, a).await,
             LeaderboardCommand::Import(a) => import(&client, a).await,
+            LeaderboardCommand::Team(TeamCommand::Add(a)) => team_add(&client, a).await,
+            LeaderboardCommand::Phase(a) => phase(&client, a).await,
+            LeaderboardCommand::Submissions(a) => submissions(&client, a).await,
+            LeaderboardCommand::Cancel(a) => entry_post(&client, a, "cancel").await,
+            LeaderboardCommand::Choose(a) => entry_post(&client, a, "choose").await,
         }
     });
     match result {
@@ -274,10 +395,19 @@ async fn create(c: &Client, a: CreateArgs) -> Result<(), Failure> {
         .iter()
         .map(|p| read_file(p))
         .collect::<Result<Vec<_>, _>>()?;
+    let hidden_gold = a
+        .hidden_gold
+        .iter()
+        .map(|p| read_file(p))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut body = json!({
         "slug": a.slug, "title": a.title, "benchmark": a.benchmark,
         "description": a.description, "gold": gold,
     });
+    if !hidden_gold.is_empty() {
+        body["hidden_gold"] = hidden_gold.into();
+        body["competition"] = a.phase.json();
+    }
     if let Some(v) = a.variant {
         body["variant"] = v.into();
     }
@@ -309,13 +439,22 @@ async fn submit(c: &Client, a: SubmitArgs) -> Result<(), Failure> {
         .map(|p| read_file(p))
         .collect::<Result<Vec<_>, _>>()?;
     let body = json!({"model": a.model, "meta": meta, "files": files});
-    let reply = c
-        .json(
-            c.http
-                .post(c.url(&format!("/api/v1/leaderboards/{}/entries", a.slug)))
-                .json(&body),
-        )
-        .await?;
+    let mut request = c
+        .http
+        .post(c.url(&format!("/api/v1/leaderboards/{}/entries", a.slug)))
+        .json(&body);
+    if let Some(t) = &a.token {
+        request = request.bearer_auth(t);
+    }
+    let reply = c.json(request).await?;
+    if reply["status"] == "queued" {
+        // A competition: scored by the server's queue.
+        return print_json(&json!({
+            "entry": reply["entry"], "entry_token": reply["entry_token"],
+            "status": reply["status"], "team": reply["team"], "inputs": reply["inputs"],
+            "url": reply["url"],
+        }));
+    }
     print_json(&json!({
         "entry": reply["entry"], "entry_token": reply["entry_token"], "report": reply["report"],
         "url": reply["url"],
@@ -420,6 +559,14 @@ async fn verify(c: &Client, a: VerifyArgs) -> Result<(), Failure> {
     let path = format!("/api/v1/leaderboards/{}", a.slug);
     let board = c.json(c.http.get(c.url(&path))).await?;
     let info = &board["board"];
+    if info["competition"].is_object() {
+        return Err(Failure::Error(format!(
+            "`{}` is a competition: its gold is hidden, so entries cannot be re-scored here; each \
+             entry publishes the SHA-256 of its prediction files and the scorer version (`show \
+             --json`: inputs, scorer) to check against the files you hold",
+            a.slug
+        )));
+    }
     let bench = scoring::benchmark(info["benchmark"].as_str().unwrap_or(""))?;
     let variant = scoring::variant(bench, info["variant"].as_str().unwrap_or(""))?;
     let gold = download(c, info["gold"].as_array().map_or(&[][..], Vec::as_slice)).await?;
@@ -521,4 +668,57 @@ async fn verify(c: &Client, a: VerifyArgs) -> Result<(), Failure> {
     } else {
         Err(Failure::Differs(problems.join("\n")))
     }
+}
+
+async fn team_add(c: &Client, a: TeamAddArgs) -> Result<(), Failure> {
+    let reply = c
+        .json(
+            c.http
+                .post(c.url(&format!("/api/v1/leaderboards/{}/teams", a.slug)))
+                .bearer_auth(&a.token)
+                .json(&json!({"name": a.name})),
+        )
+        .await?;
+    print_json(&json!({"team": reply["team"], "team_token": reply["team_token"]}))
+}
+
+async fn phase(c: &Client, a: PhaseArgs) -> Result<(), Failure> {
+    let mut body = a.settings.json();
+    if a.close {
+        body["close"] = true.into();
+    }
+    let reply = c
+        .json(
+            c.http
+                .post(c.url(&format!("/api/v1/leaderboards/{}/phase", a.slug)))
+                .bearer_auth(&a.token)
+                .json(&body),
+        )
+        .await?;
+    print_json(&reply)
+}
+
+async fn submissions(c: &Client, a: TokenArgs) -> Result<(), Failure> {
+    let reply = c
+        .json(
+            c.http
+                .get(c.url(&format!("/api/v1/leaderboards/{}/submissions", a.slug)))
+                .bearer_auth(&a.token),
+        )
+        .await?;
+    print_json(&reply)
+}
+
+async fn entry_post(c: &Client, a: EntryTokenArgs, what: &str) -> Result<(), Failure> {
+    let reply = c
+        .json(
+            c.http
+                .post(c.url(&format!(
+                    "/api/v1/leaderboards/{}/entries/{}/{what}",
+                    a.slug, a.entry
+                )))
+                .bearer_auth(&a.token),
+        )
+        .await?;
+    print_json(&reply)
 }

@@ -201,6 +201,27 @@ pub fn board_page(view: &BoardView, origin: &str) -> String {
             markdown(&b.description)
         ));
     }
+    if let Some(c) = &b.competition {
+        body.push_str(&format!(
+            "<p class=\"competition\">Competition with hidden gold · phase: {} · scores on the {}{}{} · {} entry per team counts</p>\n",
+            text(&c.phase),
+            text(&c.metrics_on),
+            if c.metrics_on == "public share" {
+                format!(" ({:.0} % of the items)", c.public_share * 100.0)
+            } else {
+                String::new()
+            },
+            c.closes
+                .as_deref()
+                .map(|t| format!(" · submissions until {}", text(t)))
+                .unwrap_or_default(),
+            match c.counts {
+                super::competition::Counts::Best => "the best",
+                super::competition::Counts::Latest => "the latest",
+                super::competition::Counts::Chosen => "the chosen",
+            }
+        ));
+    }
     body.push_str(&ranked_table(view));
     body.push_str(&format!(
         "<p class=\"muted\">≈ = not distinguishable from the leader: the 95 % paired bootstrap \
@@ -354,6 +375,14 @@ pub fn entry_page(view: &BoardView, detail: &Value, origin: &str) -> String {
         ));
     }
     body.push_str("</ul>\n");
+    if detail["hidden_gold"] == true {
+        body.push_str(
+            "<p class=\"muted\">The gold of this board is hidden, so this entry cannot be \
+             re-scored in the browser: the SHA-256 above is that of the predictions the server \
+             scored, with the scorer version below; compare it with the file you hold \
+             (<code>sha256sum</code>).</p>\n",
+        );
+    }
     body.push_str(&format!(
         "<p class=\"muted\">scorer {}</p>\n<p><img src=\"/leaderboard/{}/badge/{id}.svg\" alt=\"badge\"></p>\n",
         text(&detail["scorer"].to_string()),

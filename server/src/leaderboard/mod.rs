@@ -13,11 +13,14 @@
 //! - [`api`]: `/api/v1/leaderboards…` and the pages (`server/API.md`)
 //! - [`html`]: the pages, the SVG badge, the export table
 //! - [`cli`]: `scorebench leaderboard …`
+//! - [`competition`]: hidden-gold boards, phases, public/private shares, the scoring queue's
+//!   workers (issue 14)
 //!
 //! Storage is [`crate::store`] (SQLite or PostgreSQL behind one trait).
 
 pub mod api;
 pub mod cli;
+pub mod competition;
 pub mod html;
 pub mod import;
 pub mod rank;
@@ -27,9 +30,13 @@ pub mod token;
 
 use std::sync::Arc;
 
-/// The leaderboard routes (API and pages) over `store`, ready to merge into the server's router.
-pub fn router(store: Arc<dyn crate::store::Store>) -> axum::Router {
-    api::router(api::LbState {
-        boards: Arc::new(service::Boards::new(store)),
-    })
+/// The leaderboard routes (API and pages) over `store`, ready to merge into the server's router;
+/// starts the competition queue's workers (inside a tokio runtime).
+pub fn router(
+    store: Arc<dyn crate::store::Store>,
+    queue: competition::QueueConfig,
+) -> axum::Router {
+    let boards = Arc::new(service::Boards::new(store));
+    competition::start(Arc::clone(&boards), queue);
+    api::router(api::LbState { boards })
 }

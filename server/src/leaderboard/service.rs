@@ -9,11 +9,13 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use super::competition::{self, Competition, Counts};
 use super::rank::{self, Candidate, Spread};
 use super::scoring::{self, Difference, LeaderInterval, ScoringError, Upload};
 use super::token;
 use crate::store::{
-    AuditRow, Blob, BoardEdit, BoardRow, EntryRow, FileRef, IntervalRow, Store, StoreError,
+    AuditRow, Blob, BoardEdit, BoardRow, EntryRow, FileRef, IntervalRow, Job, JobResult, Quota,
+    Store, StoreError, TeamRow,
 };
 use metrics_core::Report;
 use workbench::detect::Role;
@@ -39,6 +41,9 @@ pub enum LbError {
     Forbidden(String),
     #[error("{0}")]
     Conflict(String),
+    /// A team's quota is used up.
+    #[error("{0}")]
+    Quota(String),
     #[error("internal error")]
     Internal(String),
 }
@@ -48,6 +53,7 @@ impl From<StoreError> for LbError {
         match e {
             StoreError::Conflict(m) => LbError::Conflict(m),
             StoreError::NotFound(m) => LbError::NotFound(m),
+            StoreError::Quota(m) => LbError::Quota(m),
             StoreError::Backend(m) => LbError::Internal(m),
         }
     }
@@ -273,6 +279,30 @@ pub struct CreateBoard {
     pub metrics: Option<Vec<String>>,
     #[serde(default)]
     pub gold: Vec<FileIn>,
+    /// A competition board (issue 14): gold stored, never served; submissions queued.
+    #[serde(default)]
+    pub hidden_gold: Vec<FileIn>,
+    /// Its settings (default: public share 0.3, a random seed, no window, no quota, best counts).
+    #[serde(default)]
+    pub competition: Option<PhaseSettings>,
+}
+
+/// The owner's phase settings (`POST …/phase`, and `competition` at creation). Absent fields
+/// keep their value.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PhaseSettings {
+    pub public_share: Option<f64>,
+    pub seed: Option<u64>,
+    /// RFC 3339 / ISO 8601 UTC (`2026-05-01T00:00:00Z`) or Unix milliseconds.
+    pub opens: Option<Value>,
+    pub closes: Option<Value>,
+    pub daily_quota: Option<i64>,
+    pub total_quota: Option<i64>,
+    pub counts: Option<Counts>,
+    /// Close the phase now: private scores revealed, ranking final.
+    #[serde(default)]
+    pub close: bool,
 }
 
 /// `POST /api/v1/leaderboards/{slug}/entries` body.
@@ -333,6 +363,8 @@ pub enum EntryAction {
 /// The leaderboards of one server process.
 pub struct Boards {
     pub store: Arc<dyn Store>,
+    /// Wakes this process's queue workers when a submission arrives.
+    pub queue_notify: Arc<tokio::sync::Notify>,
     /// One background bootstrap at a time per process (the cores are shared with requests).
     bootstrap_lock: Arc<tokio::sync::Mutex<()>>,
 }
@@ -354,6 +386,28 @@ pub struct BoardInfo {
     pub gold: Vec<FileOut>,
     pub created: String,
     pub updated: String,
+    /// Competition boards: the gold is hidden; the phase.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub competition: Option<CompetitionInfo>,
+}
+
+/// A competition board's public settings (the seed is the owner's).
+#[derive(Debug, Clone, Serialize)]
+pub struct CompetitionInfo {
+    pub hidden_gold: bool,
+    pub public_share: f64,
+    /// `not open yet` | `open` | `window closed` | `closed` (final).
+    pub phase: String,
+    pub opens: Option<String>,
+    pub closes: Option<String>,
+    pub closed: Option<String>,
+    pub daily_quota: Option<i64>,
+    pub total_quota: Option<i64>,
+    pub counts: Counts,
+    /// `metrics` are on the public share while open, on every item once closed.
+    pub metrics_on: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -392,6 +446,14 @@ pub struct EntryOut {
     pub submitted: String,
     pub submitted_ms: i64,
     pub scorer: Value,
+    /// Competition boards: the team, the metrics on the public share, and (once closed) on the
+    /// private share.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub team: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub public_metrics: Option<IndexMap<String, Option<f64>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub private_metrics: Option<IndexMap<String, Option<f64>>>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -448,8 +510,39 @@ pub fn display_of(benchmark: &dyn workbench::Benchmark, variant: &str) -> Displa
     }
 }
 
-fn board_info(board: &BoardRow) -> BoardInfo {
+fn competition_info(c: &Competition, owner: bool) -> CompetitionInfo {
+    let now = now_ms();
+    let phase = if c.closed_ms.is_some() {
+        "closed"
+    } else if c.opens_ms.is_some_and(|o| now < o) {
+        "not open yet"
+    } else if c.closes_ms.is_some_and(|t| now >= t) {
+        "window closed"
+    } else {
+        "open"
+    };
+    CompetitionInfo {
+        hidden_gold: true,
+        public_share: c.public_share,
+        phase: phase.into(),
+        opens: c.opens_ms.map(iso8601),
+        closes: c.closes_ms.map(iso8601),
+        closed: c.closed_ms.map(iso8601),
+        daily_quota: c.daily_quota,
+        total_quota: c.total_quota,
+        counts: c.counts,
+        metrics_on: if c.closed_ms.is_some() {
+            "all items".into()
+        } else {
+            "public share".into()
+        },
+        seed: owner.then_some(c.seed),
+    }
+}
+
+fn board_info_for(board: &BoardRow, owner: bool) -> BoardInfo {
     let bench = workbench::registry::get(&board.benchmark);
+    let comp = Competition::parse(board.competition.as_deref());
     BoardInfo {
         slug: board.slug.clone(),
         title: board.title.clone(),
@@ -467,13 +560,19 @@ fn board_info(board: &BoardRow) -> BoardInfo {
             },
             |b| display_of(b, &board.variant),
         ),
-        gold: board
-            .gold
-            .iter()
-            .map(|f| file_out(&board.slug, f))
-            .collect(),
+        // A competition's gold is never listed (not even its hash).
+        gold: if board.competition.is_some() {
+            vec![]
+        } else {
+            board
+                .gold
+                .iter()
+                .map(|f| file_out(&board.slug, f))
+                .collect()
+        },
         created: iso8601(board.created_ms),
         updated: iso8601(board.updated_ms),
+        competition: comp.as_ref().map(|c| competition_info(c, owner)),
     }
 }
 
@@ -501,10 +600,103 @@ fn internal(e: impl std::fmt::Display) -> LbError {
     LbError::Internal(e.to_string())
 }
 
+fn random_seed() -> Result<u64, LbError> {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).map_err(internal)?;
+    Ok(u64::from_le_bytes(bytes))
+}
+
+/// Unix ms of an ISO 8601 UTC time (`YYYY-MM-DDTHH:MM[:SS]Z`, or a date) or of a number.
+fn instant(what: &str, v: &Value) -> Result<Option<i64>, LbError> {
+    let bad = || {
+        LbError::BadRequest(format!(
+            "{what}: expected a UTC time like 2026-05-01T00:00:00Z or Unix milliseconds, got {v}"
+        ))
+    };
+    match v {
+        Value::Null => Ok(None),
+        Value::Number(n) => n.as_i64().map(Some).ok_or_else(bad),
+        Value::String(t) => parse_iso8601(t).map(Some).ok_or_else(bad),
+        _ => Err(bad()),
+    }
+}
+
+/// Unix ms of `YYYY-MM-DD[THH:MM[:SS]Z]` (UTC), the inverse of [`iso8601`].
+pub fn parse_iso8601(t: &str) -> Option<i64> {
+    let t = t.trim();
+    let (date, time) = match t.split_once('T') {
+        Some((d, tm)) => (d, Some(tm.strip_suffix('Z')?)),
+        None => (t, None),
+    };
+    let mut d = date.split('-');
+    let (y, m, day): (i64, i64, i64) = (
+        d.next()?.parse().ok()?,
+        d.next()?.parse().ok()?,
+        d.next()?.parse().ok()?,
+    );
+    if d.next().is_some() || !(1..=12).contains(&m) || !(1..=31).contains(&day) {
+        return None;
+    }
+    let secs_of_day = match time {
+        None => 0,
+        Some(tm) => {
+            let parts: Vec<i64> = tm
+                .split(':')
+                .map(|p| p.parse().ok())
+                .collect::<Option<_>>()?;
+            match parts.as_slice() {
+                [h, mi] if *h < 24 && *mi < 60 => h * 3600 + mi * 60,
+                [h, mi, s] if *h < 24 && *mi < 60 && *s < 60 => h * 3600 + mi * 60 + s,
+                _ => return None,
+            }
+        }
+    };
+    // days_from_civil (H. Hinnant).
+    let y2 = if m <= 2 { y - 1 } else { y };
+    let era = y2.div_euclid(400);
+    let yoe = y2 - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some((days * 86_400 + secs_of_day) * 1000)
+}
+
+fn apply_settings(c: &mut Competition, s: PhaseSettings) -> Result<(), LbError> {
+    if let Some(v) = s.public_share {
+        c.public_share = v;
+    }
+    if let Some(v) = s.seed {
+        c.seed = v;
+    }
+    if let Some(v) = &s.opens {
+        c.opens_ms = instant("opens", v)?;
+    }
+    if let Some(v) = &s.closes {
+        c.closes_ms = instant("closes", v)?;
+    }
+    if let Some(v) = s.daily_quota {
+        c.daily_quota = Some(v);
+    }
+    if let Some(v) = s.total_quota {
+        c.total_quota = Some(v);
+    }
+    if let Some(v) = s.counts {
+        c.counts = v;
+    }
+    c.check().map_err(LbError::BadRequest)
+}
+
+/// Start of the UTC day of `ms`.
+fn day_start(ms: i64) -> i64 {
+    ms - ms.rem_euclid(86_400_000)
+}
+
 impl Boards {
     pub fn new(store: Arc<dyn Store>) -> Self {
         Self {
             store,
+            queue_notify: Arc::new(tokio::sync::Notify::new()),
             bootstrap_lock: Arc::new(tokio::sync::Mutex::new(())),
         }
     }
@@ -556,7 +748,30 @@ impl Boards {
             .or_else(|| bench.metrics().first().map(|m| (*m).to_string()))
             .unwrap_or_default();
         check_metric_names(bench, &primary, &metrics)?;
-        let uploads = uploads(req.gold)?;
+        let hidden = !req.hidden_gold.is_empty();
+        if hidden && !req.gold.is_empty() {
+            return Err(LbError::BadRequest(
+                "give the gold as `gold` (public) or `hidden_gold`, not both".into(),
+            ));
+        }
+        if !hidden && req.competition.is_some() {
+            return Err(LbError::BadRequest(
+                "phase settings need a hidden-gold board (`hidden_gold`)".into(),
+            ));
+        }
+        let competition = if hidden {
+            let mut c = Competition {
+                seed: random_seed()?,
+                ..Default::default()
+            };
+            if let Some(settings) = req.competition {
+                apply_settings(&mut c, settings)?;
+            }
+            Some(crate::store::json_text(&c))
+        } else {
+            None
+        };
+        let uploads = uploads(if hidden { req.hidden_gold } else { req.gold })?;
         let gold = scoring::with_roles(bench, uploads, true)?;
         let owner = token::new_token(token::OWNER_PREFIX).map_err(internal)?;
         let now = now_ms();
@@ -573,11 +788,24 @@ impl Boards {
             owner_token_sha256: token::hash(&owner),
             created_ms: now,
             updated_ms: now,
+            competition,
+        };
+        // A hidden gold's hash is not recorded where the owner could be asked to show it.
+        let gold_detail: Value = if hidden {
+            json!({"hidden": board.gold.len()})
+        } else {
+            json!(
+                board
+                    .gold
+                    .iter()
+                    .map(|f| json!({"name": f.name, "sha256": f.sha256}))
+                    .collect::<Vec<_>>()
+            )
         };
         let detail = json!({
             "title": board.title, "benchmark": board.benchmark, "variant": board.variant,
             "primary": board.primary_metric,
-            "gold": board.gold.iter().map(|f| json!({"name": f.name, "sha256": f.sha256})).collect::<Vec<_>>(),
+            "gold": gold_detail,
         });
         self.store
             .create_board(board, blobs, audit("public", "create board", None, detail))
@@ -590,6 +818,12 @@ impl Boards {
         check_text("model", &req.model, 200, true)?;
         let meta = check_meta(req.meta)?;
         let board = self.board(slug).await?;
+        if board.competition.is_some() {
+            return Err(LbError::BadRequest(format!(
+                "`{slug}` is a competition: its submissions are queued (send them with a team \
+                 token)"
+            )));
+        }
         let uploads = uploads(req.files)?;
         if uploads.is_empty() {
             return Err(LbError::BadRequest("no prediction files".into()));
@@ -625,17 +859,12 @@ impl Boards {
         let now = now_ms();
         let metrics = scoring::overall_scalars(&report);
         let row = EntryRow {
-            id: 0,
-            model: req.model.clone(),
             meta,
-            status: "verified".into(),
-            state: "visible".into(),
             files: refs,
             metrics_json: crate::store::json_text(&metrics),
             scorer_json: scorer().to_string(),
             entry_token_sha256: Some(token::hash(&entry_token)),
-            created_ms: now,
-            updated_ms: now,
+            ..EntryRow::new(req.model.clone(), "verified", now)
         };
         let detail = json!({
             "model": req.model,
@@ -690,6 +919,11 @@ impl Boards {
             .into_iter()
             .filter(|e| include_all || e.state == "visible")
             .collect();
+        let comp = Competition::parse(board.competition.as_deref());
+        let entries = match &comp {
+            Some(c) => counted(&board, c, entries),
+            None => entries,
+        };
         let Ranking {
             metrics,
             candidates,
@@ -774,6 +1008,12 @@ impl Boards {
                     submitted: iso8601(e.created_ms),
                     submitted_ms: e.created_ms,
                     scorer: serde_json::from_str(&e.scorer_json).unwrap_or(Value::Null),
+                    team: e.team.clone(),
+                    public_metrics: comp.as_ref().map(|_| shares_of(e).public),
+                    private_metrics: comp
+                        .as_ref()
+                        .filter(|c| c.closed_ms.is_some())
+                        .map(|_| shares_of(e).private),
                 }
             })
             .collect();
@@ -789,7 +1029,7 @@ impl Boards {
                     .count(),
                 pending: verified_pending,
             },
-            board: board_info(&board),
+            board: board_info_for(&board, include_all),
             entries: out,
         })
     }
@@ -914,8 +1154,23 @@ impl Boards {
     }
 
     /// One entry with its full report (`samples` only when asked).
-    pub async fn entry(&self, slug: &str, id: i64, samples: bool) -> Result<Value, LbError> {
+    ///
+    /// A competition entry: visible to everyone once scored, with the metrics of the phase
+    /// (public share while open, every item once closed); its report (per-item results hold
+    /// the hidden gold) only for the owner; its queue status for the owner, its team and its
+    /// entry token.
+    pub async fn entry(
+        &self,
+        slug: &str,
+        id: i64,
+        samples: bool,
+        token: Option<&str>,
+    ) -> Result<Value, LbError> {
         let board = self.board(slug).await?;
+        let comp = Competition::parse(board.competition.as_deref());
+        if let Some(c) = &comp {
+            return self.competition_entry(&board, c, id, samples, token).await;
+        }
         let e = self
             .store
             .entry(slug, id)
@@ -949,9 +1204,101 @@ impl Boards {
         }))
     }
 
-    /// A file of the board (gold or an entry's), by SHA-256.
-    pub async fn file(&self, slug: &str, sha256: &str) -> Result<Vec<u8>, LbError> {
-        self.board(slug).await?;
+    async fn competition_entry(
+        &self,
+        board: &BoardRow,
+        c: &Competition,
+        id: i64,
+        samples: bool,
+        token: Option<&str>,
+    ) -> Result<Value, LbError> {
+        let slug = &board.slug;
+        let not_found = || LbError::NotFound(format!("no entry {id} on `{slug}`"));
+        let privileged = match token {
+            Some(_) => match self.team_entry(slug, id, token).await {
+                Ok((_, _, actor)) => Some(actor),
+                Err(LbError::Forbidden(_)) => None,
+                Err(e) => return Err(e),
+            },
+            None => None,
+        };
+        let e = self
+            .store
+            .entry(slug, id)
+            .await?
+            .filter(|e| privileged.is_some() || (e.state == "visible" && e.status == "done"))
+            .ok_or_else(not_found)?;
+        let owner = privileged == Some("owner");
+        let shares = shares_of(&e);
+        let closed = c.closed_ms.is_some();
+        let metrics: Value = if e.status != "done" {
+            json!({})
+        } else if closed {
+            serde_json::from_str(&e.metrics_json).unwrap_or(Value::Null)
+        } else {
+            json!(shares.public)
+        };
+        let report: Option<Value> = if owner {
+            match self.store.entry_report(slug, id).await? {
+                Some(text) => {
+                    let mut v: Value = serde_json::from_str(&text).map_err(internal)?;
+                    if !samples && let Some(o) = v.as_object_mut() {
+                        o.remove("samples");
+                    }
+                    Some(v)
+                }
+                None => None,
+            }
+        } else {
+            None
+        };
+        let mut out = json!({
+            "board": board.slug,
+            "benchmark": board.benchmark,
+            "variant": board.variant,
+            "entry": e.id,
+            "model": e.model,
+            "team": e.team,
+            "meta": e.meta,
+            "status": e.status,
+            "metrics": metrics,
+            "metrics_on": if closed { "all items" } else { "public share" },
+            "public_metrics": (e.status == "done").then_some(&shares.public),
+            "private_metrics": (e.status == "done" && (closed || owner)).then_some(&shares.private),
+            "inputs": e.files.iter().map(|f| file_out(slug, f)).collect::<Vec<_>>(),
+            "gold": [],
+            "hidden_gold": true,
+            "submitted": iso8601(e.created_ms),
+            "scorer": serde_json::from_str::<Value>(&e.scorer_json).unwrap_or(Value::Null),
+            "report": report,
+        });
+        if privileged.is_some() {
+            out["reason"] = json!(e.reason);
+            out["attempts"] = json!(e.attempts);
+            out["completions"] = json!(e.completions);
+            out["chosen"] = json!(e.chosen);
+        }
+        Ok(out)
+    }
+
+    /// A file of the board (gold or an entry's), by SHA-256. A competition's gold is never
+    /// served; its entries' files only to the owner.
+    pub async fn file(
+        &self,
+        slug: &str,
+        sha256: &str,
+        token: Option<&str>,
+    ) -> Result<Vec<u8>, LbError> {
+        let board = self.board(slug).await?;
+        if board.competition.is_some() {
+            let owner = token.is_some_and(|t| token::matches(t, &board.owner_token_sha256));
+            let gold = board.gold.iter().any(|f| f.sha256 == sha256);
+            if gold || !owner {
+                return Err(LbError::NotFound(
+                    "no such file (a competition's files are not served)".into(),
+                ));
+            }
+        }
         if !self.store.board_has_file(slug, sha256).await? {
             return Err(LbError::NotFound(format!("no file {sha256} on `{slug}`")));
         }
@@ -973,6 +1320,11 @@ impl Boards {
             .await?
             .ok_or_else(|| LbError::NotFound(format!("no entry {id} on `{slug}`")))?;
         let actor = who(&board, &e, token)?;
+        if Competition::parse(board.competition.as_deref()).is_some_and(|c| c.closed_ms.is_some()) {
+            return Err(LbError::Conflict(format!(
+                "the phase of `{slug}` is closed: the ranking is final"
+            )));
+        }
         let (next, verb) = match (action, actor) {
             (EntryAction::Hide, Actor::Owner) => ("hidden", "hide"),
             (EntryAction::Restore, Actor::Owner) if e.state == "hidden" => ("visible", "restore"),
@@ -1129,17 +1481,9 @@ impl Boards {
             let now = now_ms();
             let detail = json!({"model": row.model, "metrics": row.metrics});
             let entry = EntryRow {
-                id: 0,
-                model: row.model,
                 meta,
-                status: "reported".into(),
-                state: "visible".into(),
-                files: vec![],
                 metrics_json: crate::store::json_text(&row.metrics),
-                scorer_json: "null".into(),
-                entry_token_sha256: None,
-                created_ms: now,
-                updated_ms: now,
+                ..EntryRow::new(row.model, "reported", now)
             };
             ids.push(
                 self.store
@@ -1283,6 +1627,450 @@ fn stored_files(files: &[WorkFile]) -> (Vec<FileRef>, Vec<Blob>) {
         .unzip()
 }
 
+/// Prefix of team tokens (submit to a competition, see and cancel the team's submissions).
+pub const TEAM_PREFIX: &str = "sbt_";
+
+/// `POST /api/v1/leaderboards/{slug}/teams` body (owner).
+#[derive(Debug, Deserialize)]
+pub struct AddTeam {
+    pub name: String,
+}
+
+/// One submission of a competition as its team and the owner see it.
+#[derive(Debug, Clone, Serialize)]
+pub struct SubmissionOut {
+    pub entry: i64,
+    pub team: Option<String>,
+    pub model: String,
+    /// `queued` | `scoring` | `done` | `failed` | `cancelled`.
+    pub status: String,
+    pub reason: Option<String>,
+    pub attempts: i64,
+    /// Times a result was committed (1 once done or failed).
+    pub completions: i64,
+    pub chosen: bool,
+    pub counts_against_quota: bool,
+    pub public_metrics: Option<IndexMap<String, Option<f64>>>,
+    /// Once the phase is closed (and always for the owner).
+    pub private_metrics: Option<IndexMap<String, Option<f64>>>,
+    pub inputs: Vec<FileOut>,
+    pub submitted: String,
+    pub updated: String,
+    pub scorer: Value,
+}
+
+fn shares_of(e: &EntryRow) -> competition::ShareScores {
+    e.scores_json
+        .as_deref()
+        .and_then(|t| serde_json::from_str(t).ok())
+        .unwrap_or_default()
+}
+
+/// The entries that count on a competition board: done ones, one per team (an entry without a
+/// team counts alone), chosen by `counts` on the public share; each with the metrics shown now
+/// (public share while open, every item once closed).
+fn counted(board: &BoardRow, c: &Competition, entries: Vec<EntryRow>) -> Vec<EntryRow> {
+    let primary = &board.primary_metric;
+    let sign = if LOWER_IS_BETTER.contains(&primary.as_str()) {
+        -1.0
+    } else {
+        1.0
+    };
+    let mut best: IndexMap<String, EntryRow> = IndexMap::new();
+    for e in entries.into_iter().filter(|e| e.status == "done") {
+        let key = e.team.clone().unwrap_or_else(|| format!("#{}", e.id));
+        let public = |e: &EntryRow| {
+            shares_of(e)
+                .public
+                .get(primary)
+                .copied()
+                .flatten()
+                .map(|v| sign * v)
+        };
+        let replace = match best.get(&key) {
+            None => true,
+            Some(cur) => match c.counts {
+                Counts::Latest => true,
+                Counts::Chosen => e.chosen || !cur.chosen,
+                // Strictly better replaces: ties keep the earlier entry.
+                Counts::Best => match (public(&e), public(cur)) {
+                    (Some(a), Some(b)) => a > b,
+                    (Some(_), None) => true,
+                    _ => false,
+                },
+            },
+        };
+        if replace {
+            best.insert(key, e);
+        }
+    }
+    best.into_values()
+        .map(|mut e| {
+            if c.closed_ms.is_none() {
+                e.metrics_json = crate::store::json_text(&shares_of(&e).public);
+            }
+            e
+        })
+        .collect()
+}
+
+impl Boards {
+    /// The team whose token this is, on a competition board.
+    async fn team_of(&self, slug: &str, token: Option<&str>) -> Result<Option<String>, LbError> {
+        let Some(t) = token else { return Ok(None) };
+        Ok(self
+            .store
+            .teams(slug)
+            .await?
+            .into_iter()
+            .find(|team| token::matches(t, &team.token_sha256))
+            .map(|team| team.name))
+    }
+
+    /// Issue a team token (owner); returns it (shown once).
+    pub async fn add_team(
+        &self,
+        slug: &str,
+        token: Option<&str>,
+        req: AddTeam,
+    ) -> Result<String, LbError> {
+        let board = self.owned(slug, token).await?;
+        if board.competition.is_none() {
+            return Err(LbError::BadRequest(format!(
+                "`{slug}` is not a competition (create it with hidden gold)"
+            )));
+        }
+        check_text("team name", &req.name, 100, true)?;
+        let team_token = token::new_token(TEAM_PREFIX).map_err(internal)?;
+        let now = now_ms();
+        self.store
+            .add_team(
+                slug,
+                TeamRow {
+                    name: req.name.clone(),
+                    token_sha256: token::hash(&team_token),
+                    created_ms: now,
+                },
+                audit("owner", "add team", None, json!({"team": req.name})),
+            )
+            .await?;
+        Ok(team_token)
+    }
+
+    /// Change the phase settings or close the phase (owner).
+    pub async fn set_phase(
+        &self,
+        slug: &str,
+        token: Option<&str>,
+        settings: PhaseSettings,
+    ) -> Result<CompetitionInfo, LbError> {
+        let board = self.owned(slug, token).await?;
+        let Some(mut c) = Competition::parse(board.competition.as_deref()) else {
+            return Err(LbError::BadRequest(format!(
+                "`{slug}` is not a competition (create it with hidden gold)"
+            )));
+        };
+        if c.closed_ms.is_some() {
+            return Err(LbError::Conflict(format!(
+                "the phase of `{slug}` is closed: the ranking is final"
+            )));
+        }
+        let before = c.clone();
+        let close = settings.close;
+        apply_settings(&mut c, settings)?;
+        if close {
+            let pending = self
+                .store
+                .entries(slug)
+                .await?
+                .iter()
+                .filter(|e| e.status == "queued" || e.status == "scoring")
+                .count();
+            if pending > 0 {
+                return Err(LbError::Conflict(format!(
+                    "{pending} submission(s) are still queued or scoring; close when they are done"
+                )));
+            }
+            c.closed_ms = Some(now_ms());
+        }
+        let detail = json!({"from": before, "to": c});
+        self.store
+            .set_competition(
+                slug,
+                crate::store::json_text(&c),
+                audit(
+                    "owner",
+                    if close {
+                        "close phase"
+                    } else {
+                        "phase settings"
+                    },
+                    None,
+                    detail,
+                ),
+            )
+            .await?;
+        Ok(competition_info(&c, true))
+    }
+
+    /// Queue a submission to a competition board; returns (entry, entry token, team).
+    pub async fn submit_competition(
+        &self,
+        slug: &str,
+        token: Option<&str>,
+        req: Submit,
+    ) -> Result<(i64, String, Option<String>, Vec<FileOut>), LbError> {
+        check_text("model", &req.model, 200, true)?;
+        let meta = check_meta(req.meta)?;
+        let board = self.board(slug).await?;
+        let Some(c) = Competition::parse(board.competition.as_deref()) else {
+            return Err(LbError::BadRequest(format!(
+                "`{slug}` is not a competition"
+            )));
+        };
+        if req.client_report.is_some() {
+            return Err(LbError::BadRequest(
+                "a competition's gold is hidden: client numbers cannot be compared".into(),
+            ));
+        }
+        let now = now_ms();
+        if let Some(why) = c.window_refusal(now) {
+            return Err(LbError::Conflict(why));
+        }
+        let has_teams = !self.store.teams(slug).await?.is_empty();
+        let team = self.team_of(slug, token).await?;
+        if has_teams && team.is_none() {
+            return Err(LbError::Forbidden(format!(
+                "`{slug}` takes submissions with a team token the owner issued \
+                 (Authorization: Bearer sbt_…)"
+            )));
+        }
+        let uploads = uploads(req.files)?;
+        if uploads.is_empty() {
+            return Err(LbError::BadRequest("no prediction files".into()));
+        }
+        let bench = scoring::benchmark(&board.benchmark)?;
+        let files = scoring::with_roles(bench, uploads, false)?;
+        let entry_token = token::new_token(token::ENTRY_PREFIX).map_err(internal)?;
+        let (refs, blobs) = stored_files(&files);
+        let inputs: Vec<FileOut> = refs.iter().map(|f| file_out(slug, f)).collect();
+        let row = EntryRow {
+            meta,
+            files: refs,
+            scorer_json: scorer().to_string(),
+            entry_token_sha256: Some(token::hash(&entry_token)),
+            team: team.clone(),
+            ..EntryRow::new(req.model.clone(), "queued", now)
+        };
+        let quota = team.clone().map(|t| Quota {
+            team: t,
+            daily: c.daily_quota,
+            total: c.total_quota,
+            since_ms: day_start(now),
+        });
+        let detail = json!({
+            "model": req.model, "team": team,
+            "inputs": inputs.iter().map(|f| json!({"name": f.name, "sha256": f.sha256})).collect::<Vec<_>>(),
+        });
+        let id = self
+            .store
+            .add_submission(
+                slug,
+                row,
+                blobs,
+                quota,
+                audit("public", "submit", None, detail),
+            )
+            .await?;
+        self.queue_notify.notify_one();
+        Ok((id, entry_token, team, inputs))
+    }
+
+    /// Score a claimed job. `Err` only when the store failed (the lease then expires and the
+    /// job is retried); a scoring error is a failed result with a reason the team may read.
+    pub async fn score_job(&self, job: &Job) -> Result<JobResult, String> {
+        let board = self.board(&job.slug).await.map_err(|e| e.to_string())?;
+        let c = Competition::parse(board.competition.as_deref()).unwrap_or_default();
+        let e = self
+            .store
+            .entry(&job.slug, job.entry)
+            .await
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("entry {} of `{}` is gone", job.entry, job.slug))?;
+        let gold = self.gold_files(&board).await.map_err(|e| e.to_string())?;
+        let files = self.entry_files(&e).await.map_err(|e| e.to_string())?;
+        let gold_names: Vec<String> = gold.iter().map(|f| f.name.clone()).collect();
+        let (benchmark, variant) = (board.benchmark.clone(), board.variant.clone());
+        let scored = tokio::task::spawn_blocking(move || {
+            competition::score_competition_entry(&benchmark, &variant, &gold, &files, &c)
+        })
+        .await
+        .map_err(|e| e.to_string())?;
+        let at_ms = now_ms();
+        Ok(match scored {
+            Ok((scored, shares)) => {
+                let report = scored.report;
+                JobResult {
+                    status: "done".into(),
+                    reason: None,
+                    metrics_json: crate::store::json_text(&scoring::overall_scalars(&report)),
+                    scores_json: Some(competition::scores_json(&shares)),
+                    report_json: Some(serde_json::to_string(&report).map_err(|e| e.to_string())?),
+                    at_ms,
+                }
+            }
+            Err(e) => JobResult {
+                status: "failed".into(),
+                reason: Some(competition::public_reason(&e.0, &gold_names)),
+                metrics_json: "{}".into(),
+                scores_json: None,
+                report_json: None,
+                at_ms,
+            },
+        })
+    }
+
+    /// A competition's submissions: all for the owner, the team's own for a team token.
+    pub async fn submissions(
+        &self,
+        slug: &str,
+        token: Option<&str>,
+    ) -> Result<Vec<SubmissionOut>, LbError> {
+        let board = self.board(slug).await?;
+        let Some(c) = Competition::parse(board.competition.as_deref()) else {
+            return Err(LbError::BadRequest(format!(
+                "`{slug}` is not a competition"
+            )));
+        };
+        let owner = token.is_some_and(|t| token::matches(t, &board.owner_token_sha256));
+        let team = if owner {
+            None
+        } else {
+            match self.team_of(slug, token).await? {
+                Some(t) => Some(t),
+                None => {
+                    return Err(LbError::Forbidden(format!(
+                        "the owner token of `{slug}` or a team token is required"
+                    )));
+                }
+            }
+        };
+        Ok(self
+            .store
+            .entries(slug)
+            .await?
+            .into_iter()
+            .filter(|e| owner || e.team == team)
+            .map(|e| {
+                let shares = shares_of(&e);
+                let done = e.status == "done";
+                SubmissionOut {
+                    entry: e.id,
+                    team: e.team.clone(),
+                    model: e.model.clone(),
+                    status: e.status.clone(),
+                    reason: e.reason.clone(),
+                    attempts: e.attempts,
+                    completions: e.completions,
+                    chosen: e.chosen,
+                    counts_against_quota: e.status != "failed" && e.status != "cancelled",
+                    public_metrics: done.then(|| shares.public.clone()),
+                    private_metrics: (done && (owner || c.closed_ms.is_some()))
+                        .then(|| shares.private.clone()),
+                    inputs: e.files.iter().map(|f| file_out(slug, f)).collect(),
+                    submitted: iso8601(e.created_ms),
+                    updated: iso8601(e.updated_ms),
+                    scorer: serde_json::from_str(&e.scorer_json).unwrap_or(Value::Null),
+                }
+            })
+            .collect())
+    }
+
+    /// The entry when `token` is its team's, its own entry token or the owner's.
+    async fn team_entry(
+        &self,
+        slug: &str,
+        id: i64,
+        token: Option<&str>,
+    ) -> Result<(BoardRow, EntryRow, &'static str), LbError> {
+        let board = self.board(slug).await?;
+        let e = self
+            .store
+            .entry(slug, id)
+            .await?
+            .ok_or_else(|| LbError::NotFound(format!("no entry {id} on `{slug}`")))?;
+        let t = token.ok_or_else(|| {
+            LbError::Forbidden("a token is required (Authorization: Bearer …)".into())
+        })?;
+        if token::matches(t, &board.owner_token_sha256) {
+            return Ok((board, e, "owner"));
+        }
+        if e.entry_token_sha256
+            .as_deref()
+            .is_some_and(|h| token::matches(t, h))
+        {
+            return Ok((board, e, "entry"));
+        }
+        let team = self.team_of(slug, Some(t)).await?;
+        if team.is_some() && team == e.team {
+            return Ok((board, e, "team"));
+        }
+        Err(LbError::Forbidden(format!(
+            "this token is not the owner's, the team's or entry {id}'s"
+        )))
+    }
+
+    /// Cancel a queued submission (team, entry or owner token): it no longer counts against
+    /// the quota.
+    pub async fn cancel(&self, slug: &str, id: i64, token: Option<&str>) -> Result<(), LbError> {
+        let (_, e, actor) = self.team_entry(slug, id, token).await?;
+        let job = Job {
+            slug: slug.into(),
+            entry: id,
+        };
+        let detail = json!({"status": {"from": e.status, "to": "cancelled"}});
+        if self
+            .store
+            .cancel_job(&job, audit(actor, "cancel", Some(id), detail))
+            .await?
+        {
+            Ok(())
+        } else {
+            Err(LbError::Conflict(format!(
+                "entry {id} is {}: only a queued submission can be cancelled",
+                e.status
+            )))
+        }
+    }
+
+    /// Make a done entry its team's chosen one (team or entry token).
+    pub async fn choose(&self, slug: &str, id: i64, token: Option<&str>) -> Result<(), LbError> {
+        let (board, e, actor) = self.team_entry(slug, id, token).await?;
+        let c = Competition::parse(board.competition.as_deref()).unwrap_or_default();
+        if c.closed_ms.is_some() {
+            return Err(LbError::Conflict("the phase is closed".into()));
+        }
+        let Some(team) = e.team.clone() else {
+            return Err(LbError::BadRequest(format!("entry {id} has no team")));
+        };
+        if e.status != "done" {
+            return Err(LbError::Conflict(format!(
+                "entry {id} is {}: only a scored entry can be chosen",
+                e.status
+            )));
+        }
+        self.store
+            .choose_entry(
+                slug,
+                &team,
+                id,
+                audit(actor, "choose", Some(id), json!({"team": team})),
+            )
+            .await?;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1312,6 +2100,87 @@ mod tests {
         assert!(m(&[("link", "https://example.org/m")]).is_ok());
         assert!(m(&[("open_weights", "maybe")]).is_err());
         assert!(m(&[("bad key!", "x")]).is_err());
+    }
+
+    #[test]
+    fn iso8601_parses_back() {
+        for ms in [0, 951_827_696_000, 1_780_000_000_000] {
+            assert_eq!(parse_iso8601(&iso8601(ms)), Some(ms));
+        }
+        assert_eq!(parse_iso8601("2000-02-29"), Some(951_782_400_000));
+        assert_eq!(parse_iso8601("2000-02-29T12:34Z"), Some(951_827_640_000));
+        for bad in ["2000-13-01", "2000-02-29T25:00Z", "2000-02-29T12:00", "x"] {
+            assert_eq!(parse_iso8601(bad), None, "{bad}");
+        }
+    }
+
+    fn board_row() -> BoardRow {
+        BoardRow {
+            slug: "c".into(),
+            title: "c".into(),
+            description: String::new(),
+            benchmark: "eotgc".into(),
+            variant: "official".into(),
+            primary_metric: "score".into(),
+            metrics: vec!["score".into()],
+            gold: vec![],
+            owner_token_sha256: String::new(),
+            created_ms: 0,
+            updated_ms: 0,
+            competition: Some("{}".into()),
+        }
+    }
+
+    fn done(id: i64, team: Option<&str>, public: f64, status: &str, chosen: bool) -> EntryRow {
+        EntryRow {
+            id,
+            team: team.map(str::to_string),
+            chosen,
+            metrics_json: json!({"score": 0.5}).to_string(),
+            scores_json: Some(
+                json!({"public": {"score": public}, "private": {"score": 0.1}}).to_string(),
+            ),
+            ..EntryRow::new(format!("m{id}"), status, id)
+        }
+    }
+
+    #[test]
+    fn one_entry_per_team_counts_by_the_boards_rule() {
+        let entries = || {
+            vec![
+                done(1, Some("a"), 0.7, "done", false),
+                done(2, Some("a"), 0.9, "done", true),
+                done(3, Some("a"), 0.9, "done", false),
+                done(4, Some("a"), 0.99, "failed", false),
+                done(5, Some("a"), 0.6, "done", false),
+                done(6, None, 0.2, "done", false),
+                done(7, None, 0.3, "queued", false),
+            ]
+        };
+        let ids = |counts: Counts, closed: Option<i64>| {
+            let c = Competition {
+                counts,
+                closed_ms: closed,
+                ..Default::default()
+            };
+            counted(&board_row(), &c, entries())
+                .iter()
+                .map(|e| (e.id, e.metrics_json.clone()))
+                .collect::<Vec<_>>()
+        };
+        let public = |v: f64| json!({"score": v}).to_string();
+        // Best public score, the earlier of equal ones; failed and queued entries never count.
+        assert_eq!(
+            ids(Counts::Best, None),
+            vec![(2, public(0.9)), (6, public(0.2))]
+        );
+        assert_eq!(ids(Counts::Latest, None)[0].0, 5);
+        assert_eq!(ids(Counts::Chosen, None)[0].0, 2);
+        // Closed: the metrics on every item.
+        assert_eq!(
+            ids(Counts::Best, Some(1))[0].1,
+            json!({"score": 0.5}).to_string()
+        );
     }
 
     #[test]

@@ -15,7 +15,12 @@
 //! lb_entry_file  slug, id, position → blob
 //! lb_audit       slug, time, actor, action, entry, detail   every change
 //! lb_interval    slug, entry, leader, key → bootstrap interval (a cache)
+//! lb_team        slug, name → team token as its SHA-256 only (competitions, issue 14)
 //! ```
+//! A competition board (`lb_board.competition_json` set) keeps its submissions in `lb_entry` as
+//! a queue: `status` queued → scoring → done | failed | cancelled, a lease (`lease_owner`,
+//! `lease_until_ms`) per claimed job, `attempts`, and `completions` (how many times a result was
+//! committed: 1 for every done or failed job, the exactly-once check).
 //! A write returns only after its transaction committed (SQLite `synchronous=FULL`, PostgreSQL
 //! `synchronous_commit` on), so an acknowledged submission survives `kill -9`.
 
@@ -32,6 +37,9 @@ pub enum StoreError {
     Conflict(String),
     #[error("{0}")]
     NotFound(String),
+    /// A team's quota is used up.
+    #[error("{0}")]
+    Quota(String),
     /// The database failed (the message is for the log, not the client).
     #[error("database: {0}")]
     Backend(String),
@@ -70,6 +78,9 @@ pub struct BoardRow {
     pub owner_token_sha256: String,
     pub created_ms: i64,
     pub updated_ms: i64,
+    /// The competition settings (JSON, `leaderboard::competition::Competition`); `None` for an
+    /// open board.
+    pub competition: Option<String>,
 }
 
 /// The editable fields of a board.
@@ -110,6 +121,102 @@ pub struct EntryRow {
     pub entry_token_sha256: Option<String>,
     pub created_ms: i64,
     pub updated_ms: i64,
+    /// Competition boards: the submitting team (`None` on a board without teams).
+    pub team: Option<String>,
+    /// Why a queued job failed.
+    pub reason: Option<String>,
+    /// Times a worker claimed the job.
+    pub attempts: i64,
+    /// Times a result was committed (1 once done or failed).
+    pub completions: i64,
+    /// `{"public": {…}, "private": {…}}`: the metrics on the board's public and private shares.
+    pub scores_json: Option<String>,
+    /// The team's chosen entry (boards where the chosen entry counts).
+    pub chosen: bool,
+}
+
+impl EntryRow {
+    /// A new entry with no queue state.
+    pub fn new(model: String, status: &str, now_ms: i64) -> Self {
+        Self {
+            id: 0,
+            model,
+            meta: BTreeMap::new(),
+            status: status.into(),
+            state: "visible".into(),
+            files: vec![],
+            metrics_json: "{}".into(),
+            scorer_json: "null".into(),
+            entry_token_sha256: None,
+            created_ms: now_ms,
+            updated_ms: now_ms,
+            team: None,
+            reason: None,
+            attempts: 0,
+            completions: 0,
+            scores_json: None,
+            chosen: false,
+        }
+    }
+}
+
+/// A team of a competition board.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TeamRow {
+    pub name: String,
+    pub token_sha256: String,
+    pub created_ms: i64,
+}
+
+/// The quota an insert must respect (counted in the same transaction): submissions of `team`
+/// that are not failed or cancelled, in total and since `since_ms`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Quota {
+    pub team: String,
+    pub daily: Option<i64>,
+    pub total: Option<i64>,
+    pub since_ms: i64,
+}
+
+/// The result a worker commits for a job it holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobResult {
+    /// `done` or `failed`.
+    pub status: String,
+    pub reason: Option<String>,
+    pub metrics_json: String,
+    pub scores_json: Option<String>,
+    pub report_json: Option<String>,
+    pub at_ms: i64,
+}
+
+/// A claimed job.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Job {
+    pub slug: String,
+    pub entry: i64,
+}
+
+/// Claims after which a job whose lease keeps expiring fails (its worker died each time).
+pub const MAX_ATTEMPTS: i64 = 5;
+
+/// SQL of the quota check (`?`-free text shared by both stores): statuses that count.
+pub(crate) const COUNTED: &str = "status NOT IN ('failed', 'cancelled')";
+
+pub(crate) fn quota_error(q: &Quota, total: i64, today: i64) -> Option<StoreError> {
+    if let Some(t) = q.total.filter(|&t| total >= t) {
+        return Some(StoreError::Quota(format!(
+            "team `{}` has used its total quota of {t} submissions",
+            q.team
+        )));
+    }
+    if let Some(d) = q.daily.filter(|&d| today >= d) {
+        return Some(StoreError::Quota(format!(
+            "team `{}` has used its daily quota of {d} submissions (UTC day)",
+            q.team
+        )));
+    }
+    None
 }
 
 /// One recorded change.
@@ -192,6 +299,59 @@ pub trait Store: Send + Sync {
         key: &str,
     ) -> Result<HashMap<i64, String>, StoreError>;
     async fn put_intervals(&self, slug: &str, rows: Vec<IntervalRow>) -> Result<(), StoreError>;
+
+    // Competitions (issue 14).
+
+    /// Replace the board's competition settings.
+    async fn set_competition(
+        &self,
+        slug: &str,
+        competition_json: String,
+        audit: AuditRow,
+    ) -> Result<(), StoreError>;
+    /// A new team; [`StoreError::Conflict`] when the name is taken.
+    async fn add_team(&self, slug: &str, team: TeamRow, audit: AuditRow) -> Result<(), StoreError>;
+    async fn teams(&self, slug: &str) -> Result<Vec<TeamRow>, StoreError>;
+    /// [`Store::add_entry`] that first counts the team's submissions in the same transaction and
+    /// refuses with [`StoreError::Quota`] when `quota` is used up.
+    async fn add_submission(
+        &self,
+        slug: &str,
+        entry: EntryRow,
+        blobs: Vec<Blob>,
+        quota: Option<Quota>,
+        audit: AuditRow,
+    ) -> Result<i64, StoreError>;
+    /// Claim the oldest queued job, or a scoring one whose lease expired, for `worker` until
+    /// `now_ms + lease_ms` (PostgreSQL: `FOR UPDATE SKIP LOCKED`). Jobs whose lease expired
+    /// after [`MAX_ATTEMPTS`] claims fail instead.
+    async fn claim_job(
+        &self,
+        worker: &str,
+        now_ms: i64,
+        lease_ms: i64,
+    ) -> Result<Option<Job>, StoreError>;
+    /// Extend `worker`'s lease; false when the worker no longer holds the job.
+    async fn renew_lease(&self, job: &Job, worker: &str, until_ms: i64)
+    -> Result<bool, StoreError>;
+    /// Commit the result of a job `worker` holds; false (nothing written) when it lost the
+    /// lease.
+    async fn finish_job(
+        &self,
+        job: &Job,
+        worker: &str,
+        result: JobResult,
+    ) -> Result<bool, StoreError>;
+    /// Cancel a queued job; false when it is no longer queued.
+    async fn cancel_job(&self, job: &Job, audit: AuditRow) -> Result<bool, StoreError>;
+    /// Make `entry` the team's chosen one (and no other of the team's).
+    async fn choose_entry(
+        &self,
+        slug: &str,
+        team: &str,
+        entry: i64,
+        audit: AuditRow,
+    ) -> Result<(), StoreError>;
 }
 
 /// A store chosen by `--db`: a `postgres://` or `postgresql://` URL, else a SQLite file path.

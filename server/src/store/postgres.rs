@@ -16,8 +16,9 @@ use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Transacti
 use tokio_postgres::NoTls;
 
 use super::{
-    AuditRow, Blob, BoardEdit, BoardRow, BoardSummary, EntryRow, FileRef, IntervalRow, Store,
-    StoreError, json_text, parse_json, sorted_blobs,
+    AuditRow, Blob, BoardEdit, BoardRow, BoardSummary, COUNTED, EntryRow, FileRef, IntervalRow,
+    Job, JobResult, MAX_ATTEMPTS, Quota, Store, StoreError, TeamRow, json_text, parse_json,
+    quota_error, sorted_blobs,
 };
 
 /// Connections per server process.
@@ -98,6 +99,26 @@ const MIGRATIONS: &[&str] = &[
         key          TEXT NOT NULL,
         result_json  TEXT NOT NULL,
         PRIMARY KEY (slug, leader_id, key, entry_id)
+    );",
+    // 2: competitions (issue 14): settings, teams, the scoring queue in lb_entry.
+    "ALTER TABLE lb_board ADD COLUMN competition_json TEXT;
+    ALTER TABLE lb_entry ADD COLUMN team TEXT;
+    ALTER TABLE lb_entry ADD COLUMN reason TEXT;
+    ALTER TABLE lb_entry ADD COLUMN lease_owner TEXT;
+    ALTER TABLE lb_entry ADD COLUMN lease_until_ms BIGINT;
+    ALTER TABLE lb_entry ADD COLUMN attempts BIGINT NOT NULL DEFAULT 0;
+    ALTER TABLE lb_entry ADD COLUMN completions BIGINT NOT NULL DEFAULT 0;
+    ALTER TABLE lb_entry ADD COLUMN scores_json TEXT;
+    ALTER TABLE lb_entry ADD COLUMN chosen BOOLEAN NOT NULL DEFAULT FALSE;
+    CREATE INDEX lb_entry_queue ON lb_entry (status, created_ms)
+        WHERE status IN ('queued', 'scoring');
+    CREATE INDEX lb_entry_team ON lb_entry (slug, team, created_ms);
+    CREATE TABLE lb_team (
+        slug          TEXT NOT NULL REFERENCES lb_board (slug) ON DELETE CASCADE,
+        name          TEXT NOT NULL,
+        token_sha256  TEXT NOT NULL,
+        created_ms    BIGINT NOT NULL,
+        PRIMARY KEY (slug, name)
     );",
 ];
 
@@ -225,7 +246,8 @@ fn file_ref(row: &tokio_postgres::Row) -> (i64, FileRef) {
 }
 
 const ENTRY_COLUMNS: &str = "id, model, meta_json, status, state, metrics_json, scorer_json, \
-                             entry_token_sha256, created_ms, updated_ms";
+                             entry_token_sha256, created_ms, updated_ms, team, reason, attempts, \
+                             completions, scores_json, chosen";
 
 fn entry_row(r: &tokio_postgres::Row) -> EntryRow {
     EntryRow {
@@ -240,7 +262,72 @@ fn entry_row(r: &tokio_postgres::Row) -> EntryRow {
         entry_token_sha256: r.get(7),
         created_ms: r.get(8),
         updated_ms: r.get(9),
+        team: r.get(10),
+        reason: r.get(11),
+        attempts: r.get(12),
+        completions: r.get(13),
+        scores_json: r.get(14),
+        chosen: r.get(15),
     }
+}
+
+/// Insert an entry with the board's next number (shared by `add_entry` and `add_submission`).
+async fn insert_entry(
+    tx: &Transaction<'_>,
+    slug: &str,
+    entry: &EntryRow,
+    report_json: Option<String>,
+    blobs: Vec<Blob>,
+    audit: &mut AuditRow,
+) -> Result<i64, StoreError> {
+    let Some(row) = tx
+        .query_opt(
+            "UPDATE lb_board SET next_entry = next_entry + 1 WHERE slug = $1
+             RETURNING next_entry",
+            &[&slug],
+        )
+        .await
+        .map_err(pg)?
+    else {
+        return Err(StoreError::NotFound(format!("no board `{slug}`")));
+    };
+    let id: i64 = row.get(0);
+    put_blobs(tx, blobs).await?;
+    tx.execute(
+        "INSERT INTO lb_entry (slug, id, model, meta_json, status, state, metrics_json,
+            report_json, scorer_json, entry_token_sha256, created_ms, updated_ms, team, chosen)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+        &[
+            &slug,
+            &id,
+            &entry.model,
+            &json_text(&entry.meta),
+            &entry.status,
+            &entry.state,
+            &entry.metrics_json,
+            &report_json,
+            &entry.scorer_json,
+            &entry.entry_token_sha256,
+            &entry.created_ms,
+            &entry.updated_ms,
+            &entry.team,
+            &entry.chosen,
+        ],
+    )
+    .await
+    .map_err(pg)?;
+    for (i, f) in entry.files.iter().enumerate() {
+        tx.execute(
+            "INSERT INTO lb_entry_file (slug, entry_id, position, name, role, sha256)
+             VALUES ($1, $2, $3, $4, $5, $6)",
+            &[&slug, &id, &(i as i64), &f.name, &f.role, &f.sha256],
+        )
+        .await
+        .map_err(pg)?;
+    }
+    audit.entry = Some(id);
+    put_audit(tx, slug, audit).await?;
+    Ok(id)
 }
 
 #[async_trait::async_trait]
@@ -260,8 +347,9 @@ impl Store for PgStore {
         let inserted = tx
             .execute(
                 "INSERT INTO lb_board (slug, title, description, benchmark, variant,
-                    primary_metric, metrics_json, owner_token_sha256, created_ms, updated_ms)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                    primary_metric, metrics_json, owner_token_sha256, created_ms, updated_ms,
+                    competition_json)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
                  ON CONFLICT (slug) DO NOTHING",
                 &[
                     &board.slug,
@@ -274,6 +362,7 @@ impl Store for PgStore {
                     &board.owner_token_sha256,
                     &board.created_ms,
                     &board.updated_ms,
+                    &board.competition,
                 ],
             )
             .await
@@ -303,7 +392,7 @@ impl Store for PgStore {
         let Some(r) = client
             .query_opt(
                 "SELECT slug, title, description, benchmark, variant, primary_metric,
-                    metrics_json, owner_token_sha256, created_ms, updated_ms
+                    metrics_json, owner_token_sha256, created_ms, updated_ms, competition_json
                  FROM lb_board WHERE slug = $1",
                 &[&slug],
             )
@@ -336,6 +425,7 @@ impl Store for PgStore {
             owner_token_sha256: r.get(7),
             created_ms: r.get(8),
             updated_ms: r.get(9),
+            competition: r.get(10),
         }))
     }
 
@@ -405,51 +495,7 @@ impl Store for PgStore {
     ) -> Result<i64, StoreError> {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(pg)?;
-        let Some(row) = tx
-            .query_opt(
-                "UPDATE lb_board SET next_entry = next_entry + 1 WHERE slug = $1
-                 RETURNING next_entry",
-                &[&slug],
-            )
-            .await
-            .map_err(pg)?
-        else {
-            return Err(StoreError::NotFound(format!("no board `{slug}`")));
-        };
-        let id: i64 = row.get(0);
-        put_blobs(&tx, blobs).await?;
-        tx.execute(
-            "INSERT INTO lb_entry (slug, id, model, meta_json, status, state, metrics_json,
-                report_json, scorer_json, entry_token_sha256, created_ms, updated_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
-            &[
-                &slug,
-                &id,
-                &entry.model,
-                &json_text(&entry.meta),
-                &entry.status,
-                &entry.state,
-                &entry.metrics_json,
-                &report_json,
-                &entry.scorer_json,
-                &entry.entry_token_sha256,
-                &entry.created_ms,
-                &entry.updated_ms,
-            ],
-        )
-        .await
-        .map_err(pg)?;
-        for (i, f) in entry.files.iter().enumerate() {
-            tx.execute(
-                "INSERT INTO lb_entry_file (slug, entry_id, position, name, role, sha256)
-                 VALUES ($1, $2, $3, $4, $5, $6)",
-                &[&slug, &id, &(i as i64), &f.name, &f.role, &f.sha256],
-            )
-            .await
-            .map_err(pg)?;
-        }
-        audit.entry = Some(id);
-        put_audit(&tx, slug, &audit).await?;
+        let id = insert_entry(&tx, slug, &entry, report_json, blobs, &mut audit).await?;
         tx.commit().await.map_err(pg)?;
         Ok(id)
     }
@@ -691,6 +737,232 @@ impl Store for PgStore {
                 .await
                 .map_err(pg)?;
         }
+        tx.commit().await.map_err(pg)
+    }
+
+    async fn set_competition(
+        &self,
+        slug: &str,
+        competition_json: String,
+        audit: AuditRow,
+    ) -> Result<(), StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(pg)?;
+        let n = tx
+            .execute(
+                "UPDATE lb_board SET competition_json = $2, updated_ms = $3 WHERE slug = $1",
+                &[&slug, &competition_json, &audit.at_ms],
+            )
+            .await
+            .map_err(pg)?;
+        if n == 0 {
+            return Err(StoreError::NotFound(format!("no board `{slug}`")));
+        }
+        put_audit(&tx, slug, &audit).await?;
+        tx.commit().await.map_err(pg)
+    }
+
+    async fn add_team(&self, slug: &str, team: TeamRow, audit: AuditRow) -> Result<(), StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(pg)?;
+        let n = tx
+            .execute(
+                "INSERT INTO lb_team (slug, name, token_sha256, created_ms)
+                 VALUES ($1, $2, $3, $4) ON CONFLICT (slug, name) DO NOTHING",
+                &[&slug, &team.name, &team.token_sha256, &team.created_ms],
+            )
+            .await
+            .map_err(pg)?;
+        if n == 0 {
+            return Err(StoreError::Conflict(format!(
+                "`{slug}` has a team `{}` already",
+                team.name
+            )));
+        }
+        put_audit(&tx, slug, &audit).await?;
+        tx.commit().await.map_err(pg)
+    }
+
+    async fn teams(&self, slug: &str) -> Result<Vec<TeamRow>, StoreError> {
+        let client = self.client().await?;
+        Ok(client
+            .query(
+                "SELECT name, token_sha256, created_ms FROM lb_team WHERE slug = $1
+                 ORDER BY created_ms, name",
+                &[&slug],
+            )
+            .await
+            .map_err(pg)?
+            .iter()
+            .map(|r| TeamRow {
+                name: r.get(0),
+                token_sha256: r.get(1),
+                created_ms: r.get(2),
+            })
+            .collect())
+    }
+
+    async fn add_submission(
+        &self,
+        slug: &str,
+        entry: EntryRow,
+        blobs: Vec<Blob>,
+        quota: Option<Quota>,
+        mut audit: AuditRow,
+    ) -> Result<i64, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(pg)?;
+        if let Some(q) = &quota {
+            // The board's row lock orders concurrent submissions (from any server) so the
+            // count below cannot be stale.
+            tx.execute(
+                "SELECT 1 FROM lb_board WHERE slug = $1 FOR UPDATE",
+                &[&slug],
+            )
+            .await
+            .map_err(pg)?;
+            let row = tx
+                .query_one(
+                    &format!(
+                        "SELECT count(*), count(*) FILTER (WHERE created_ms >= $3) FROM lb_entry
+                         WHERE slug = $1 AND team = $2 AND {COUNTED}"
+                    ),
+                    &[&slug, &q.team, &q.since_ms],
+                )
+                .await
+                .map_err(pg)?;
+            if let Some(e) = quota_error(q, row.get(0), row.get(1)) {
+                return Err(e);
+            }
+        }
+        let id = insert_entry(&tx, slug, &entry, None, blobs, &mut audit).await?;
+        tx.commit().await.map_err(pg)?;
+        Ok(id)
+    }
+
+    async fn claim_job(
+        &self,
+        worker: &str,
+        now_ms: i64,
+        lease_ms: i64,
+    ) -> Result<Option<Job>, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(pg)?;
+        tx.execute(
+            "UPDATE lb_entry e SET status = 'failed', lease_owner = NULL,
+                completions = completions + 1, updated_ms = $1,
+                reason = 'the scorer stopped before finishing ' || attempts || ' times'
+             FROM (SELECT slug, id FROM lb_entry
+                   WHERE status = 'scoring' AND lease_until_ms < $1 AND attempts >= $2
+                   FOR UPDATE SKIP LOCKED) d
+             WHERE e.slug = d.slug AND e.id = d.id",
+            &[&now_ms, &MAX_ATTEMPTS],
+        )
+        .await
+        .map_err(pg)?;
+        let row = tx
+            .query_opt(
+                "UPDATE lb_entry e SET status = 'scoring', lease_owner = $1, lease_until_ms = $2,
+                    attempts = e.attempts + 1, updated_ms = $3
+                 FROM (SELECT slug, id FROM lb_entry
+                       WHERE status = 'queued' OR (status = 'scoring' AND lease_until_ms < $3)
+                       ORDER BY created_ms, slug, id LIMIT 1
+                       FOR UPDATE SKIP LOCKED) j
+                 WHERE e.slug = j.slug AND e.id = j.id
+                 RETURNING e.slug, e.id",
+                &[&worker, &(now_ms + lease_ms), &now_ms],
+            )
+            .await
+            .map_err(pg)?;
+        tx.commit().await.map_err(pg)?;
+        Ok(row.map(|r| Job {
+            slug: r.get(0),
+            entry: r.get(1),
+        }))
+    }
+
+    async fn renew_lease(
+        &self,
+        job: &Job,
+        worker: &str,
+        until_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let client = self.client().await?;
+        let n = client
+            .execute(
+                "UPDATE lb_entry SET lease_until_ms = $4
+                 WHERE slug = $1 AND id = $2 AND status = 'scoring' AND lease_owner = $3",
+                &[&job.slug, &job.entry, &worker, &until_ms],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(n == 1)
+    }
+
+    async fn finish_job(
+        &self,
+        job: &Job,
+        worker: &str,
+        result: JobResult,
+    ) -> Result<bool, StoreError> {
+        let client = self.client().await?;
+        let n = client
+            .execute(
+                "UPDATE lb_entry SET status = $4, reason = $5, metrics_json = $6,
+                    scores_json = $7, report_json = $8, updated_ms = $9, lease_owner = NULL,
+                    completions = completions + 1
+                 WHERE slug = $1 AND id = $2 AND status = 'scoring' AND lease_owner = $3",
+                &[
+                    &job.slug,
+                    &job.entry,
+                    &worker,
+                    &result.status,
+                    &result.reason,
+                    &result.metrics_json,
+                    &result.scores_json,
+                    &result.report_json,
+                    &result.at_ms,
+                ],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(n == 1)
+    }
+
+    async fn cancel_job(&self, job: &Job, audit: AuditRow) -> Result<bool, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(pg)?;
+        let n = tx
+            .execute(
+                "UPDATE lb_entry SET status = 'cancelled', updated_ms = $3
+                 WHERE slug = $1 AND id = $2 AND status = 'queued'",
+                &[&job.slug, &job.entry, &audit.at_ms],
+            )
+            .await
+            .map_err(pg)?;
+        if n == 1 {
+            put_audit(&tx, &job.slug, &audit).await?;
+        }
+        tx.commit().await.map_err(pg)?;
+        Ok(n == 1)
+    }
+
+    async fn choose_entry(
+        &self,
+        slug: &str,
+        team: &str,
+        entry: i64,
+        audit: AuditRow,
+    ) -> Result<(), StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(pg)?;
+        tx.execute(
+            "UPDATE lb_entry SET chosen = (id = $3) WHERE slug = $1 AND team = $2",
+            &[&slug, &team, &entry],
+        )
+        .await
+        .map_err(pg)?;
+        put_audit(&tx, slug, &audit).await?;
         tx.commit().await.map_err(pg)
     }
 }

@@ -10,8 +10,9 @@ use std::sync::{Arc, Mutex};
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use super::{
-    AuditRow, Blob, BoardEdit, BoardRow, BoardSummary, EntryRow, FileRef, IntervalRow, Store,
-    StoreError, json_text, parse_json, sorted_blobs,
+    AuditRow, Blob, BoardEdit, BoardRow, BoardSummary, COUNTED, EntryRow, FileRef, IntervalRow,
+    Job, JobResult, MAX_ATTEMPTS, Quota, Store, StoreError, TeamRow, json_text, parse_json,
+    quota_error, sorted_blobs,
 };
 
 /// Migrations of the leaderboard tables, oldest first. Never edit a released entry: append.
@@ -87,6 +88,25 @@ const MIGRATIONS: &[&str] = &[
         key          TEXT NOT NULL,
         result_json  TEXT NOT NULL,
         PRIMARY KEY (slug, leader_id, key, entry_id)
+    );",
+    // 2: competitions (issue 14): settings, teams, the scoring queue in lb_entry.
+    "ALTER TABLE lb_board ADD COLUMN competition_json TEXT;
+    ALTER TABLE lb_entry ADD COLUMN team TEXT;
+    ALTER TABLE lb_entry ADD COLUMN reason TEXT;
+    ALTER TABLE lb_entry ADD COLUMN lease_owner TEXT;
+    ALTER TABLE lb_entry ADD COLUMN lease_until_ms INTEGER;
+    ALTER TABLE lb_entry ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE lb_entry ADD COLUMN completions INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE lb_entry ADD COLUMN scores_json TEXT;
+    ALTER TABLE lb_entry ADD COLUMN chosen INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX lb_entry_queue ON lb_entry (status, created_ms);
+    CREATE INDEX lb_entry_team ON lb_entry (slug, team, created_ms);
+    CREATE TABLE lb_team (
+        slug          TEXT NOT NULL REFERENCES lb_board (slug) ON DELETE CASCADE,
+        name          TEXT NOT NULL,
+        token_sha256  TEXT NOT NULL,
+        created_ms    INTEGER NOT NULL,
+        PRIMARY KEY (slug, name)
     );",
 ];
 
@@ -229,7 +249,8 @@ fn files_of(
 }
 
 const ENTRY_COLUMNS: &str = "id, model, meta_json, status, state, metrics_json, scorer_json, \
-                             entry_token_sha256, created_ms, updated_ms";
+                             entry_token_sha256, created_ms, updated_ms, team, reason, attempts, \
+                             completions, scores_json, chosen";
 
 fn entry_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EntryRow> {
     Ok(EntryRow {
@@ -244,7 +265,70 @@ fn entry_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EntryRow> {
         entry_token_sha256: r.get(7)?,
         created_ms: r.get(8)?,
         updated_ms: r.get(9)?,
+        team: r.get(10)?,
+        reason: r.get(11)?,
+        attempts: r.get(12)?,
+        completions: r.get(13)?,
+        scores_json: r.get(14)?,
+        chosen: r.get::<_, i64>(15)? != 0,
     })
+}
+
+/// Insert an entry with the board's next number (shared by `add_entry` and `add_submission`).
+fn insert_entry(
+    tx: &Transaction<'_>,
+    slug: &str,
+    entry: &EntryRow,
+    report_json: Option<String>,
+    blobs: Vec<Blob>,
+    audit: &mut AuditRow,
+) -> Result<i64, StoreError> {
+    let id: Option<i64> = tx
+        .query_row(
+            "UPDATE lb_board SET next_entry = next_entry + 1 WHERE slug = ?1
+             RETURNING next_entry",
+            [slug],
+            |r| r.get(0),
+        )
+        .optional()
+        .map_err(backend)?;
+    let Some(id) = id else {
+        return Err(StoreError::NotFound(format!("no board `{slug}`")));
+    };
+    put_blobs(tx, blobs)?;
+    tx.execute(
+        "INSERT INTO lb_entry (slug, id, model, meta_json, status, state, metrics_json,
+            report_json, scorer_json, entry_token_sha256, created_ms, updated_ms, team, chosen)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+        params![
+            slug,
+            id,
+            entry.model,
+            json_text(&entry.meta),
+            entry.status,
+            entry.state,
+            entry.metrics_json,
+            report_json,
+            entry.scorer_json,
+            entry.entry_token_sha256,
+            entry.created_ms,
+            entry.updated_ms,
+            entry.team,
+            i64::from(entry.chosen)
+        ],
+    )
+    .map_err(backend)?;
+    for (i, f) in entry.files.iter().enumerate() {
+        tx.execute(
+            "INSERT INTO lb_entry_file (slug, entry_id, position, name, role, sha256)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![slug, id, i as i64, f.name, f.role, f.sha256],
+        )
+        .map_err(backend)?;
+    }
+    audit.entry = Some(id);
+    put_audit(tx, slug, audit)?;
+    Ok(id)
 }
 
 fn gc_blobs(tx: &Transaction<'_>, hashes: &[String]) -> Result<(), StoreError> {
@@ -290,8 +374,9 @@ impl Store for SqliteStore {
             put_blobs(tx, blobs)?;
             tx.execute(
                 "INSERT INTO lb_board (slug, title, description, benchmark, variant,
-                    primary_metric, metrics_json, owner_token_sha256, created_ms, updated_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                    primary_metric, metrics_json, owner_token_sha256, created_ms, updated_ms,
+                    competition_json)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                 params![
                     board.slug,
                     board.title,
@@ -302,7 +387,8 @@ impl Store for SqliteStore {
                     json_text(&board.metrics),
                     board.owner_token_sha256,
                     board.created_ms,
-                    board.updated_ms
+                    board.updated_ms,
+                    board.competition
                 ],
             )
             .map_err(backend)?;
@@ -325,7 +411,7 @@ impl Store for SqliteStore {
             let board = conn
                 .query_row(
                     "SELECT slug, title, description, benchmark, variant, primary_metric,
-                        metrics_json, owner_token_sha256, created_ms, updated_ms
+                        metrics_json, owner_token_sha256, created_ms, updated_ms, competition_json
                      FROM lb_board WHERE slug = ?1",
                     [&slug],
                     |r| {
@@ -341,6 +427,7 @@ impl Store for SqliteStore {
                             owner_token_sha256: r.get(7)?,
                             created_ms: r.get(8)?,
                             updated_ms: r.get(9)?,
+                            competition: r.get(10)?,
                         })
                     },
                 )
@@ -430,53 +517,8 @@ impl Store for SqliteStore {
         mut audit: AuditRow,
     ) -> Result<i64, StoreError> {
         let slug = slug.to_string();
-        self.write(move |tx| {
-            let id: Option<i64> = tx
-                .query_row(
-                    "UPDATE lb_board SET next_entry = next_entry + 1 WHERE slug = ?1
-                     RETURNING next_entry",
-                    [&slug],
-                    |r| r.get(0),
-                )
-                .optional()
-                .map_err(backend)?;
-            let Some(id) = id else {
-                return Err(StoreError::NotFound(format!("no board `{slug}`")));
-            };
-            put_blobs(tx, blobs)?;
-            tx.execute(
-                "INSERT INTO lb_entry (slug, id, model, meta_json, status, state, metrics_json,
-                    report_json, scorer_json, entry_token_sha256, created_ms, updated_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-                params![
-                    slug,
-                    id,
-                    entry.model,
-                    json_text(&entry.meta),
-                    entry.status,
-                    entry.state,
-                    entry.metrics_json,
-                    report_json,
-                    entry.scorer_json,
-                    entry.entry_token_sha256,
-                    entry.created_ms,
-                    entry.updated_ms
-                ],
-            )
-            .map_err(backend)?;
-            for (i, f) in entry.files.iter().enumerate() {
-                tx.execute(
-                    "INSERT INTO lb_entry_file (slug, entry_id, position, name, role, sha256)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                    params![slug, id, i as i64, f.name, f.role, f.sha256],
-                )
-                .map_err(backend)?;
-            }
-            audit.entry = Some(id);
-            put_audit(tx, &slug, &audit)?;
-            Ok(id)
-        })
-        .await
+        self.write(move |tx| insert_entry(tx, &slug, &entry, report_json, blobs, &mut audit))
+            .await
     }
 
     async fn entries(&self, slug: &str) -> Result<Vec<EntryRow>, StoreError> {
@@ -715,6 +757,229 @@ impl Store for SqliteStore {
                     .map_err(backend)?;
             }
             Ok(())
+        })
+        .await
+    }
+
+    async fn set_competition(
+        &self,
+        slug: &str,
+        competition_json: String,
+        audit: AuditRow,
+    ) -> Result<(), StoreError> {
+        let slug = slug.to_string();
+        self.write(move |tx| {
+            let n = tx
+                .execute(
+                    "UPDATE lb_board SET competition_json = ?2, updated_ms = ?3 WHERE slug = ?1",
+                    params![slug, competition_json, audit.at_ms],
+                )
+                .map_err(backend)?;
+            if n == 0 {
+                return Err(StoreError::NotFound(format!("no board `{slug}`")));
+            }
+            put_audit(tx, &slug, &audit)
+        })
+        .await
+    }
+
+    async fn add_team(&self, slug: &str, team: TeamRow, audit: AuditRow) -> Result<(), StoreError> {
+        let slug = slug.to_string();
+        self.write(move |tx| {
+            let n = tx
+                .execute(
+                    "INSERT INTO lb_team (slug, name, token_sha256, created_ms)
+                     VALUES (?1, ?2, ?3, ?4) ON CONFLICT (slug, name) DO NOTHING",
+                    params![slug, team.name, team.token_sha256, team.created_ms],
+                )
+                .map_err(backend)?;
+            if n == 0 {
+                return Err(StoreError::Conflict(format!(
+                    "`{slug}` has a team `{}` already",
+                    team.name
+                )));
+            }
+            put_audit(tx, &slug, &audit)
+        })
+        .await
+    }
+
+    async fn teams(&self, slug: &str) -> Result<Vec<TeamRow>, StoreError> {
+        let slug = slug.to_string();
+        self.with(move |conn| {
+            let mut stmt = conn
+                .prepare_cached(
+                    "SELECT name, token_sha256, created_ms FROM lb_team WHERE slug = ?1
+                     ORDER BY created_ms, name",
+                )
+                .map_err(backend)?;
+            let rows = stmt
+                .query_map([&slug], |r| {
+                    Ok(TeamRow {
+                        name: r.get(0)?,
+                        token_sha256: r.get(1)?,
+                        created_ms: r.get(2)?,
+                    })
+                })
+                .map_err(backend)?;
+            rows.collect::<Result<_, _>>().map_err(backend)
+        })
+        .await
+    }
+
+    async fn add_submission(
+        &self,
+        slug: &str,
+        entry: EntryRow,
+        blobs: Vec<Blob>,
+        quota: Option<Quota>,
+        mut audit: AuditRow,
+    ) -> Result<i64, StoreError> {
+        let slug = slug.to_string();
+        self.write(move |tx| {
+            if let Some(q) = &quota {
+                let (total, today): (i64, i64) = tx
+                    .query_row(
+                        &format!(
+                            "SELECT count(*), coalesce(sum(created_ms >= ?3), 0) FROM lb_entry
+                             WHERE slug = ?1 AND team = ?2 AND {COUNTED}"
+                        ),
+                        params![slug, q.team, q.since_ms],
+                        |r| Ok((r.get(0)?, r.get(1)?)),
+                    )
+                    .map_err(backend)?;
+                if let Some(e) = quota_error(q, total, today) {
+                    return Err(e);
+                }
+            }
+            insert_entry(tx, &slug, &entry, None, blobs, &mut audit)
+        })
+        .await
+    }
+
+    async fn claim_job(
+        &self,
+        worker: &str,
+        now_ms: i64,
+        lease_ms: i64,
+    ) -> Result<Option<Job>, StoreError> {
+        let worker = worker.to_string();
+        self.write(move |tx| {
+            tx.execute(
+                "UPDATE lb_entry SET status = 'failed', lease_owner = NULL,
+                    completions = completions + 1, updated_ms = ?1,
+                    reason = 'the scorer stopped before finishing ' || attempts || ' times'
+                 WHERE status = 'scoring' AND lease_until_ms < ?1 AND attempts >= ?2",
+                params![now_ms, MAX_ATTEMPTS],
+            )
+            .map_err(backend)?;
+            tx.query_row(
+                "UPDATE lb_entry SET status = 'scoring', lease_owner = ?1, lease_until_ms = ?2,
+                    attempts = attempts + 1, updated_ms = ?3
+                 WHERE (slug, id) = (
+                    SELECT slug, id FROM lb_entry
+                    WHERE status = 'queued' OR (status = 'scoring' AND lease_until_ms < ?3)
+                    ORDER BY created_ms, slug, id LIMIT 1)
+                 RETURNING slug, id",
+                params![worker, now_ms + lease_ms, now_ms],
+                |r| {
+                    Ok(Job {
+                        slug: r.get(0)?,
+                        entry: r.get(1)?,
+                    })
+                },
+            )
+            .optional()
+            .map_err(backend)
+        })
+        .await
+    }
+
+    async fn renew_lease(
+        &self,
+        job: &Job,
+        worker: &str,
+        until_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let (job, worker) = (job.clone(), worker.to_string());
+        self.write(move |tx| {
+            let n = tx
+                .execute(
+                    "UPDATE lb_entry SET lease_until_ms = ?4
+                     WHERE slug = ?1 AND id = ?2 AND status = 'scoring' AND lease_owner = ?3",
+                    params![job.slug, job.entry, worker, until_ms],
+                )
+                .map_err(backend)?;
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    async fn finish_job(
+        &self,
+        job: &Job,
+        worker: &str,
+        result: JobResult,
+    ) -> Result<bool, StoreError> {
+        let (job, worker) = (job.clone(), worker.to_string());
+        self.write(move |tx| {
+            let n = tx
+                .execute(
+                    "UPDATE lb_entry SET status = ?4, reason = ?5, metrics_json = ?6,
+                        scores_json = ?7, report_json = ?8, updated_ms = ?9, lease_owner = NULL,
+                        completions = completions + 1
+                     WHERE slug = ?1 AND id = ?2 AND status = 'scoring' AND lease_owner = ?3",
+                    params![
+                        job.slug,
+                        job.entry,
+                        worker,
+                        result.status,
+                        result.reason,
+                        result.metrics_json,
+                        result.scores_json,
+                        result.report_json,
+                        result.at_ms
+                    ],
+                )
+                .map_err(backend)?;
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    async fn cancel_job(&self, job: &Job, audit: AuditRow) -> Result<bool, StoreError> {
+        let job = job.clone();
+        self.write(move |tx| {
+            let n = tx
+                .execute(
+                    "UPDATE lb_entry SET status = 'cancelled', updated_ms = ?3
+                     WHERE slug = ?1 AND id = ?2 AND status = 'queued'",
+                    params![job.slug, job.entry, audit.at_ms],
+                )
+                .map_err(backend)?;
+            if n == 1 {
+                put_audit(tx, &job.slug, &audit)?;
+            }
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    async fn choose_entry(
+        &self,
+        slug: &str,
+        team: &str,
+        entry: i64,
+        audit: AuditRow,
+    ) -> Result<(), StoreError> {
+        let (slug, team) = (slug.to_string(), team.to_string());
+        self.write(move |tx| {
+            tx.execute(
+                "UPDATE lb_entry SET chosen = (id = ?3) WHERE slug = ?1 AND team = ?2",
+                params![slug, team, entry],
+            )
+            .map_err(backend)?;
+            put_audit(tx, &slug, &audit)
         })
         .await
     }

@@ -14,23 +14,34 @@ use serde_json::{Value, json};
 
 use crate::support::{golden_dir, score_json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_scorebench");
+pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_scorebench");
 
 /// A running `scorebench serve`.
-struct Server {
-    child: Child,
-    url: String,
+pub(crate) struct Server {
+    pub(crate) child: Child,
+    pub(crate) url: String,
 }
 
 impl Server {
-    fn start(db: &str) -> Server {
+    pub(crate) fn start(db: &str) -> Server {
+        Self::start_with(db, &[])
+    }
+
+    /// With more `serve` arguments.
+    pub(crate) fn start_with(db: &str, extra: &[&str]) -> Server {
+        Self::start_logged(db, extra, "warn", Stdio::null())
+    }
+
+    /// With more `serve` arguments, its log at `level` to `stderr`.
+    pub(crate) fn start_logged(db: &str, extra: &[&str], level: &str, stderr: Stdio) -> Server {
         let mut child = Command::new(BIN)
             .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
+            .args(extra)
             .args(["--dist", "/nonexistent-dist", "--local-db"])
             .arg(temp("local").join("local.sqlite3"))
-            .env("RUST_LOG", "warn")
+            .env("RUST_LOG", level)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .unwrap();
         let mut line = String::new();
@@ -47,7 +58,7 @@ impl Server {
     }
 
     /// `kill -9`.
-    fn kill9(mut self) {
+    pub(crate) fn kill9(mut self) {
         let _ = self.child.kill(); // SIGKILL on Unix
         let _ = self.child.wait();
     }
@@ -63,7 +74,7 @@ impl Drop for Server {
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
 
 /// A fresh temporary directory.
-fn temp(tag: &str) -> PathBuf {
+pub(crate) fn temp(tag: &str) -> PathBuf {
     let n = COUNTER.fetch_add(1, Ordering::SeqCst);
     let dir = std::env::temp_dir().join(format!("scorebench-lb-{tag}-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -72,7 +83,7 @@ fn temp(tag: &str) -> PathBuf {
 }
 
 /// A slug unique across runs (PostgreSQL databases outlive a test run).
-fn slug(tag: &str) -> String {
+pub(crate) fn slug(tag: &str) -> String {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
@@ -85,7 +96,7 @@ fn slug(tag: &str) -> String {
 }
 
 /// The stores to test: a new SQLite file, and PostgreSQL when `PG_URL` is set.
-fn stores() -> Vec<String> {
+pub(crate) fn stores() -> Vec<String> {
     let mut out = vec![temp("db").join("lb.sqlite3").to_string_lossy().into_owned()];
     match std::env::var("PG_URL") {
         Ok(url) if !url.is_empty() => out.push(url),
@@ -94,7 +105,7 @@ fn stores() -> Vec<String> {
     out
 }
 
-fn lb(server: &Server, args: &[&str]) -> Output {
+pub(crate) fn lb(server: &Server, args: &[&str]) -> Output {
     Command::new(BIN)
         .arg("leaderboard")
         .args(args)
@@ -104,7 +115,7 @@ fn lb(server: &Server, args: &[&str]) -> Output {
 }
 
 /// `scorebench leaderboard …`, exit 0, stdout as JSON.
-fn lb_json(server: &Server, args: &[&str]) -> Value {
+pub(crate) fn lb_json(server: &Server, args: &[&str]) -> Value {
     let out = lb(server, args);
     assert!(
         out.status.success(),
@@ -130,11 +141,11 @@ fn metrics_of(report: &Value) -> Vec<(String, String, Value)> {
     out
 }
 
-fn p(path: &Path) -> &str {
+pub(crate) fn p(path: &Path) -> &str {
     path.to_str().unwrap()
 }
 
-fn get(url: &str) -> (u16, String) {
+pub(crate) fn get(url: &str) -> (u16, String) {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -457,7 +468,7 @@ fn snapshot(server: &Server, s: &str, owner: &str) -> (Value, Value) {
     (shown, audit)
 }
 
-fn http(
+pub(crate) fn http(
     server: &Server,
     method: &str,
     path: &str,

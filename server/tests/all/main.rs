@@ -8,6 +8,7 @@ mod support;
 mod boundary;
 mod cli_output;
 mod cli_pairs;
+mod competition;
 mod golden_asap_aes;
 mod golden_eotgc;
 mod golden_msqa;
