@@ -49,6 +49,7 @@ if [ -d ../shared/checks ]; then
   python3 ../shared/checks/security.py target/debug/scorebench
   python3 ../shared/checks/server_hardening.py target/debug/scorebench
   python3 ../shared/checks/leaderboard.py target/debug/scorebench
+  python3 ../shared/checks/competition.py target/debug/scorebench
   NODE_PATH="$PWD/tools/node_modules" SHOTS="$PWD/tests/e2e/artifacts" \
     bash ../shared/checks/teacher.sh target/debug/scorebench
 fi
