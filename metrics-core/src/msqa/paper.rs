@@ -148,19 +148,16 @@ pub fn parse_inference(file: &str, text: &str) -> Result<Vec<PaperItem>, InputEr
     }
 }
 
-/// Items from a toolkit `evaluation.json`.
-pub fn from_evaluation(records: &[EvalRecord]) -> Vec<PaperItem> {
+/// Items from a toolkit `evaluation.json` (consumed: the texts move, nothing is copied).
+pub fn from_evaluation(records: Vec<EvalRecord>) -> Vec<PaperItem> {
     records
-        .iter()
+        .into_iter()
         .map(|r| {
-            let raw = r
-                .generation
-                .as_ref()
-                .and_then(|g| g.content.clone().or_else(|| g.reasoning_content.clone()));
+            let raw = r.generation.and_then(|g| g.content.or(g.reasoning_content));
             PaperItem {
                 question: None,
-                subtask: r.subtask.clone(),
-                gold: r.gold.clone(),
+                subtask: r.subtask,
+                gold: r.gold,
                 raw: raw.unwrap_or_default(),
                 record: r.record,
             }

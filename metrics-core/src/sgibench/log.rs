@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use super::DISCIPLINES;
 use crate::error::InputError;
+use crate::json_array::{self, ArrayError};
 use crate::report::{InputFile, MetricValue, Metrics, Overall, Report, Subset, Warning};
 
 /// Python ≥ 3.12 `sum(values)` over floats (`builtin_sum_impl`): Neumaier's compensated sum,
@@ -46,18 +47,38 @@ pub(crate) struct Record<'a> {
 
 /// Parse a log: a JSON array whose entries are objects or `null`.
 pub(crate) fn parse_array(name: &str, text: &str) -> Result<Vec<Value>, InputError> {
+    parse_array_keeping(name, text, None)
+}
+
+/// [`parse_array`], read one record at a time; with `keep`, each object keeps only those keys
+/// (the fields its scorer reads), so the long texts nobody reads (questions, step lists) are
+/// dropped as soon as their record is parsed.
+pub(crate) fn parse_array_keeping(
+    name: &str,
+    text: &str,
+    keep: Option<&[&str]>,
+) -> Result<Vec<Value>, InputError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| InputError::new(name, Some(e.line()), format!("not valid JSON: {e}")))?;
-    match value {
-        Value::Array(items) => Ok(items),
-        other => Err(InputError::whole_file(
+    let mut items = Vec::new();
+    let read = json_array::for_each(text, |_, mut item| {
+        if let (Some(keep), Value::Object(fields)) = (keep, &mut item) {
+            fields.retain(|key, _| keep.contains(&key.as_str()));
+        }
+        items.push(item);
+        Ok::<(), InputError>(())
+    });
+    match read {
+        Ok(()) => Ok(items),
+        Err(ArrayError::Json(e)) => Err(InputError::new(
             name,
-            format!(
-                "expected a JSON array of log records, found {}",
-                kind(&other)
-            ),
+            Some(e.line()),
+            format!("not valid JSON: {e}"),
         )),
+        Err(ArrayError::NotArray(found)) => Err(InputError::whole_file(
+            name,
+            format!("expected a JSON array of log records, found {found}"),
+        )),
+        Err(ArrayError::Element(e)) => Err(e),
     }
 }
 
