@@ -30,11 +30,15 @@ pub struct Pairs {
 /// Parse a gold/pred JSONL or CSV file. `name` is used in error messages only.
 pub fn parse_pairs(name: &str, text: &str) -> Result<Pairs, InputError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let pairs = if text.trim_start().starts_with('{') {
+    let mut pairs = if text.trim_start().starts_with('{') {
         parse_jsonl(name, text)?
     } else {
         parse_csv(name, text)?
     };
+    // The vectors grew by doubling: give back the slack (up to half of them) before scoring.
+    pairs.gold.shrink_to_fit();
+    pairs.pred.shrink_to_fit();
+    pairs.lines.shrink_to_fit();
     if pairs.gold.is_empty() {
         return Err(InputError::whole_file(name, "no gold/pred records found"));
     }

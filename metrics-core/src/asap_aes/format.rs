@@ -16,6 +16,7 @@
 //! exact `f64`, as it is in the official code for any range it can hold in memory (its
 //! confusion matrix has (max − min + 1)² cells).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::error::InputError;
@@ -47,11 +48,16 @@ pub struct Prediction {
     pub line: usize,
 }
 
-/// The gold file's bytes as text: Latin-1, or UTF-8 after a UTF-8 byte-order mark.
-fn decode_gold(file: &str, bytes: &[u8]) -> Result<String, InputError> {
+/// The gold file's bytes as text: Latin-1, or UTF-8 after a UTF-8 byte-order mark. Borrowed
+/// (no copy of a large file) unless Latin-1 bytes above 0x7F need decoding.
+fn decode_gold<'a>(file: &str, bytes: &'a [u8]) -> Result<Cow<'a, str>, InputError> {
     match bytes.strip_prefix(b"\xEF\xBB\xBF") {
-        Some(rest) => utf8(file, rest).map(str::to_string),
-        None => Ok(bytes.iter().map(|&b| char::from(b)).collect()),
+        Some(rest) => utf8(file, rest).map(Cow::Borrowed),
+        None => match std::str::from_utf8(bytes) {
+            // ASCII reads the same in Latin-1 and UTF-8.
+            Ok(text) if bytes.is_ascii() => Ok(Cow::Borrowed(text)),
+            _ => Ok(Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect())),
+        },
     }
 }
 

@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use crate::error::InputError;
+use crate::json_array::{self, ArrayError};
 
 /// A Track 1 relevance level. The numeric value is the one the formulas use (any evenly spaced
 /// order-preserving mapping gives the same ACC_A, r and Score).
@@ -219,7 +220,8 @@ impl<'a> Record<'a> {
     }
 }
 
-/// Parse a JSON array of objects and hand each object to `each` with its location.
+/// Parse a JSON array of objects and hand each object to `each` with its location. The array is
+/// read one object at a time: only what `each` returns is kept.
 fn parse_array<T>(
     file: &str,
     text: &str,
@@ -227,22 +229,8 @@ fn parse_array<T>(
     mut each: impl FnMut(Record<'_>) -> Result<T, InputError>,
 ) -> Result<Vec<T>, InputError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let values: Value = serde_json::from_str(text).map_err(|e| {
-        InputError::new(
-            file,
-            (e.line() > 0).then_some(e.line()),
-            format!("not valid JSON: {e}"),
-        )
-    })?;
-    let Value::Array(values) = values else {
-        return Err(InputError::whole_file(
-            file,
-            format!("expected a JSON array of {what}"),
-        ));
-    };
-    let mut out = Vec::with_capacity(values.len());
-    for (index, value) in values.iter().enumerate() {
-        let number = index + 1;
+    let mut out = Vec::new();
+    let read = json_array::for_each(text, |number, value| {
         let object = value.as_object().ok_or_else(|| {
             InputError::at_line(
                 file,
@@ -256,8 +244,21 @@ fn parse_array<T>(
             object,
             id: None,
         })?);
+        Ok(())
+    });
+    match read {
+        Ok(()) => Ok(out),
+        Err(ArrayError::Json(e)) => Err(InputError::new(
+            file,
+            (e.line() > 0).then_some(e.line()),
+            format!("not valid JSON: {e}"),
+        )),
+        Err(ArrayError::NotArray(_)) => Err(InputError::whole_file(
+            file,
+            format!("expected a JSON array of {what}"),
+        )),
+        Err(ArrayError::Element(e)) => Err(e),
     }
-    Ok(out)
 }
 
 /// Reject a second record with the same id.

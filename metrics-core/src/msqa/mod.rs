@@ -42,6 +42,7 @@ use serde_json::{Map, Value, json};
 pub use reply::{Generation, ReplyError, normalise_reply, python_strip};
 
 use crate::error::{InputError, MetricError};
+use crate::json_array::{self, ArrayError};
 use crate::report::{InputFile, MetricValue, Metrics, Overall, Report, Subset, Warning};
 
 /// `usage` of a record.
@@ -80,21 +81,47 @@ pub struct EvalRecord {
 /// record per line; blank lines skipped). Every problem names the file and record.
 pub fn parse_evaluation(file: &str, text: &str) -> Result<Vec<EvalRecord>, InputError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let located: Vec<(usize, Value)> = if text.trim_start().starts_with('[') {
-        let values: Vec<Value> = serde_json::from_str(text).map_err(|e| {
-            InputError::new(
-                file,
-                (e.line() > 0).then_some(e.line()),
-                format!("expected a JSON array of evaluation records: {e}"),
-            )
+    // One record at a time: each element or line becomes an `EvalRecord` before the next is
+    // read. Syntax errors anywhere are reported before the first bad record, as when the whole
+    // file was parsed first.
+    let to_record = |number: usize, value: Value| -> Result<EvalRecord, InputError> {
+        let id = value
+            .get("id")
+            .and_then(Value::as_str)
+            .map(|id| format!("id {id}: "))
+            .unwrap_or_default();
+        let mut record: EvalRecord = serde_json::from_value(value).map_err(|e| {
+            InputError::at_line(file, number, format!("{id}not an evaluation record: {e}"))
         })?;
-        values
-            .into_iter()
-            .enumerate()
-            .map(|(i, v)| (i + 1, v))
-            .collect()
+        record.record = number;
+        Ok(record)
+    };
+    let mut records = Vec::new();
+    let mut first_error = None;
+    if text.trim_start().starts_with('[') {
+        let read = json_array::for_each_in_seq(text, |number, value| {
+            records.push(to_record(number, value)?);
+            Ok(())
+        });
+        match read {
+            Ok(()) => {}
+            Err(ArrayError::Json(e)) => {
+                return Err(InputError::new(
+                    file,
+                    (e.line() > 0).then_some(e.line()),
+                    format!("expected a JSON array of evaluation records: {e}"),
+                ));
+            }
+            // (for_each_in_seq reports a non-array as `Json`; kept total all the same)
+            Err(ArrayError::NotArray(kind)) => {
+                return Err(InputError::whole_file(
+                    file,
+                    format!("expected a JSON array of evaluation records, found {kind}"),
+                ));
+            }
+            Err(ArrayError::Element(e)) => first_error = Some(e),
+        }
     } else {
-        let mut located = Vec::new();
         for (index, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
                 continue;
@@ -102,31 +129,24 @@ pub fn parse_evaluation(file: &str, text: &str) -> Result<Vec<EvalRecord>, Input
             let value = serde_json::from_str(line).map_err(|e| {
                 InputError::at_line(file, index + 1, format!("not valid JSON: {e}"))
             })?;
-            located.push((index + 1, value));
+            if first_error.is_none() {
+                match to_record(index + 1, value) {
+                    Ok(record) => records.push(record),
+                    Err(e) => first_error = Some(e),
+                }
+            }
         }
-        located
-    };
-    if located.is_empty() {
+    }
+    if let Some(e) = first_error {
+        return Err(e);
+    }
+    if records.is_empty() {
         return Err(InputError::whole_file(
             file,
             "no records (the official score divides by the number of records: ZeroDivisionError)",
         ));
     }
-    located
-        .into_iter()
-        .map(|(number, value)| {
-            let id = value
-                .get("id")
-                .and_then(Value::as_str)
-                .map(|id| format!("id {id}: "))
-                .unwrap_or_default();
-            let mut record: EvalRecord = serde_json::from_value(value).map_err(|e| {
-                InputError::at_line(file, number, format!("{id}not an evaluation record: {e}"))
-            })?;
-            record.record = number;
-            Ok(record)
-        })
-        .collect()
+    Ok(records)
 }
 
 /// How the official rule classifies one record.

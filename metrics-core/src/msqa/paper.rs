@@ -28,6 +28,7 @@ use serde_json::{Value, json};
 
 use super::EvalRecord;
 use crate::error::InputError;
+use crate::json_array::{self, ArrayError};
 use crate::report::{InputFile, MetricValue, Metrics, Overall, Report, Subset, Warning};
 
 /// One item to judge.
@@ -105,53 +106,58 @@ struct DatasetItem {
 /// Whether a JSON text looks like the authors' inference file (array of `{dataset_item, …}`).
 pub fn is_inference_file(text: &str) -> bool {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    serde_json::from_str::<Vec<Value>>(text)
-        .ok()
-        .and_then(|items| items.first().map(|i| i.get("dataset_item").is_some()))
-        .unwrap_or(false)
+    let mut first = None;
+    let read = json_array::for_each_in_seq(text, |number, item: Value| {
+        if number == 1 {
+            first = Some(item.get("dataset_item").is_some());
+        }
+        Ok::<(), ()>(())
+    });
+    read.is_ok() && first == Some(true)
 }
 
-/// Parse the authors' inference file.
+/// Parse the authors' inference file, one item at a time.
 pub fn parse_inference(file: &str, text: &str) -> Result<Vec<PaperItem>, InputError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let values: Vec<Value> = serde_json::from_str(text).map_err(|e| {
-        InputError::new(
+    let mut items = Vec::new();
+    let read = json_array::for_each_in_seq(text, |number, value| {
+        let item: RawItem = serde_json::from_value(value).map_err(|e| {
+            InputError::at_line(file, number, format!("expected {{dataset_item: {{true_false_question_answer, …}}, inference_result}}: {e}"))
+        })?;
+        items.push(PaperItem {
+            question: item.dataset_item.question,
+            subtask: item.dataset_item.question_type,
+            gold: item.dataset_item.true_false_question_answer,
+            raw: item.inference_result,
+            record: number,
+        });
+        Ok(())
+    });
+    match read {
+        Ok(()) => Ok(items),
+        Err(ArrayError::Element(e)) => Err(e),
+        Err(ArrayError::Json(e)) => Err(InputError::new(
             file,
             (e.line() > 0).then_some(e.line()),
             format!("expected a JSON array of inference results: {e}"),
-        )
-    })?;
-    values
-        .into_iter()
-        .enumerate()
-        .map(|(i, value)| {
-            let item: RawItem = serde_json::from_value(value).map_err(|e| {
-                InputError::at_line(file, i + 1, format!("expected {{dataset_item: {{true_false_question_answer, …}}, inference_result}}: {e}"))
-            })?;
-            Ok(PaperItem {
-                question: item.dataset_item.question,
-                subtask: item.dataset_item.question_type,
-                gold: item.dataset_item.true_false_question_answer,
-                raw: item.inference_result,
-                record: i + 1,
-            })
-        })
-        .collect()
+        )),
+        Err(ArrayError::NotArray(kind)) => Err(InputError::whole_file(
+            file,
+            format!("expected a JSON array of inference results, found {kind}"),
+        )),
+    }
 }
 
-/// Items from a toolkit `evaluation.json`.
-pub fn from_evaluation(records: &[EvalRecord]) -> Vec<PaperItem> {
+/// Items from a toolkit `evaluation.json` (consumed: the texts move, nothing is copied).
+pub fn from_evaluation(records: Vec<EvalRecord>) -> Vec<PaperItem> {
     records
-        .iter()
+        .into_iter()
         .map(|r| {
-            let raw = r
-                .generation
-                .as_ref()
-                .and_then(|g| g.content.clone().or_else(|| g.reasoning_content.clone()));
+            let raw = r.generation.and_then(|g| g.content.or(g.reasoning_content));
             PaperItem {
                 question: None,
-                subtask: r.subtask.clone(),
-                gold: r.gold.clone(),
+                subtask: r.subtask,
+                gold: r.gold,
                 raw: raw.unwrap_or_default(),
                 record: r.record,
             }
@@ -163,25 +169,37 @@ pub fn from_evaluation(records: &[EvalRecord]) -> Vec<PaperItem> {
 /// a plain JSON array of question strings.
 pub fn parse_good_questions(file: &str, text: &str) -> Result<HashSet<String>, InputError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let values: Vec<Value> = serde_json::from_str(text).map_err(|e| {
-        InputError::new(
+    let mut questions = HashSet::new();
+    let read = json_array::for_each_in_seq(text, |number, mut value| {
+        let question = match value.get_mut("question") {
+            Some(q) => q.take(),
+            None => value,
+        };
+        match question {
+            Value::String(q) => {
+                questions.insert(q);
+                Ok(())
+            }
+            other => Err(InputError::at_line(
+                file,
+                number,
+                format!("expected a question string or {{\"question\": …}}, found {other}"),
+            )),
+        }
+    });
+    match read {
+        Ok(()) => Ok(questions),
+        Err(ArrayError::Element(e)) => Err(e),
+        Err(ArrayError::Json(e)) => Err(InputError::new(
             file,
             (e.line() > 0).then_some(e.line()),
             format!("expected a JSON array of questions: {e}"),
-        )
-    })?;
-    values
-        .iter()
-        .enumerate()
-        .map(|(i, v)| match v.get("question").unwrap_or(v) {
-            Value::String(q) => Ok(q.clone()),
-            other => Err(InputError::at_line(
-                file,
-                i + 1,
-                format!("expected a question string or {{\"question\": …}}, found {other}"),
-            )),
-        })
-        .collect()
+        )),
+        Err(ArrayError::NotArray(kind)) => Err(InputError::whole_file(
+            file,
+            format!("expected a JSON array of questions, found {kind}"),
+        )),
+    }
 }
 
 fn metrics(correct: usize, judged: usize) -> Metrics {

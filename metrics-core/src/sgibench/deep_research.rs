@@ -29,8 +29,8 @@
 use serde_json::Value;
 
 use super::log::{
-    ItemResult, build_report, discipline_of, idx_of, mean_metrics, null_record_warning,
-    parse_array, records, string_field, warn,
+    ItemResult, build_report, discipline_of, for_each_record, idx_of, mean_metrics,
+    null_record_warning, string_field, warn,
 };
 use super::py_strip;
 use crate::error::InputError;
@@ -103,14 +103,14 @@ pub const KEYS: [&str; 2] = ["exact_match", "step_level_accuracy"];
 
 /// Score a step-1 or step-2 deep-research log.
 pub fn score_log(name: &str, text: &str) -> Result<Report, InputError> {
-    let values = parse_array(name, text)?;
+    // One record at a time: only the per-item results are kept.
     let mut items = Vec::new();
     let mut warnings = Vec::new();
     let mut any_judge = false;
-    for record in records(name, &values)? {
+    for_each_record(name, text, |record| {
         let Some(fields) = record.fields else {
             warnings.push(null_record_warning(name, record.number));
-            continue;
+            return Ok(());
         };
         let number = record.number;
         let idx = idx_of(number, fields);
@@ -158,7 +158,8 @@ pub fn score_log(name: &str, text: &str) -> Result<Report, InputError> {
             extra,
             error: None,
         });
-    }
+        Ok(())
+    })?;
     if !any_judge && !items.is_empty() {
         warnings.push(crate::report::Warning {
             path: name.into(),

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use super::DISCIPLINES;
 use crate::error::InputError;
+use crate::json_array::{self, ArrayError};
 use crate::report::{InputFile, MetricValue, Metrics, Overall, Report, Subset, Warning};
 
 /// Python ≥ 3.12 `sum(values)` over floats (`builtin_sum_impl`): Neumaier's compensated sum,
@@ -44,20 +45,73 @@ pub(crate) struct Record<'a> {
     pub fields: Option<&'a Map<String, Value>>,
 }
 
-/// Parse a log: a JSON array whose entries are objects or `null`.
+/// Parse a log: a JSON array whose entries are objects or `null` (read one entry at a time, so
+/// no second copy of the file's structure is built).
 pub(crate) fn parse_array(name: &str, text: &str) -> Result<Vec<Value>, InputError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| InputError::new(name, Some(e.line()), format!("not valid JSON: {e}")))?;
-    match value {
-        Value::Array(items) => Ok(items),
-        other => Err(InputError::whole_file(
+    let mut items = Vec::new();
+    let read = json_array::for_each(text, |_, item| {
+        items.push(item);
+        Ok::<(), InputError>(())
+    });
+    read.map(|()| items).map_err(|e| read_error(name, e))
+}
+
+fn read_error(name: &str, error: ArrayError<InputError>) -> InputError {
+    match error {
+        ArrayError::Json(e) => {
+            InputError::new(name, Some(e.line()), format!("not valid JSON: {e}"))
+        }
+        ArrayError::NotArray(found) => InputError::whole_file(
             name,
-            format!(
-                "expected a JSON array of log records, found {}",
-                kind(&other)
-            ),
-        )),
+            format!("expected a JSON array of log records, found {found}"),
+        ),
+        ArrayError::Element(e) => e,
+    }
+}
+
+/// The error for record `number`, which is neither an object nor `null`.
+fn not_a_record(name: &str, number: usize, found: &str) -> InputError {
+    InputError::at_line(
+        name,
+        number,
+        format!("record {number}: expected an object or null, found {found}"),
+    )
+}
+
+/// Read a log one record at a time, handing each to `each` and keeping nothing, with the
+/// outcome of [`parse_array`], then [`records`], then `each` over the records in order: a syntax
+/// error wins over an entry that is neither an object nor `null`, which wins over the first
+/// error `each` returns.
+pub(crate) fn for_each_record(
+    name: &str,
+    text: &str,
+    mut each: impl FnMut(Record<'_>) -> Result<(), InputError>,
+) -> Result<(), InputError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut bad_entry = None;
+    let mut first_error = None;
+    let read = json_array::for_each(text, |number, item| {
+        let fields = match &item {
+            Value::Object(map) => Some(map),
+            Value::Null => None,
+            other => {
+                bad_entry.get_or_insert_with(|| not_a_record(name, number, kind(other)));
+                return Ok(());
+            }
+        };
+        if bad_entry.is_none()
+            && first_error.is_none()
+            && let Err(e) = each(Record { number, fields })
+        {
+            first_error = Some(e);
+        }
+        Ok(())
+    });
+    read.map_err(|e| read_error(name, e))?;
+    match bad_entry.or(first_error) {
+        Some(e) => Err(e),
+        None => Ok(()),
     }
 }
 
@@ -75,15 +129,7 @@ pub(crate) fn records<'a>(name: &str, items: &'a [Value]) -> Result<Vec<Record<'
                 number: i + 1,
                 fields: None,
             }),
-            other => Err(InputError::at_line(
-                name,
-                i + 1,
-                format!(
-                    "record {}: expected an object or null, found {}",
-                    i + 1,
-                    kind(other)
-                ),
-            )),
+            other => Err(not_a_record(name, i + 1, kind(other))),
         })
         .collect()
 }
@@ -326,5 +372,40 @@ mod tests {
         let items = parse_array("a.json", "[{}, 3]").unwrap();
         let e = records("a.json", &items).unwrap_err();
         assert_eq!(e.line, Some(2));
+    }
+
+    #[test]
+    fn records_one_at_a_time_report_what_the_whole_file_reading_reports() {
+        // The scorer's error on record 1 loses to a non-object entry later (records() checked
+        // every entry first), which loses to a syntax error anywhere.
+        let fail_on_first = |text: &str| {
+            for_each_record("a.json", text, |r| {
+                Err(InputError::at_line("a.json", r.number, "scorer"))
+            })
+            .unwrap_err()
+        };
+        let e = fail_on_first("[{}, null, 3]");
+        assert_eq!(
+            e.to_string(),
+            "a.json:3: record 3: expected an object or null, found a number"
+        );
+        assert_eq!(fail_on_first("[{}, {}]").to_string(), "a.json:1: scorer");
+        assert!(
+            fail_on_first("[{}, 3,")
+                .message
+                .starts_with("not valid JSON")
+        );
+        let e = fail_on_first("{}");
+        assert_eq!(
+            e.to_string(),
+            "a.json: expected a JSON array of log records, found an object"
+        );
+        let mut seen = Vec::new();
+        for_each_record("a.json", "[{\"idx\": 1}, null]", |r| {
+            seen.push((r.number, r.fields.is_some()));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen, [(1, true), (2, false)]);
     }
 }

@@ -41,8 +41,17 @@ pub fn report(args: EotgcArgs) -> Result<Report, ScoreError> {
     };
     let mut report = match (&args.gold, &args.pred, &args.track2) {
         (Some(gold), Some(pred), None) => {
+            // eotgc::score_track1, with the texts freed once parsed (the report's samples
+            // then take their place, not add to them).
             let (gold, pred) = (load(gold)?, load(pred)?);
-            eotgc::score_track1(&gold.name, gold.text()?, &pred.name, pred.text()?)?
+            let (gold_text, pred_text) = (gold.text()?, pred.text()?);
+            let essays = eotgc::parse_gold(&gold.name, gold_text)?;
+            let predictions = eotgc::parse_predictions(&pred.name, pred_text)?;
+            let inputs = vec![gold.input_file(), pred.input_file()];
+            let (gold_name, pred_name) = (gold.name.clone(), pred.name.clone());
+            drop((gold, pred));
+            let judged = eotgc::join(&gold_name, &essays, &pred_name, &predictions)?;
+            eotgc::track1_report(inputs, &pred_name, &judged)?
         }
         (None, None, Some(track2)) => {
             let file = load(track2)?;

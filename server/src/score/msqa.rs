@@ -48,7 +48,11 @@ pub fn report(args: MsqaArgs) -> Result<Report, ScoreError> {
                 "--last-5 and --good-questions belong to --variant paper".into(),
             ));
         }
-        return Ok(msqa::score_evaluation_text(&file.name, text)?);
+        // msqa::score_evaluation_text, with the text freed once parsed.
+        let input = file.input_file();
+        let records = msqa::parse_evaluation(&file.name, text)?;
+        drop(file);
+        return Ok(msqa::score_evaluation(input, &records)?);
     }
     let mut options = paper::PaperOptions::for_path(&file.name);
     options.last_five |= args.last_5;
@@ -61,9 +65,12 @@ pub fn report(args: MsqaArgs) -> Result<Report, ScoreError> {
     let items = if paper::is_inference_file(text) {
         paper::parse_inference(&file.name, text)?
     } else {
-        paper::from_evaluation(&msqa::parse_evaluation(&file.name, text)?)
+        paper::from_evaluation(msqa::parse_evaluation(&file.name, text)?)
     };
-    Ok(paper::score_paper(inputs, &file.name, &items, &options))
+    // The items own their texts: free the file before the samples copy them.
+    let name = file.name.clone();
+    drop(file);
+    Ok(paper::score_paper(inputs, &name, &items, &options))
 }
 
 pub const COMMAND: super::Command<MsqaArgs> = super::Command {

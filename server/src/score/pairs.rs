@@ -20,8 +20,11 @@ pub struct PairsArgs {
 pub fn report(args: PairsArgs) -> Result<Report, ScoreError> {
     let file = load(&args.file)?;
     let pairs = parse_pairs(&file.name, file.text()?)?;
+    let input = file.input_file();
+    // The pairs are all scoring needs: free the text before the rank-based metrics allocate.
+    drop(file);
     Ok(score_pairs(
-        file.input_file(),
+        input,
         &pairs,
         &PairsOptions {
             labels: args.labels,

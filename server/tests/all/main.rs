@@ -6,6 +6,7 @@
 mod support;
 
 mod boundary;
+mod cli_memory;
 mod cli_output;
 mod cli_pairs;
 mod competition;

@@ -126,7 +126,7 @@ impl Benchmark for Msqa {
         let (name, text) = file(files, i)?;
         let records = msqa::parse_evaluation(name, text)?;
         if variant == Variant::Corrected {
-            return paper_report(files, i, &paper::from_evaluation(&records));
+            return paper_report(files, i, &paper::from_evaluation(records));
         }
         let report = msqa::score_evaluation(input(files, i)?, &records)?;
         let judgements = msqa::judge_all(name, &records)?;

@@ -1,0 +1,206 @@
+//! Reading a JSON array one element at a time, so a big file never exists as one
+//! `serde_json::Value` tree: each element is parsed into a `Value`, handed to the caller (who
+//! keeps a compact typed record) and dropped before the next one is read.
+//!
+//! The outcome is the one of parsing the whole text first: a syntax error anywhere wins over a
+//! bad element, and the first bad element (in file order) wins over later ones. The same parser
+//! runs as for `serde_json::from_str::<Value>` / `::<Vec<Value>>`, so its messages (and their
+//! line and column) are the same.
+
+use std::fmt;
+
+use serde::Deserializer as _;
+use serde::de::{MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+
+/// Why [`for_each`] / [`for_each_in_seq`] stopped.
+#[derive(Debug)]
+pub(crate) enum ArrayError<E> {
+    /// Not valid JSON; for [`for_each_in_seq`] also a top level that is not an array (serde's
+    /// "invalid type: …, expected a sequence", as for `Vec<Value>`).
+    Json(serde_json::Error),
+    /// Valid JSON whose top level is not an array ([`for_each`] only): "null", "a boolean",
+    /// "a number", "a string" or "an object".
+    NotArray(&'static str),
+    /// The first error the callback returned.
+    Element(E),
+}
+
+/// Parse `text` as JSON (any top level, as `Value` does) and call `each(number, element)` for
+/// every element of a top-level array, `number` 1-based.
+pub(crate) fn for_each<E>(
+    text: &str,
+    each: impl FnMut(usize, Value) -> Result<(), E>,
+) -> Result<(), ArrayError<E>> {
+    run(text, each, false)
+}
+
+/// As [`for_each`], but the top level must be an array (as `Vec<Value>` requires).
+pub(crate) fn for_each_in_seq<E>(
+    text: &str,
+    each: impl FnMut(usize, Value) -> Result<(), E>,
+) -> Result<(), ArrayError<E>> {
+    run(text, each, true)
+}
+
+fn run<E, F: FnMut(usize, Value) -> Result<(), E>>(
+    text: &str,
+    each: F,
+    seq_only: bool,
+) -> Result<(), ArrayError<E>> {
+    let mut elements = Elements {
+        each,
+        first_error: None,
+    };
+    let mut de = serde_json::Deserializer::from_str(text);
+    let top = if seq_only {
+        de.deserialize_seq(&mut elements)
+    } else {
+        de.deserialize_any(&mut elements)
+    }
+    .and_then(|top| de.end().map(|()| top))
+    .map_err(ArrayError::Json)?;
+    if let Some(kind) = top {
+        return Err(ArrayError::NotArray(kind));
+    }
+    match elements.first_error {
+        Some(e) => Err(ArrayError::Element(e)),
+        None => Ok(()),
+    }
+}
+
+struct Elements<F, E> {
+    each: F,
+    first_error: Option<E>,
+}
+
+/// `None` for an array, else the kind of the top-level value.
+type Top = Option<&'static str>;
+
+impl<'de, E, F: FnMut(usize, Value) -> Result<(), E>> Visitor<'de> for &mut Elements<F, E> {
+    type Value = Top;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        // The words `Vec<Value>` uses, so a non-array reads the same.
+        f.write_str("a sequence")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Top, A::Error> {
+        let mut number = 0;
+        while let Some(value) = seq.next_element::<Value>()? {
+            number += 1;
+            if self.first_error.is_none()
+                && let Err(e) = (self.each)(number, value)
+            {
+                self.first_error = Some(e);
+            }
+        }
+        Ok(None)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Top, A::Error> {
+        // Read (and check) the whole object entry by entry, as `Value` would, keeping nothing.
+        while map.next_entry::<String, Value>()?.is_some() {}
+        Ok(Some("an object"))
+    }
+
+    fn visit_unit<X>(self) -> Result<Top, X> {
+        Ok(Some("null"))
+    }
+
+    fn visit_bool<X>(self, _: bool) -> Result<Top, X> {
+        Ok(Some("a boolean"))
+    }
+
+    fn visit_i64<X>(self, _: i64) -> Result<Top, X> {
+        Ok(Some("a number"))
+    }
+
+    fn visit_u64<X>(self, _: u64) -> Result<Top, X> {
+        Ok(Some("a number"))
+    }
+
+    fn visit_f64<X>(self, _: f64) -> Result<Top, X> {
+        Ok(Some("a number"))
+    }
+
+    fn visit_str<X>(self, _: &str) -> Result<Top, X> {
+        Ok(Some("a string"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn collect(text: &str, seq_only: bool) -> Result<Vec<Value>, ArrayError<String>> {
+        let mut out = Vec::new();
+        let each = |n: usize, v: Value| {
+            if v == "bad" {
+                return Err(format!("bad at {n}"));
+            }
+            out.push(v);
+            Ok(())
+        };
+        run(text, each, seq_only).map(|()| out)
+    }
+
+    #[test]
+    fn same_outcome_as_parsing_the_whole_value() {
+        assert_eq!(
+            collect("[1, {\"a\": [2]}, null]", false).unwrap(),
+            serde_json::from_str::<Vec<Value>>("[1, {\"a\": [2]}, null]").unwrap()
+        );
+        for text in [
+            "[1,",
+            "[1, 2] x",
+            "[\n1,\n{\"a\" 1}\n]",
+            "[1e400]",
+            "[\"\\ud800\"]",
+            "",
+            "{\"a\": }",
+        ] {
+            let ours = match collect(text, false) {
+                Err(ArrayError::Json(e)) => e.to_string(),
+                other => panic!("{text:?}: {other:?}"),
+            };
+            let theirs = serde_json::from_str::<Value>(text).unwrap_err().to_string();
+            assert_eq!(ours, theirs, "{text:?}");
+        }
+        for text in ["{\"a\": 1}", "3", "\"s\"", "null"] {
+            let ours = match collect(text, true) {
+                Err(ArrayError::Json(e)) => e.to_string(),
+                other => panic!("{text:?}: {other:?}"),
+            };
+            let theirs = serde_json::from_str::<Vec<Value>>(text)
+                .unwrap_err()
+                .to_string();
+            assert_eq!(ours, theirs, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn kinds_of_non_arrays_and_the_first_bad_element() {
+        for (text, kind) in [
+            ("{\"a\": [1]}", "an object"),
+            ("null", "null"),
+            ("true", "a boolean"),
+            ("-1", "a number"),
+            ("1.5", "a number"),
+            ("\"s\"", "a string"),
+        ] {
+            assert!(
+                matches!(collect(text, false), Err(ArrayError::NotArray(k)) if k == kind),
+                "{text}"
+            );
+        }
+        assert!(
+            matches!(collect("[1, \"bad\", \"bad\"]", false), Err(ArrayError::Element(e)) if e == "bad at 2")
+        );
+        // A syntax error later in the file wins over a bad element before it.
+        assert!(matches!(
+            collect("[\"bad\", 1,", false),
+            Err(ArrayError::Json(_))
+        ));
+    }
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Peak memory of `scorebench score` on big inputs (not part of the test suite): generates
+# ~SIZE_MB-megabyte files of every benchmark once (scripts/gen-big-inputs.py, kept in DATA) and
+# prints, per benchmark, the input size, the peak RSS (/usr/bin/time -v), their ratio and the
+# wall time. The target is a ratio ≤ 2 everywhere.
+#   SIZE_MB=300 BIN=target/release/scorebench scripts/bench-memory.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SIZE_MB=${SIZE_MB:-300}
+BIN=${BIN:-target/release/scorebench}
+DATA=${DATA:-/tmp/scorebench-bench-memory-$SIZE_MB}
+[ -x "$BIN" ] || nice -n 10 cargo build --release -q -p server
+if [ ! -e "$DATA/.done" ]; then
+  python3 scripts/gen-big-inputs.py "$DATA" "$SIZE_MB"
+  touch "$DATA/.done"
+fi
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+# measure LABEL INPUT_BYTES command… → one table row.
+measure() {
+  local label=$1 bytes=$2
+  shift 2
+  local status=0
+  /usr/bin/time -v -o "$TMP/time" "$@" >/dev/null 2>"$TMP/err" || status=$?
+  if [ "$status" != 0 ]; then
+    echo "$label: exit $status: $(head -c 300 "$TMP/err")" >&2
+  fi
+  local rss_kb wall
+  rss_kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$TMP/time")
+  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$TMP/time")
+  awk -v l="$label" -v b="$bytes" -v r="$rss_kb" -v w="$wall" -v s="$status" 'BEGIN {
+    printf "%-26s %9.1f MB %9.1f MB %6.2fx %10s%s\n", l, b / 1e6, r * 1024 / 1e6, r * 1024 / b, w,
+      (s == 0 ? "" : "  (exit " s ")") }'
+}
+
+size() { stat -c %s "$@" | awk '{s += $1} END {print s}'; }
+
+D=$DATA
+echo "$BIN, inputs ~${SIZE_MB} MB in $D, $(nproc) cores, load: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf "%-26s %12s %12s %7s %10s\n" benchmark input "peak RSS" ratio wall
+measure "eotgc (gold + pred)" "$(size "$D/eotgc/gold.json" "$D/eotgc/pred.json")" \
+  "$BIN" score eotgc --json --gold "$D/eotgc/gold.json" "$D/eotgc/pred.json"
+measure "msqa (evaluation.json)" "$(size "$D/msqa/evaluation.json")" \
+  "$BIN" score msqa --json "$D/msqa/evaluation.json"
+measure "msqa --variant paper" "$(size "$D/msqa/inference.json")" \
+  "$BIN" score msqa --json --variant paper "$D/msqa/inference.json"
+measure "pairs (jsonl)" "$(size "$D/pairs/pairs.jsonl")" \
+  "$BIN" score pairs --json "$D/pairs/pairs.jsonl"
+measure "asap-aes (tsv + csv)" "$(size "$D/asap-aes/gold.tsv" "$D/asap-aes/pred.csv")" \
+  "$BIN" score asap-aes --json --gold "$D/asap-aes/gold.tsv" "$D/asap-aes/pred.csv"
+measure "sasbench (prediction)" "$(size "$D"/sasbench/pred/*.jsonl)" \
+  "$BIN" score sasbench --json --taxonomy "$D/sasbench/datasets/error_type.jsonl" "$D"/sasbench/pred/*.jsonl
+measure "sgi-deep-research (log)" "$(size "$D/sgi-deep-research/log.json")" \
+  "$BIN" score sgi-deep-research --json "$D/sgi-deep-research/log.json"

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Write ~SIZE_MB-megabyte inputs of every benchmark into OUT (for scripts/bench-memory.sh):
+
+  eotgc/gold.json + pred.json     Track 1 (the gold file carries the essays: the big one)
+  msqa/evaluation.json            toolkit evaluation.json (long generations)
+  msqa/inference.json             the paper authors' inference file (--variant paper)
+  pairs/pairs.jsonl               gold/pred JSONL
+  asap-aes/gold.tsv + pred.csv    ASAP-AES training_set_rel3.tsv layout + predictions
+  sasbench/datasets/ + pred/      one SAS-Bench subject: dataset and its *_prediction.jsonl
+  sgi-deep-research/log.json      SGI-Bench deep-research step-2 log
+
+Records are synthetic but shaped like the golden cases; text fields are padded so the record
+count stays realistic. Usage: gen-big-inputs.py OUT [SIZE_MB]"""
+import json, os, random, sys
+
+OUT = sys.argv[1]
+SIZE = int(float(sys.argv[2] if len(sys.argv) > 2 else os.environ.get("SIZE_MB", "300")) * 1e6)
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GOLDEN = os.environ.get("GOLDEN", os.path.join(ROOT, "..", "shared", "golden"))
+rng = random.Random(7)
+WORDS = "the of materials 晶体 结构 essay 作文 silicon band gap 能量 reasoning step answer".split()
+
+
+ASCII = [w for w in WORDS if w.isascii()]
+
+
+def text(n_chars, words=WORDS):
+    out, size = [], 0
+    while size < n_chars:
+        w = rng.choice(words)
+        out.append(w)
+        size += len(w) + 1
+    return " ".join(out)
+
+
+def path(*parts):
+    p = os.path.join(OUT, *parts)
+    os.makedirs(os.path.dirname(p), exist_ok=True)
+    return p
+
+
+def json_array(p, records):
+    """Write a JSON array record by record until SIZE bytes; returns the count."""
+    n = 0
+    with open(p, "w", encoding="utf-8") as f:
+        f.write("[\n")
+        for n, record in enumerate(records, 1):
+            if n > 1:
+                f.write(",\n")
+            f.write(json.dumps(record, ensure_ascii=False))
+            if f.tell() >= SIZE:
+                break
+        f.write("\n]\n")
+    return n
+
+
+def eotgc():
+    levels = ["优秀", "较好", "一般", "合格", "不合格"]
+    gold = ({"id": i, "grade": str(3 + i % 7), "requirement": text(200), "title": text(30),
+             "content": text(3000), "classification": rng.choice(levels)} for i in range(10**9))
+    n = json_array(path("eotgc", "gold.json"), gold)
+    with open(path("eotgc", "pred.json"), "w", encoding="utf-8") as f:
+        json.dump([{"id": i, "classification": rng.choice(levels)} for i in range(n)], f,
+                  ensure_ascii=False)
+
+
+def msqa():
+    def record(i):
+        answer = rng.choice(["YES", "NO"])
+        return {"id": f"{i:032x}", "task": "Material", "subtask": rng.choice(["properties", "synthesis"]),
+                "question": text(300) + "\nYou must answer the question with YES or NO.",
+                "generation": {"reasoning_content": text(2500), "content": text(80) + " " + answer},
+                "gold": rng.choice(["YES", "NO"]), "pred": answer, "result": None,
+                "usage": {"completion_tokens": rng.randint(10, 4000), "finish_reason": "stop"}}
+    json_array(path("msqa", "evaluation.json"), (record(i) for i in range(10**9)))
+
+    def item(i):
+        return {"dataset_item": {"question": text(300), "question_type": "properties",
+                                 "true_false_question_answer": rng.choice(["YES", "NO"])},
+                "inference_result": text(2500) + " " + rng.choice(["YES", "NO"])}
+    json_array(path("msqa", "inference.json"), (item(i) for i in range(10**9)))
+
+
+def pairs():
+    with open(path("pairs", "pairs.jsonl"), "w") as f:
+        while f.tell() < SIZE:
+            f.write("".join(json.dumps({"gold": rng.randint(0, 4), "pred": rng.randint(0, 4)}) + "\n"
+                            for _ in range(10000)))
+
+
+def asap_aes():
+    ranges = {1: (2, 12), 2: (1, 6), 3: (0, 3), 4: (0, 3), 5: (0, 4), 6: (0, 4), 7: (0, 30), 8: (0, 60)}
+    header = "essay_id\tessay_set\tessay\trater1_domain1\trater2_domain1\trater3_domain1\tdomain1_score\trater1_domain2\trater2_domain2\tdomain2_score\n"
+    ids = []
+    with open(path("asap-aes", "gold.tsv"), "w", encoding="latin-1") as f:
+        f.write(header)
+        i = 0
+        while f.tell() < SIZE:
+            i += 1
+            s = 1 + i % 8
+            lo, hi = ranges[s]
+            score = rng.randint(lo, hi)
+            f.write(f"{i}\t{s}\t{text(2000, ASCII)}\t{score}\t{score}\t\t{score}\t\t\t\n")
+            ids.append((i, lo, hi))
+    with open(path("asap-aes", "pred.csv"), "w") as f:
+        f.write("essay_id,predicted_score\n")
+        f.writelines(f"{i},{rng.randint(lo, hi)}\n" for i, lo, hi in ids)
+
+
+def sasbench():
+    case = os.path.join(GOLDEN, "sasbench", "case_24")
+    subject = "0_Physics_ShortAns"
+    data = [json.loads(l) for l in open(os.path.join(case, "datasets", subject + ".jsonl"), encoding="utf-8") if l.strip()]
+    preds = [json.loads(l) for l in open(os.path.join(case, "datasets_GoldenModel_Scored", subject + "_prediction.jsonl"), encoding="utf-8") if l.strip()]
+    tax = open(os.path.join(case, "datasets", "error_type.jsonl"), encoding="utf-8").read()
+    with open(path("sasbench", "datasets", "error_type.jsonl"), "w", encoding="utf-8") as f:
+        f.write(tax)
+    # Repeat the subject's predictions (ids made unique per copy) until SIZE.
+    id_keys = [k for k in preds[0] if k in ("id", "idx", "question_id")]
+    with open(path("sasbench", "pred", subject + "_prediction.jsonl"), "w", encoding="utf-8") as f:
+        copy = 0
+        while f.tell() < SIZE:
+            for p in preds:
+                q = dict(p)
+                for k in id_keys:
+                    q[k] = f"{q[k]}_{copy}" if isinstance(q[k], str) else q[k] + copy * 10**6
+                f.write(json.dumps(q, ensure_ascii=False) + "\n")
+            copy += 1
+    del data
+
+
+def sgi_deep_research():
+    def record(i):
+        answer = f"{rng.random():.4f}"
+        return {"idx": f"DR_{i:07d}", "question": text(400), "steps": [text(200) for _ in range(4)],
+                "answer": answer, "discipline": rng.choice(["physics", "chemistry", "life"]),
+                "direction": "synthetic", "type": "data",
+                "model_answer_with_thinking": text(2500) + f"\n<answer>{answer}</answer>",
+                "model_answer": answer, "model_answer_after_llm_paser": answer}
+    json_array(path("sgi-deep-research", "log.json"), (record(i) for i in range(10**9)))
+
+
+for step in [eotgc, msqa, pairs, asap_aes, sasbench, sgi_deep_research]:
+    step()
+    print(f"{step.__name__}: done", file=sys.stderr)

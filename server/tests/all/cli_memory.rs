@@ -1,0 +1,146 @@
+//! `scorebench score` keeps its peak memory within a small multiple of the input (issue 13,
+//! item 8): readers keep compact typed records, never a whole-file `serde_json::Value` tree
+//! (which took ~10× the file). Each case scores a ~40 MB generated file and reads the process's
+//! peak RSS (`VmHWM`) while it runs.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use serde_json::json;
+
+const TARGET_BYTES: usize = 40_000_000;
+
+fn dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("scorebench-cli-memory-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A JSON array of `record(i)` for i = 0, 1, … until the file has `TARGET_BYTES`; returns the
+/// count.
+fn write_array(path: &Path, record: impl Fn(usize) -> serde_json::Value) -> usize {
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let (mut written, mut n) = (0, 0);
+    out.write_all(b"[\n").unwrap();
+    while written < TARGET_BYTES {
+        let line = format!("{}{}", if n > 0 { ",\n" } else { "" }, record(n));
+        out.write_all(line.as_bytes()).unwrap();
+        written += line.len();
+        n += 1;
+    }
+    out.write_all(b"\n]\n").unwrap();
+    n
+}
+
+/// ~`chars` characters of filler text that differs per record.
+fn text(i: usize, chars: usize) -> String {
+    let word = format!("晶体 structure {i} ");
+    word.repeat(chars / word.chars().count() + 1)
+}
+
+/// Peak RSS (`VmHWM`, bytes) of `scorebench args…`, sampled until it exits; asserts exit 0.
+fn peak_rss(args: &[&str]) -> u64 {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_scorebench"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak_kib = 0;
+    let status = loop {
+        // VmHWM only grows while the process lives; the last reading is the peak so far.
+        if let Ok(status) = std::fs::read_to_string(&status_file)
+            && let Some(kib) = status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        {
+            peak_kib = peak_kib.max(kib);
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let stderr = std::io::read_to_string(child.stderr.take().unwrap()).unwrap();
+    assert!(status.success(), "{args:?}: {stderr}");
+    peak_kib * 1024
+}
+
+/// Peak RSS within 2.5× the input plus 64 MiB for the process itself (the whole-file `Value`
+/// readers needed ~10×).
+fn assert_bounded(what: &str, input: &[&Path], args: &[&str]) {
+    let bytes: u64 = input
+        .iter()
+        .map(|p| std::fs::metadata(p).unwrap().len())
+        .sum();
+    let peak = peak_rss(args);
+    let bound = bytes * 5 / 2 + (64 << 20);
+    assert!(
+        peak <= bound,
+        "{what}: peak RSS {} MB for {} MB of input (bound {} MB)",
+        peak / 1_000_000,
+        bytes / 1_000_000,
+        bound / 1_000_000
+    );
+}
+
+#[test]
+fn eotgc_gold_and_predictions_stay_within_a_small_multiple_of_the_input() {
+    let dir = dir();
+    let (gold, pred) = (dir.join("gold.json"), dir.join("pred.json"));
+    let levels = ["优秀", "较好", "一般", "合格", "不合格"];
+    let n = write_array(&gold, |i| {
+        json!({"id": i, "grade": "5", "requirement": text(i, 200), "title": "t",
+               "content": text(i, 3000), "classification": levels[i % 5]})
+    });
+    let preds: Vec<_> = (0..n)
+        .map(|i| json!({"id": i, "classification": levels[(i + 1) % 5]}))
+        .collect();
+    std::fs::write(&pred, serde_json::to_vec(&preds).unwrap()).unwrap();
+    let (g, p) = (gold.to_str().unwrap(), pred.to_str().unwrap());
+    assert_bounded(
+        "eotgc",
+        &[&gold, &pred],
+        &["score", "eotgc", "--json", "--gold", g, p],
+    );
+}
+
+#[test]
+fn msqa_evaluation_and_paper_rule_stay_within_a_small_multiple_of_the_input() {
+    let dir = dir();
+    let path = dir.join("evaluation.json");
+    write_array(&path, |i| {
+        json!({"id": format!("{i:032x}"), "task": "Material", "subtask": "s", "question": text(i, 300),
+               "generation": {"reasoning_content": text(i, 2500), "content": "YES"},
+               "gold": "YES", "pred": "YES", "result": true,
+               "usage": {"completion_tokens": 7, "finish_reason": "stop"}})
+    });
+    let p = path.to_str().unwrap();
+    assert_bounded("msqa", &[&path], &["score", "msqa", "--json", p]);
+    assert_bounded(
+        "msqa --variant paper",
+        &[&path],
+        &["score", "msqa", "--json", "--variant", "paper", p],
+    );
+}
+
+#[test]
+fn sgi_deep_research_log_stays_within_a_small_multiple_of_the_input() {
+    let path = dir().join("deep_research.json");
+    write_array(&path, |i| {
+        json!({"idx": format!("DR_{i}"), "question": text(i, 400), "steps": [text(i, 600)],
+               "answer": "1.25", "discipline": "physics",
+               "model_answer_with_thinking": format!("{}<answer>1.25</answer>", text(i, 1500)),
+               "model_answer": "1.25", "model_answer_after_llm_paser": "1.25"})
+    });
+    let p = path.to_str().unwrap();
+    assert_bounded(
+        "sgi-deep-research",
+        &[&path],
+        &["score", "sgi-deep-research", "--json", p],
+    );
+}
