@@ -31,7 +31,8 @@ pub mod ecs;
 pub mod format;
 pub mod lenient_json;
 pub mod lite;
-pub mod python;
+/// The Python semantics now live in [`crate::python`] (this path stays for old callers).
+pub use crate::python;
 pub mod step2;
 
 use serde_json::json;
@@ -202,22 +203,18 @@ pub fn process_raw_file(file: &RawFile) -> Result<Vec<Response>, InputError> {
         gold.push((line, entries));
     })?;
     let mut replies = Vec::new();
-    format::for_each_scored(file.scored.name, file.scored.text, |line, reply| {
-        replies.push((line, reply));
+    format::for_each_scored(file.scored.name, file.scored.text, |line, reply_text| {
+        replies.push((line, reply_text));
     })?;
     // Step 2 over every paired record first (its errors come before the records' own).
     let mut predictions = Vec::with_capacity(replies.len().min(gold.len()));
-    for ((_, entries), (reply_line, reply)) in gold.iter().zip(&replies) {
+    for ((_, entries), (reply_line, text)) in gold.iter().zip(&replies) {
         let at = |message: String| InputError::at_line(file.scored.name, *reply_line, message);
         let n_steps = match entries.iter().find(|(k, _)| k == "steps") {
             Some((_, lite::Lite::Array(s))) => s.len(),
             _ => return Err(at("the gold record's `steps` is not a list".into())),
         };
-        let text = match reply {
-            lite::Lite::Str(s) => std::borrow::Cow::Borrowed(s.as_ref()),
-            other => std::borrow::Cow::Owned(python::py_str_lite(other)),
-        };
-        predictions.push(step2::predict(&text, n_steps).map_err(at)?);
+        predictions.push(step2::predict(text, n_steps).map_err(at)?);
     }
     gold.iter()
         .enumerate()
