@@ -185,8 +185,8 @@ pub fn predict(reply_text: &str, n_steps: usize) -> Result<Prediction, String> {
     };
     // Valid JSON (almost every reply) takes the borrowed fast path: what serde_json accepts,
     // Python's json.loads (json_repair's first try) accepts with the same value, except
-    // integers beyond 64 bits (serde_json reads them as floats).
-    if !has_long_digit_run(&cleaned)
+    // integers beyond 64 bits and `-0` (serde_json reads them as floats).
+    if !serde_reads_an_int_as_float(&cleaned)
         && let Ok(value) = lite::parse(&cleaned, LiteSeed::ALL)
     {
         return predict_from(&value, n_steps);
@@ -212,12 +212,19 @@ pub fn predict(reply_text: &str, n_steps: usize) -> Result<Prediction, String> {
     })
 }
 
-/// Whether `text` has 20 or more consecutive ASCII digits (a possible integer beyond `u64`).
-fn has_long_digit_run(text: &str) -> bool {
+/// Whether `text` may hold an integer literal serde_json reads as a float: 20 or more
+/// consecutive digits (beyond `u64`) or `-0` not followed by a digit, `.` or an exponent.
+fn serde_reads_an_int_as_float(text: &str) -> bool {
+    let b = text.as_bytes();
     let mut run = 0;
-    text.bytes().any(|b| {
-        run = if b.is_ascii_digit() { run + 1 } else { 0 };
+    b.iter().enumerate().any(|(i, &c)| {
+        run = if c.is_ascii_digit() { run + 1 } else { 0 };
         run >= 20
+            || (c == b'-'
+                && b.get(i + 1) == Some(&b'0')
+                && !b
+                    .get(i + 2)
+                    .is_some_and(|n| n.is_ascii_digit() || matches!(n, b'.' | b'e' | b'E')))
     })
 }
 
@@ -377,6 +384,9 @@ mod tests {
             (p.label, p.step_scores, p.errors),
             (0, vec![2], vec!["12345678901234567890123".to_string()])
         );
+        // Python: str(json.loads("-0")) == '0' (serde_json reads -0 as the float -0.0).
+        let reply = r#"{"total":1,"pred_score":1,"steps":[{"errors":[-0, -0.0]}]}"#;
+        assert_eq!(predict(reply, 1).unwrap().errors, vec!["0", "-0.0"]);
         // Python: json_repair gives the two surrogates of "\ud83c\udf89" (the emoji once
         // encoded); the missing comma splits the list.
         let reply =
