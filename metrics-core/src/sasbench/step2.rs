@@ -269,10 +269,28 @@ fn predict_from(value: &Lite, n_steps: usize) -> Result<Prediction, String> {
     })
 }
 
+/// The error for a gold record whose `steps` is not a list (step 2 takes `len(steps)`).
+pub fn steps_not_a_list(dataset_name: &str, line: usize) -> InputError {
+    InputError::at_line(
+        dataset_name,
+        line,
+        "`steps` must be a list (step 2 reads len(steps) of every gold record)",
+    )
+}
+
+/// The error for an empty gold dataset file (the official steps 3 and 4 raise IndexError).
+pub fn no_gold_records(dataset_name: &str) -> InputError {
+    InputError::whole_file(
+        dataset_name,
+        "no records: the gold dataset file needs at least one record (the official steps 3 and 4 raise IndexError)",
+    )
+}
+
 /// Step 2 for a whole file: pairs gold records and reply lines BY POSITION (extra lines on
 /// either side are ignored, as `zip` does) and returns the prediction records (the gold
 /// object plus `pred_label` and `pred_steps`; records without a reply get neither).
 pub fn process_file(
+    dataset_name: &str,
     scored_name: &str,
     gold: &[JsonRecord],
     replies: &[ScoredLine],
@@ -283,13 +301,7 @@ pub fn process_file(
         if let Some(reply) = replies.get(k) {
             let n_steps = match object.get("steps") {
                 Some(Value::Array(s)) => s.len(),
-                _ => {
-                    return Err(InputError::at_line(
-                        scored_name,
-                        reply.line,
-                        "the gold record's `steps` is not a list",
-                    ));
-                }
+                _ => return Err(steps_not_a_list(dataset_name, record.line)),
             };
             let processed = process_reply_text(&reply.reply_text, n_steps)
                 .map_err(|e| InputError::at_line(scored_name, reply.line, e))?;
