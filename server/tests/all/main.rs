@@ -6,6 +6,7 @@
 mod support;
 
 mod cli_pairs;
+mod fuzz_corpus;
 mod golden_eotgc;
 mod golden_msqa;
 mod golden_sasbench;
