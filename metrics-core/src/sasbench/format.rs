@@ -507,12 +507,18 @@ pub fn for_each_record<'a>(
                     _ => Vec::new(),
                 },
             ),
+            // The message of the `Value` reading ([`parse_records`]): serde_json places some
+            // errors one column apart when it skips a value instead of building it.
             Err(e) => {
-                return Err(InputError::at_line(
-                    name,
-                    line,
-                    format!("expected a JSON object: {e}"),
-                ));
+                return Err(parse_objects(name, raw, Some(&RECORD_KEYS))
+                    .err()
+                    .map_or_else(
+                        || InputError::at_line(name, line, format!("expected a JSON object: {e}")),
+                        |first| InputError {
+                            line: Some(line),
+                            ..first
+                        },
+                    ));
             }
         }
     }
