@@ -13,12 +13,12 @@
 //! ```
 //! The division order is scipy's, so results agree bit for bit whenever the counts are below
 //! 2^53. Undefined (scipy returns NaN): fewer than 2 observations, all x or all y tied
-//! (`xtie == tot` or `ytie == tot`), a non-finite value (scipy's default `nan_policy`
-//! propagates NaN).
+//! (`xtie == tot` or `ytie == tot`), a NaN (scipy's default `nan_policy` propagates it).
+//! Infinities rank like any value.
 
 use crate::error::MetricError;
 
-/// An order-preserving integer key of a finite float (`-0.0` counts as `0.0`, as `==` does):
+/// An order-preserving integer key of a non-NaN float (`-0.0` counts as `0.0`, as `==` does):
 /// `a < b ⇔ key(a) < key(b)` and `a == b ⇔ key(a) == key(b)`.
 fn key(v: f64) -> u64 {
     let bits = if v == 0.0 { 0 } else { v.to_bits() };
@@ -157,8 +157,8 @@ pub fn kendall_tau_b(x: &[f64], y: &[f64]) -> Result<f64, MetricError> {
     if n == 0 {
         return Err(MetricError::Empty);
     }
-    if x.iter().chain(y).any(|v| !v.is_finite()) {
-        return Err(MetricError::undefined("input contains a non-finite value"));
+    if x.iter().chain(y).any(|v| v.is_nan()) {
+        return Err(MetricError::undefined("input contains NaN"));
     }
     if n < 2 {
         return Err(MetricError::undefined(
@@ -347,5 +347,17 @@ mod tests {
             kendall_tau_b(&[1.0], &[]),
             Err(MetricError::LengthMismatch { left: 1, right: 0 })
         );
+    }
+
+    #[test]
+    fn infinities_rank_like_values() {
+        // scipy.stats.kendalltau([1, inf, 3, -inf], [1, 2, 3, 5]).statistic == -0.3333333333333334
+        let t = kendall_tau_b(
+            &[1.0, f64::INFINITY, 3.0, f64::NEG_INFINITY],
+            &[1.0, 2.0, 3.0, 5.0],
+        )
+        .unwrap();
+        assert!((t - -0.3333333333333334).abs() < 1e-15, "{t}");
+        assert!(kendall_tau_b(&[1.0, f64::NAN, 3.0], &[1.0, 2.0, 3.0]).is_err());
     }
 }

@@ -23,6 +23,7 @@ pub mod kendall_tau_b;
 pub mod numpy_sum;
 pub mod pairs;
 pub mod pearson;
+pub mod python;
 pub mod qwk;
 pub mod report;
 pub mod spearman;

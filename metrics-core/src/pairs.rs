@@ -8,7 +8,9 @@
 //! Every problem is reported with the file name and 1-based line.
 //!
 //! Metrics, in report order: `qwk` ([`crate::qwk`]), `pearson`, `spearman`, `kendall_tau_b`,
-//! `accuracy` (share of exact `gold == pred`). An undefined metric is `null` with a warning.
+//! `accuracy` (share of exact `gold == pred`). An undefined metric is `null` with a warning;
+//! `qwk` and `accuracy` are undefined for values that are not integers, as scikit-learn refuses
+//! them. `scripts/diff-stats.sh` compares the five with SciPy and scikit-learn.
 
 use crate::accuracy::accuracy;
 use crate::error::{InputError, MetricError};

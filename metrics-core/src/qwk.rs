@@ -1,6 +1,8 @@
 //! Quadratic weighted kappa (Cohen's κ with quadratic weights).
 //!
 //! Reference: scikit-learn `cohen_kappa_score(y1, y2, weights="quadratic", labels=None)`.
+//! Like scikit-learn it refuses ("continuous is not supported") values that are not integers,
+//! and values from 2^63 on in magnitude (numpy's cast to int64 fails there): undefined here.
 //!
 //! ```text
 //! labels   L = sorted distinct values of y1 ∪ y2     (or the declared `labels`)
@@ -11,10 +13,43 @@
 //! ```
 //! Quirks kept from scikit-learn: weights use label ranks, so labels {0, 5, 6} are spaced as
 //! {0, 1, 2}; one observed label gives 0/0 (NaN there, [`MetricError::Undefined`] here).
-//! Sums follow numpy's order ([`crate::numpy_sum`]), so results match bit for bit.
+//! Sums follow numpy's order ([`crate::numpy_sum`]), so results match bit for bit. More than
+//! [`MAX_LABELS`] distinct labels is undefined (the k × k matrices would not fit in memory).
+
+use std::collections::HashMap;
 
 use crate::error::MetricError;
-use crate::numpy_sum::numpy_sum;
+use crate::numpy_sum::pairwise_sum_by;
+
+/// Most distinct labels QWK accepts (scikit-learn builds k × k float matrices).
+pub const MAX_LABELS: usize = 10_000;
+
+/// Whether scikit-learn's `type_of_target` calls a float `continuous`: not an integer, or not
+/// representable as an int64 (numpy's cast of such a value gives -2^63).
+pub(crate) fn is_continuous(v: f64) -> bool {
+    const TWO_POW_63: f64 = 9_223_372_036_854_775_808.0;
+    v.fract() != 0.0 || !(-TWO_POW_63..TWO_POW_63).contains(&v)
+}
+
+/// scikit-learn's refusal of non-finite and continuous targets (`_check_targets`).
+pub(crate) fn check_classification_targets(values: &[f64]) -> Result<(), MetricError> {
+    if let Some(bad) = values.iter().find(|v| !v.is_finite()) {
+        return Err(MetricError::undefined(format!(
+            "non-finite label {bad} (scikit-learn raises)"
+        )));
+    }
+    if let Some(bad) = values.iter().find(|v| is_continuous(**v)) {
+        return Err(MetricError::undefined(format!(
+            "label {bad} is not an integer: scikit-learn's classification metrics refuse continuous targets"
+        )));
+    }
+    Ok(())
+}
+
+/// A hash key for a label: `-0.0` and `0.0` are one label, as `==` says.
+fn label_key(v: f64) -> u64 {
+    if v == 0.0 { 0 } else { v.to_bits() }
+}
 
 /// Quadratic weighted kappa of `gold` vs `pred`, labels = sorted distinct observed values.
 pub fn quadratic_weighted_kappa(gold: &[f64], pred: &[f64]) -> Result<f64, MetricError> {
@@ -48,9 +83,8 @@ fn kappa(gold: &[f64], pred: &[f64], declared: Option<&[f64]>) -> Result<f64, Me
     if gold.is_empty() {
         return Err(MetricError::Empty);
     }
-    if let Some(bad) = gold.iter().chain(pred).find(|v| !v.is_finite()) {
-        return Err(MetricError::undefined(format!("non-finite label {bad}")));
-    }
+    check_classification_targets(gold)?;
+    check_classification_targets(pred)?;
     let labels = match declared {
         None => sorted_distinct(gold.iter().chain(pred).copied()),
         Some(declared) => {
@@ -66,38 +100,45 @@ fn kappa(gold: &[f64], pred: &[f64], declared: Option<&[f64]>) -> Result<f64, Me
             labels
         }
     };
-    let rank = |v: f64| labels.iter().position(|&l| l == v);
+    if labels.len() > MAX_LABELS {
+        return Err(MetricError::undefined(format!(
+            "{} distinct labels: more than the {MAX_LABELS} QWK handles (k × k matrices)",
+            labels.len()
+        )));
+    }
+    // A label's rank: its position; a repeated declared label keeps its LAST position, as
+    // scikit-learn's `{label: index}` dict does.
+    let mut index: HashMap<u64, usize> = HashMap::with_capacity(labels.len());
+    for (i, &l) in labels.iter().enumerate() {
+        index.insert(label_key(l), i);
+    }
+    let rank = |v: f64| index.get(&label_key(v)).copied();
     let k = labels.len();
-    let mut confusion = vec![0u64; k * k];
+    // sum0 = column sums (predicted counts), sum1 = row sums (gold counts), as in scikit-learn.
+    let mut sum0 = vec![0u64; k];
+    let mut sum1 = vec![0u64; k];
+    let mut n: u64 = 0;
+    let mut observed: u128 = 0;
     for (&g, &p) in gold.iter().zip(pred) {
         if let (Some(i), Some(j)) = (rank(g), rank(p)) {
-            confusion[i * k + j] += 1;
+            sum1[i] += 1;
+            sum0[j] += 1;
+            n += 1;
+            let d = i.abs_diff(j) as u128;
+            observed += d * d;
         }
     }
-    let n: u64 = confusion.iter().sum();
     if n == 0 {
         return Err(MetricError::undefined(
             "no pair has both values among the declared labels",
         ));
     }
-    // sum0 = column sums (predicted counts), sum1 = row sums (gold counts), as in scikit-learn.
-    let sum0: Vec<u64> = (0..k)
-        .map(|j| (0..k).map(|i| confusion[i * k + j]).sum())
-        .collect();
-    let sum1: Vec<u64> = (0..k)
-        .map(|i| confusion[i * k..(i + 1) * k].iter().sum())
-        .collect();
-    let weight = |i: usize, j: usize| (i.abs_diff(j) * i.abs_diff(j)) as u64;
-    let mut observed: u64 = 0;
-    let mut weighted_expected = Vec::with_capacity(k * k);
-    for i in 0..k {
-        for j in 0..k {
-            observed += weight(i, j) * confusion[i * k + j];
-            let expected = (sum0[i] * sum1[j]) as f64 / n as f64;
-            weighted_expected.push(weight(i, j) as f64 * expected);
-        }
-    }
-    let denominator = numpy_sum(&weighted_expected);
+    let weight = |i: usize, j: usize| (i.abs_diff(j) * i.abs_diff(j)) as f64;
+    // Σ w∘E over the flattened k × k matrix, in numpy's order, without storing it.
+    let denominator = pairwise_sum_by(k * k, |c| {
+        let (i, j) = (c / k, c % k);
+        weight(i, j) * ((sum0[i] * sum1[j]) as f64 / n as f64)
+    });
     let kappa = 1.0 - observed as f64 / denominator;
     if kappa.is_finite() {
         Ok(kappa)
@@ -178,5 +219,37 @@ mod tests {
             quadratic_weighted_kappa(&[1.0], &[]),
             Err(MetricError::LengthMismatch { left: 1, right: 0 })
         );
+    }
+
+    #[test]
+    fn continuous_targets_are_undefined_as_in_sklearn() {
+        // sklearn: cohen_kappa_score([2.5, 3, 1], [2.5, 3, 2], weights="quadratic") and
+        // cohen_kappa_score([1e300, 0, 1], [1e300, 1, 0], ...) raise "continuous is not supported"
+        for (g, p) in [
+            (vec![2.5, 3.0, 1.0], vec![2.5, 3.0, 2.0]),
+            (vec![1e300, 0.0, 1.0], vec![1e300, 1.0, 0.0]),
+            (vec![0.0, 1.0, 1e-300], vec![0.0, 1.0, 1.0]),
+        ] {
+            assert!(matches!(
+                quadratic_weighted_kappa(&g, &p),
+                Err(MetricError::Undefined { .. })
+            ));
+        }
+        // cohen_kappa_score([2**62, 0, 1], [0, 1, 1], weights="quadratic") == -0.6666666666666667
+        let k = quadratic_weighted_kappa(&[2f64.powi(62), 0.0, 1.0], &[0.0, 1.0, 1.0]).unwrap();
+        assert!((k - -0.6666666666666667).abs() < 1e-15, "{k}");
+    }
+
+    #[test]
+    fn many_distinct_labels_stay_fast_and_bounded() {
+        // 200,000 pairs over 5,000 labels: no k × k matrix is stored, ranks are looked up.
+        let gold: Vec<f64> = (0..200_000).map(|i| f64::from(i % 5_000)).collect();
+        let pred: Vec<f64> = gold.iter().map(|g| (g + 1.0) % 5_000.0).collect();
+        assert!(quadratic_weighted_kappa(&gold, &pred).is_ok());
+        let many: Vec<f64> = (0..20_000).map(f64::from).collect();
+        assert!(matches!(
+            quadratic_weighted_kappa(&many, &many),
+            Err(MetricError::Undefined { .. })
+        ));
     }
 }

@@ -4,14 +4,14 @@
 //!
 //! ```text
 //! rank(v)  = average ranks, 1-based (scipy.stats.rankdata(v, method="average"))
-//! ρ        = pearson(rank(x), rank(y))
+//! ρ        = pearson_sums(rank(x), rank(y))   (ranks are moderate: no scaling needed)
 //! ```
 //! Undefined (scipy returns NaN): fewer than 2 observations, a constant input (all ranks
-//! equal), a non-finite value. scipy correlates the ranks with `np.corrcoef`, whose BLAS
+//! equal), a NaN (scipy's default `nan_policy` propagates it). Infinities rank like any value. scipy correlates the ranks with `np.corrcoef`, whose BLAS
 //! dot product orders the sums differently, so agreement is to ~1e-15, not bit for bit.
 
 use crate::error::MetricError;
-use crate::pearson::pearson;
+use crate::pearson::pearson_sums;
 
 /// Average ranks (1-based), ties share the mean of the ranks they span.
 pub fn average_ranks(v: &[f64]) -> Vec<f64> {
@@ -45,10 +45,10 @@ pub fn spearman(x: &[f64], y: &[f64]) -> Result<f64, MetricError> {
     if x.is_empty() {
         return Err(MetricError::Empty);
     }
-    if x.iter().chain(y).any(|v| !v.is_finite()) {
-        return Err(MetricError::undefined("input contains a non-finite value"));
+    if x.iter().chain(y).any(|v| v.is_nan()) {
+        return Err(MetricError::undefined("input contains NaN"));
     }
-    pearson(&average_ranks(x), &average_ranks(y))
+    pearson_sums(&average_ranks(x), &average_ranks(y))
 }
 
 #[cfg(test)]
@@ -101,5 +101,17 @@ mod tests {
             spearman(&[1.0], &[]),
             Err(MetricError::LengthMismatch { left: 1, right: 0 })
         );
+    }
+
+    #[test]
+    fn infinities_rank_like_values() {
+        // scipy.stats.spearmanr([1, inf, 3, -inf], [1, 2, 3, 5]).statistic == -0.39999999999999997
+        let r = spearman(
+            &[1.0, f64::INFINITY, 3.0, f64::NEG_INFINITY],
+            &[1.0, 2.0, 3.0, 5.0],
+        )
+        .unwrap();
+        assert!((r - -0.39999999999999997).abs() < 1e-15, "{r}");
+        assert!(spearman(&[1.0, f64::NAN, 3.0], &[1.0, 2.0, 3.0]).is_err());
     }
 }

@@ -176,7 +176,7 @@ fn step2_reproduces_the_official_prediction_files() {
             let dataset = case.join("datasets").join(format!("{stem}.jsonl"));
             let gold = format::parse_records("gold", &read(&dataset)).unwrap();
             let replies = format::parse_scored("scored", &read(&scored)).unwrap();
-            let ours = step2::process_file("scored", &gold, &replies).unwrap();
+            let ours = step2::process_file("gold", "scored", &gold, &replies).unwrap();
             let official = format::parse_records("pred", &read(&prediction)).unwrap();
             assert_eq!(ours.len(), official.len(), "{scored:?}");
             for (a, b) in ours.iter().zip(&official) {

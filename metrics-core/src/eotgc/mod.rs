@@ -8,7 +8,10 @@
 //! ```
 //! Reference: the formulas of the task guideline (`cubenlp/EOTGC-2025NLPCC`, "Task
 //! Guideline.md"); the organisers never published scoring code. `r` is
-//! [`crate::pearson::pearson`] (scipy `pearsonr` semantics), summed in gold-file order.
+//! [`crate::pearson::pearson_sums`]:
+//! the formula as written (means, then the three sums left to right in gold-file order, two
+//! separate square roots) — the golden vectors were made this way; scipy's `pearsonr`, which
+//! normalises first, differs in the last bits. Undefined exactly where `pearsonr` is.
 //! Track 2 and the leaderboard total: [`track2`].
 //!
 //! Policies where the guideline is silent (ours, documented in `shared/specs/eotgc.md`):
@@ -34,7 +37,7 @@ pub use track2::{
 };
 
 use crate::error::{InputError, MetricError};
-use crate::pearson::pearson;
+use crate::pearson::pearson_sums;
 use crate::report::{InputFile, MetricValue, Metrics, Overall, Report, Subset, Warning};
 
 /// Track 1 numbers of one set of essays.
@@ -101,7 +104,7 @@ pub fn track1_scores(gold: &[Level], predicted: &[Level]) -> Result<Track1Scores
     Ok(Track1Scores {
         n: y.len(),
         acc_a: total / y.len() as f64,
-        pearson: pearson(&y, &y_hat),
+        pearson: pearson_sums(&y, &y_hat),
     })
 }
 

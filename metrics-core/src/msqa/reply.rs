@@ -42,15 +42,8 @@ pub enum ReplyError {
     ThinkMarkers { count: usize },
 }
 
-/// Python's `str.isspace`: Unicode White_Space plus the information separators U+001C–U+001F.
-pub fn is_python_space(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
-}
-
-/// Python's `str.strip()` with no argument.
-pub fn python_strip(text: &str) -> &str {
-    text.trim_matches(is_python_space)
-}
+/// Python's `str.isspace` and `str.strip()` (one home: [`crate::python`]).
+pub use crate::python::{is_space as is_python_space, strip as python_strip};
 
 /// The official client's processing of one reply's `content` and `reasoning_content`.
 pub fn normalise_reply(

@@ -6,7 +6,7 @@
 //! - raw replies `*_scored.jsonl`: `id<TAB>json-string-literal` ([`parse_scored`]).
 //!
 //! Whitespace-only lines are skipped (the official scripts would crash on them). Every value
-//! is read with the Python semantics the official scripts apply ([`super::python`]). A value
+//! is read with the Python semantics the official scripts apply ([`crate::python`]). A value
 //! that makes BOTH official scoring steps crash (a non-numeric `total`, `manual_label` "2.5",
 //! `pred_label` null, `steps` not a list) is an [`InputError`] here; a value that crashes only
 //! one step is kept as an `Err` in the record, and that step's scorer reports it.
@@ -15,9 +15,10 @@ use serde_json::{Map, Value};
 
 use std::borrow::Cow;
 
+use super::lenient_json::json_loads;
 use super::lite::{self, Lite, LiteSeed};
-use super::python::{py_int_lite, py_str, py_str_lite};
 use crate::error::InputError;
+use crate::python::{PyValue, py_str};
 
 /// The error name that marks a correct step (skipped by ECS).
 pub const CORRECT_NAME: &str = "步骤正确";
@@ -29,16 +30,7 @@ pub struct JsonRecord {
     pub object: Map<String, Value>,
 }
 
-/// The keys of a gold/prediction record that step 2, 3 and 4 read; the others (`question`,
-/// `reference`, `analysis`, …) are skipped while parsing, which is most of the bytes.
-pub const RECORD_KEYS: [&str; 6] = [
-    "id",
-    "total",
-    "manual_label",
-    "steps",
-    "pred_label",
-    "pred_steps",
-];
+pub use super::lite::RECORD_KEYS;
 
 /// Parse a JSONL file of objects (gold dataset or predictions), keeping only [`RECORD_KEYS`].
 pub fn parse_records(name: &str, text: &str) -> Result<Vec<JsonRecord>, InputError> {
@@ -111,8 +103,25 @@ impl<'de> serde::de::Visitor<'de> for KeptObject<'_> {
 pub struct ScoredLine {
     pub line: usize,
     pub id: String,
-    /// The decoded second field (`json.loads(line.split('\t')[1])`).
+    /// The decoded second field (`json.loads(line.split('\t')[1])`), as serde_json holds it
+    /// (NaN/infinities → null, integers beyond 64 bits → floats).
     pub reply: Value,
+    /// Python's `str()` of the decoded field, exactly: the text step 2 reads.
+    pub reply_text: String,
+}
+
+/// Decode the reply field of a `_scored.jsonl` line as Python's `json.loads` does.
+fn decode_reply(name: &str, line: usize, field: &str) -> Result<PyValue, InputError> {
+    json_loads(field).map_err(|_| {
+        let detail = serde_json::from_str::<serde::de::IgnoredAny>(field)
+            .err()
+            .map_or_else(String::new, |e| format!(": {e}"));
+        InputError::at_line(
+            name,
+            line,
+            format!("the reply after the TAB is not valid JSON{detail}"),
+        )
+    })
 }
 
 /// Parse a raw reply file: `id<TAB>json-value` per line (the second TAB-separated field is
@@ -130,23 +139,24 @@ pub fn parse_scored(name: &str, text: &str) -> Result<Vec<ScoredLine>, InputErro
         let field = fields.next().ok_or_else(|| {
             InputError::at_line(name, line, "expected `id<TAB>json-string`, found no TAB")
         })?;
-        let reply: Value = serde_json::from_str(field).map_err(|e| {
-            InputError::at_line(
-                name,
-                line,
-                format!("the reply after the TAB is not valid JSON: {e}"),
-            )
-        })?;
-        out.push(ScoredLine { line, id, reply });
+        let reply = decode_reply(name, line, field)?;
+        out.push(ScoredLine {
+            line,
+            id,
+            reply: reply.to_value(),
+            reply_text: reply.py_str(),
+        });
     }
     Ok(out)
 }
 
-/// [`parse_scored`] without building `Value`s: `each(line, reply)` per reply line, in order.
+/// [`parse_scored`] without building `Value`s: `each(line, reply_text)` per reply line, in
+/// order (`reply_text` as [`ScoredLine::reply_text`], borrowed when the field is a JSON
+/// string without escapes).
 pub fn for_each_scored<'a>(
     name: &str,
     text: &'a str,
-    mut each: impl FnMut(usize, Lite<'a>),
+    mut each: impl FnMut(usize, Cow<'a, str>),
 ) -> Result<(), InputError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (index, raw) in text.lines().enumerate() {
@@ -157,14 +167,10 @@ pub fn for_each_scored<'a>(
         let field = raw.split('\t').nth(1).ok_or_else(|| {
             InputError::at_line(name, line, "expected `id<TAB>json-string`, found no TAB")
         })?;
-        let reply = lite::parse(field, LiteSeed::ALL).map_err(|e| {
-            InputError::at_line(
-                name,
-                line,
-                format!("the reply after the TAB is not valid JSON: {e}"),
-            )
-        })?;
-        each(line, reply);
+        match lite::parse(field, LiteSeed::ALL) {
+            Ok(Lite::Str(reply)) => each(line, reply),
+            _ => each(line, Cow::Owned(decode_reply(name, line, field)?.py_str())),
+        }
     }
     Ok(())
 }
@@ -217,7 +223,7 @@ impl ErrorSlots {
 fn name_key(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
-        other => format!("\u{0}{}", super::python::py_repr(other)),
+        other => format!("\u{0}{}", crate::python::py_repr(other)),
     }
 }
 
@@ -344,7 +350,7 @@ fn step_errors(steps: &[Lite], which: &str, gold: bool) -> Result<Vec<String>, S
         iterate_errors(errors, |e| {
             names.push(match e {
                 ErrorItem::Text(t) => t.to_string(),
-                ErrorItem::Item(e) if !gold => py_str_lite(e),
+                ErrorItem::Item(e) if !gold => e.py_str(),
                 ErrorItem::Item(Lite::Str(s)) => s.to_string(),
                 ErrorItem::Item(e @ (Lite::Array(_) | Lite::Object(_))) => {
                     return Err(format!("unhashable error name {e}"));
@@ -390,7 +396,7 @@ impl Response {
         prediction: Option<&Prediction>,
     ) -> Result<Self, InputError> {
         let at = |message: String| InputError::at_line(name, line, message);
-        let id = get(o, "id").map(py_str_lite).unwrap_or_default();
+        let id = get(o, "id").map(Lite::py_str).unwrap_or_default();
         let total = match get(o, "total") {
             Some(Lite::Number(n)) => n.as_f64().unwrap_or(f64::NAN),
             Some(Lite::Bool(b)) => f64::from(u8::from(*b)),
@@ -402,14 +408,14 @@ impl Response {
             None => return Err(at(format!("record {id:?}: missing `total`"))),
         };
         let gold_total = match get(o, "manual_label") {
-            Some(v) => py_int_lite(v).map_err(|e| at(format!("record {id:?}: `manual_label` {v} is not an integer (the official int() raises: {e})")))?,
+            Some(v) => v.py_int().map_err(|e| at(format!("record {id:?}: `manual_label` {v} is not an integer (the official int() raises: {e})")))?,
             None => return Err(at(format!("record {id:?}: missing `manual_label`"))),
         };
         let pred_total = match (prediction, get(o, "pred_label")) {
             (Some(p), _) => p.label,
             (None, None) => 0,
             (None, Some(Lite::Str(s))) if s.is_empty() => 0,
-            (None, Some(v)) => py_int_lite(v).map_err(|e| at(format!("record {id:?}: `pred_label` {v} is not an integer (the official int() raises: {e})")))?,
+            (None, Some(v)) => v.py_int().map_err(|e| at(format!("record {id:?}: `pred_label` {v} is not an integer (the official int() raises: {e})")))?,
         };
         let steps = match get(o, "steps") {
             Some(Lite::Array(steps)) => steps.as_slice(),
@@ -425,7 +431,7 @@ impl Response {
             .map(|s| {
                 s.as_object()
                     .and_then(|o| get(o, "label"))
-                    .and_then(|l| py_int_lite(l).ok())
+                    .and_then(|l| l.py_int().ok())
                     .unwrap_or(0)
             })
             .collect();
@@ -444,7 +450,7 @@ impl Response {
                             .and_then(Lite::as_object)
                             .and_then(|s| get(s, "step_score"))
                         {
-                            Some(v) => py_int_lite(v).map_err(|e| {
+                            Some(v) => v.py_int().map_err(|e| {
                                 format!("record {id:?}: pred_steps[{k}].step_score {v}: {e}")
                             }),
                             None => Ok(0),
@@ -501,12 +507,18 @@ pub fn for_each_record<'a>(
                     _ => Vec::new(),
                 },
             ),
+            // The message of the `Value` reading ([`parse_records`]): serde_json places some
+            // errors one column apart when it skips a value instead of building it.
             Err(e) => {
-                return Err(InputError::at_line(
-                    name,
-                    line,
-                    format!("expected a JSON object: {e}"),
-                ));
+                return Err(parse_objects(name, raw, Some(&RECORD_KEYS))
+                    .err()
+                    .map_or_else(
+                        || InputError::at_line(name, line, format!("expected a JSON object: {e}")),
+                        |first| InputError {
+                            line: Some(line),
+                            ..first
+                        },
+                    ));
             }
         }
     }

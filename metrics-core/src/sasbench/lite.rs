@@ -15,6 +15,19 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
+use crate::python::{self, IntError};
+
+/// The keys of a gold/prediction record that step 2, 3 and 4 read; the others (`question`,
+/// `reference`, `analysis`, …) are skipped while parsing, which is most of the bytes.
+pub const RECORD_KEYS: [&str; 6] = [
+    "id",
+    "total",
+    "manual_label",
+    "steps",
+    "pred_label",
+    "pred_steps",
+];
+
 /// A decoded JSON value, borrowing from the text where it can.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Lite<'a> {
@@ -60,6 +73,24 @@ impl<'a> Lite<'a> {
         }
     }
 
+    /// Python `int(self)` (see [`python::py_int`]).
+    pub fn py_int(&self) -> Result<i64, IntError> {
+        match self {
+            Self::Bool(b) => Ok(i64::from(*b)),
+            Self::Number(n) => python::number_to_int(n),
+            Self::Str(s) => python::str_to_int(s),
+            Self::Null | Self::Array(_) | Self::Object(_) => python::py_int(&self.to_value()),
+        }
+    }
+
+    /// Python `str(self)`.
+    pub fn py_str(&self) -> String {
+        match self {
+            Self::Str(s) => s.to_string(),
+            other => python::py_repr(&other.to_value()),
+        }
+    }
+
     /// A view of a `serde_json::Value`, borrowing its strings.
     pub fn from_value(value: &'a Value) -> Self {
         match value {
@@ -89,7 +120,7 @@ impl fmt::Display for Lite<'_> {
 pub enum Keep {
     /// Everything.
     All,
-    /// A gold/prediction record: only [`super::format::RECORD_KEYS`]; `steps` and
+    /// A gold/prediction record: only [`RECORD_KEYS`]; `steps` and
     /// `pred_steps` as [`Keep::Steps`].
     Record,
     /// A list of steps: each element as [`Keep::Step`] (anything else kept whole).
@@ -105,7 +136,7 @@ impl Keep {
     fn keeps(self, key: &str) -> bool {
         match self {
             Self::All | Self::Steps => true,
-            Self::Record => super::format::RECORD_KEYS.contains(&key),
+            Self::Record => RECORD_KEYS.contains(&key),
             Self::Step => STEP_KEYS.contains(&key),
         }
     }
@@ -225,7 +256,7 @@ impl<'de> Visitor<'de> for LiteSeed {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Lite<'de>, A::Error> {
         let mut entries: Vec<(Cow<'de, str>, Lite<'de>)> = Vec::with_capacity(match self.keep {
-            Keep::Record => super::format::RECORD_KEYS.len(),
+            Keep::Record => RECORD_KEYS.len(),
             Keep::Step => STEP_KEYS.len(),
             Keep::All | Keep::Steps => 4,
         });

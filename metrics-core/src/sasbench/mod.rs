@@ -31,7 +31,8 @@ pub mod ecs;
 pub mod format;
 pub mod lenient_json;
 pub mod lite;
-pub mod python;
+/// The Python semantics now live in [`crate::python`] (this path stays for old callers).
+pub use crate::python;
 pub mod step2;
 
 use serde_json::json;
@@ -195,29 +196,28 @@ pub fn score_predictions_with(
 ///
 /// The same results and errors as [`format::parse_records`] + [`format::parse_scored`] +
 /// [`step2::process_file`] + [`Response::from_record`], in that order, without building the
-/// processed records.
+/// processed records; an empty gold file is an error naming it (scoring would fail anyway).
 pub fn process_raw_file(file: &RawFile) -> Result<Vec<Response>, InputError> {
     let mut gold = Vec::new();
     format::for_each_record(file.dataset.name, file.dataset.text, |line, entries| {
         gold.push((line, entries));
     })?;
     let mut replies = Vec::new();
-    format::for_each_scored(file.scored.name, file.scored.text, |line, reply| {
-        replies.push((line, reply));
+    format::for_each_scored(file.scored.name, file.scored.text, |line, reply_text| {
+        replies.push((line, reply_text));
     })?;
+    if gold.is_empty() {
+        return Err(step2::no_gold_records(file.dataset.name));
+    }
     // Step 2 over every paired record first (its errors come before the records' own).
     let mut predictions = Vec::with_capacity(replies.len().min(gold.len()));
-    for ((_, entries), (reply_line, reply)) in gold.iter().zip(&replies) {
+    for ((gold_line, entries), (reply_line, text)) in gold.iter().zip(&replies) {
         let at = |message: String| InputError::at_line(file.scored.name, *reply_line, message);
         let n_steps = match entries.iter().find(|(k, _)| k == "steps") {
             Some((_, lite::Lite::Array(s))) => s.len(),
-            _ => return Err(at("the gold record's `steps` is not a list".into())),
+            _ => return Err(step2::steps_not_a_list(file.dataset.name, *gold_line)),
         };
-        let text = match reply {
-            lite::Lite::Str(s) => std::borrow::Cow::Borrowed(s.as_ref()),
-            other => std::borrow::Cow::Owned(python::py_str_lite(other)),
-        };
-        predictions.push(step2::predict(&text, n_steps).map_err(at)?);
+        predictions.push(step2::predict(text, n_steps).map_err(at)?);
     }
     gold.iter()
         .enumerate()
@@ -421,7 +421,10 @@ mod tests {
     fn process_raw_file_by_value(file: &RawFile) -> Result<Vec<Response>, InputError> {
         let gold = format::parse_records(file.dataset.name, file.dataset.text)?;
         let replies = format::parse_scored(file.scored.name, file.scored.text)?;
-        let records = step2::process_file(file.scored.name, &gold, &replies)?;
+        if gold.is_empty() {
+            return Err(step2::no_gold_records(file.dataset.name));
+        }
+        let records = step2::process_file(file.dataset.name, file.scored.name, &gold, &replies)?;
         records
             .iter()
             .map(|r| Response::from_record(file.dataset.name, r))
@@ -570,5 +573,31 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn a_broken_gold_file_is_named_in_raw_scoring() {
+        let raw = |dataset: &'static str| RawFile {
+            dataset: NamedText {
+                name: "7_Math_ShortAns.jsonl",
+                text: dataset,
+            },
+            scored: NamedText {
+                name: "7_Math_ShortAns_scored.jsonl",
+                text: "a\t\"{\\\"total\\\": 1}\"\n",
+            },
+        };
+        // An empty gold file: the error names it, not the reply file.
+        let e = process_raw_file(&raw("")).unwrap_err();
+        assert_eq!((e.path.as_str(), e.line), ("7_Math_ShortAns.jsonl", None));
+        // A gold record without a `steps` list: the gold file and its line.
+        let e = process_raw_file(&raw(
+            "\n{\"id\": \"a\", \"total\": 1, \"manual_label\": 1}\n",
+        ))
+        .unwrap_err();
+        assert_eq!(
+            (e.path.as_str(), e.line),
+            ("7_Math_ShortAns.jsonl", Some(2))
+        );
     }
 }

@@ -26,6 +26,7 @@
 use serde_json::Value;
 
 use super::py_isspace;
+use crate::python::truthy;
 
 /// `graph_similarity(dict1, dict2, alpha)` over the JSON form of two ideas.
 pub fn graph_similarity(idea1: &Value, idea2: &Value, alpha: f64) -> f64 {
@@ -50,18 +51,6 @@ pub fn graph_similarity(idea1: &Value, idea2: &Value, alpha: f64) -> f64 {
     let union = g1.edges.len() + g2.edges.len() - inter;
     let edge_sim = inter as f64 / union as f64;
     alpha * edge_sim + (1.0 - alpha) * node_text_similarity(&g1, &g2)
-}
-
-/// Python truthiness of a JSON value.
-fn truthy(v: &Value) -> bool {
-    match v {
-        Value::Null => false,
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().is_some_and(|x| x != 0.0),
-        Value::String(s) => !s.is_empty(),
-        Value::Array(a) => !a.is_empty(),
-        Value::Object(o) => !o.is_empty(),
-    }
 }
 
 struct Graph {

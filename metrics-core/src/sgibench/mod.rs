@@ -50,19 +50,6 @@ pub const DISCIPLINES: [&str; 10] = [
     "physics",
 ];
 
-/// Python's `str.isspace` (and `\s` in a `str` pattern): Unicode `White_Space` plus the
-/// information separators U+001C–U+001F.
-pub(crate) fn py_isspace(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
-}
-
-/// Python's `\w` in a `str` pattern: alphanumeric or `_` (Rust's Unicode `Alphabetic`/`Numeric`,
-/// which agree with Python's `isalnum` on every letter and digit met in practice).
-pub(crate) fn py_isword(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
-}
-
-/// Python's `str.strip()`.
-pub(crate) fn py_strip(s: &str) -> &str {
-    s.trim_matches(py_isspace)
-}
+// Python's `str.isspace` (and `\s` in a `str` pattern), `\w` and `str.strip()`: one home in
+// crate::python.
+pub(crate) use crate::python::{is_space as py_isspace, is_word as py_isword, strip as py_strip};

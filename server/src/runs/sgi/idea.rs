@@ -191,22 +191,7 @@ pub fn idea_prompt(hypothesis_a: &str, hypothesis_b: &str, context: &str) -> Str
     p
 }
 
-/// Python truthiness of a JSON value.
-fn py_truthy(value: &Value) -> bool {
-    match value {
-        Value::Null => false,
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().is_some_and(|x| x != 0.0),
-        Value::String(s) => !s.is_empty(),
-        Value::Array(a) => !a.is_empty(),
-        Value::Object(o) => !o.is_empty(),
-    }
-}
-
-/// Python `str.strip()`.
-fn py_strip(text: &str) -> &str {
-    text.trim_matches(|c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
-}
+use metrics_core::python::{strip as py_strip, truthy as py_truthy};
 
 /// `"{field}: {value}\n\n"` for each truthy field, stripped (`format_idea_data`,
 /// `get_context_from_data`).

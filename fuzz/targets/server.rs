@@ -1,0 +1,53 @@
+//! The fuzz targets over the server's input types, one `pub fn NAME(data: &[u8])` each: run by
+//! `cargo fuzz` and replayed over the committed corpus by `cargo test -p server --test all
+//! fuzz_corpus`. A target fails by panicking.
+
+#![allow(dead_code)] // each fuzz binary uses one target
+
+/// The names of the targets, for the corpus replay.
+pub const TARGETS: [&str; 2] = ["config_toml", "http_bodies"];
+
+/// Run the target called `name`.
+pub fn run(name: &str, data: &[u8]) {
+    match name {
+        "config_toml" => config_toml(data),
+        "http_bodies" => http_bodies(data),
+        _ => panic!("no fuzz target {name}"),
+    }
+}
+
+/// `scorebench serve --config FILE`: the upstream configuration (keys from a fake environment).
+pub fn config_toml(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let _ = server::config::Config::parse("config.toml", &text, |name| {
+        (name.len() % 2 == 0).then(|| format!("key-{name}"))
+    });
+}
+
+/// `POST /api/v1/runs`: the run kind named by the body and the checks of its dataset that need
+/// no upstream (the plan itself needs a gateway).
+pub fn http_bodies(data: &[u8]) {
+    let Ok(kind) = server::runs::kind::kind_of_body(data) else {
+        return;
+    };
+    let Ok(body) = serde_json::from_slice::<serde_json::Value>(data) else {
+        return;
+    };
+    let dataset = body
+        .get("dataset")
+        .and_then(serde_json::Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    match kind.key() {
+        "msqa" => {
+            let _ = server::runs::msqa::rows_from_values("dataset", dataset);
+        }
+        "eotgc" => {
+            if let Some(track) = body.get("track").and_then(serde_json::Value::as_u64) {
+                let _ = server::runs::eotgc::Track::from_number(track.min(255) as u8);
+            }
+            let _ = server::runs::eotgc::essays_from_values("dataset", dataset);
+        }
+        _ => {}
+    }
+}
