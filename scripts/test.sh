@@ -29,6 +29,10 @@ trap 'scripts/pg.sh stop "$PG_DIR"' EXIT
 step "native tests"
 cargo test --locked -p metrics-core -p workbench -p server
 
+step "differential tests against the reference libraries (json_repair, SciPy, scikit-learn)"
+scripts/diff-json-repair.sh 2000 1
+scripts/diff-stats.sh 300 1
+
 step "metrics-core under wasm (node)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test --locked -p metrics-core --target wasm32-unknown-unknown --test wasm
