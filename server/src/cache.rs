@@ -173,10 +173,14 @@ pub fn is_run_id(id: &str) -> bool {
 const MAX_BATCH: usize = 512;
 
 /// Callers are answered only after COMMIT: a `put` that returned is on disk, so a run that
-/// exits right after its last reply cannot lose it.
+/// exits right after its last reply cannot lose it. The batch takes the write lock up front
+/// (`BEGIN IMMEDIATE`, waiting up to the busy timeout): other connections write the same file
+/// (the leaderboard store, its scoring queue), and a deferred transaction that read first could
+/// not upgrade to a write after one of them committed (SQLite answers BUSY at once there,
+/// without waiting).
 fn database_thread(conn: Connection, jobs: mpsc::Receiver<Job>) {
     while let Ok(first) = jobs.recv() {
-        let batch = conn.execute_batch("BEGIN").is_ok();
+        let batch = conn.execute_batch("BEGIN IMMEDIATE").is_ok();
         let mut answers = vec![first(&conn)];
         answers.extend(jobs.try_iter().take(MAX_BATCH).map(|job| job(&conn)));
         if batch && let Err(e) = conn.execute_batch("COMMIT") {
