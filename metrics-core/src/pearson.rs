@@ -37,14 +37,9 @@ fn unit_deviations(v: &[f64]) -> Vec<f64> {
     dev
 }
 
-/// Pearson's r as the formula is written: plain means, then Σ dx·dy, Σ dx², Σ dy² left to
-/// right, then `Σ dx·dy / (sqrt(Σ dx²) · sqrt(Σ dy²))`, clipped to [−1, 1]; n = 2 gives ±1;
-/// undefined exactly where [`pearson`] is. For moderate values only (no scaling: magnitudes
-/// near 1e±154 overflow). Used where the reference computes it this way: EOTGC's guideline
-/// formula (its golden vectors bit for bit) and Spearman on ranks (the SAS-Bench ECS golden
-/// vectors from `scipy.stats.spearmanr` match it more often than the scaled form: 66 vs 53 of
-/// 116 values bit for bit, all within 1e-12).
-pub fn pearson_sums(x: &[f64], y: &[f64]) -> Result<f64, MetricError> {
+/// The length of two inputs a correlation is defined on, or why it is not: different lengths,
+/// none, one, a non-finite value, a constant input (as scipy).
+fn defined(x: &[f64], y: &[f64]) -> Result<usize, MetricError> {
     if x.len() != y.len() {
         return Err(MetricError::LengthMismatch {
             left: x.len(),
@@ -67,6 +62,18 @@ pub fn pearson_sums(x: &[f64], y: &[f64]) -> Result<f64, MetricError> {
     if constant(x) || constant(y) {
         return Err(MetricError::undefined("an input is constant"));
     }
+    Ok(n)
+}
+
+/// Pearson's r as the formula is written: plain means, then Σ dx·dy, Σ dx², Σ dy² left to
+/// right, then `Σ dx·dy / (sqrt(Σ dx²) · sqrt(Σ dy²))`, clipped to [−1, 1]; n = 2 gives ±1;
+/// undefined exactly where [`pearson`] is. For moderate values only (no scaling: magnitudes
+/// near 1e±154 overflow). Used where the reference computes it this way: EOTGC's guideline
+/// formula (its golden vectors bit for bit) and Spearman on ranks (the SAS-Bench ECS golden
+/// vectors from `scipy.stats.spearmanr` match it more often than the scaled form: 66 vs 53 of
+/// 116 values bit for bit, all within 1e-12).
+pub fn pearson_sums(x: &[f64], y: &[f64]) -> Result<f64, MetricError> {
+    let n = defined(x, y)?;
     if n == 2 {
         return Ok((x[1] - x[0]).signum() * (y[1] - y[0]).signum());
     }
@@ -83,28 +90,7 @@ pub fn pearson_sums(x: &[f64], y: &[f64]) -> Result<f64, MetricError> {
 }
 
 pub fn pearson(x: &[f64], y: &[f64]) -> Result<f64, MetricError> {
-    if x.len() != y.len() {
-        return Err(MetricError::LengthMismatch {
-            left: x.len(),
-            right: y.len(),
-        });
-    }
-    let n = x.len();
-    if n == 0 {
-        return Err(MetricError::Empty);
-    }
-    if n < 2 {
-        return Err(MetricError::undefined(
-            "correlation needs at least 2 observations",
-        ));
-    }
-    if x.iter().chain(y).any(|v| !v.is_finite()) {
-        return Err(MetricError::undefined("input contains a non-finite value"));
-    }
-    let constant = |v: &[f64]| v.iter().all(|&a| a == v[0]);
-    if constant(x) || constant(y) {
-        return Err(MetricError::undefined("an input is constant"));
-    }
+    let n = defined(x, y)?;
     let (xm, ym) = (unit_deviations(x), unit_deviations(y));
     let r = xm.iter().zip(&ym).map(|(a, b)| a * b).sum::<f64>();
     if r.is_nan() {

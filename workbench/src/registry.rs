@@ -71,6 +71,16 @@ pub const OFFICIAL_ONLY: &[VariantInfo] = &[VariantInfo {
     label: "Official",
 }];
 
+/// Official and a `corrected` variant (SAS-Bench, ASAP-AES).
+pub const OFFICIAL_AND_CORRECTED: &[VariantInfo] = &[
+    OFFICIAL_ONLY[0],
+    VariantInfo {
+        variant: Variant::Corrected,
+        report_name: "corrected",
+        label: "Corrected",
+    },
+];
+
 /// The paired resampling unit of the bootstrap: two models' records aligned, in strata (SAS-Bench
 /// files; one stratum otherwise), and the metrics of both on a draw of record indices.
 pub trait Paired: Send + Sync {

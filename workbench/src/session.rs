@@ -388,6 +388,13 @@ pub fn input(files: &[WorkFile], i: usize) -> Result<InputFile, InputError> {
         .input_file())
 }
 
+/// The file a job's predictions come from (the source a sample's detail is read from).
+pub fn prediction_source<'a>(files: &'a [WorkFile], job: &Job) -> Result<&'a WorkFile, InputError> {
+    files
+        .get(job.prediction_file())
+        .ok_or_else(|| InputError::whole_file(&job.title, "the file is gone"))
+}
+
 /// The job's file with `role`, or an error naming the job.
 pub fn required(job: &Job, role: Role) -> Result<usize, InputError> {
     job.first(role).ok_or_else(|| {

@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 use crate::compare::{CompareError, align_ids};
 use crate::detect::{Confidence, Detected, Role, RoleInfo, Shape, Sniff};
 use crate::drill::{self, Fields, SampleRow, StepComparison, number_of, text_of};
-use crate::registry::{Benchmark, Paired, VariantInfo};
+use crate::registry::{Benchmark, OFFICIAL_AND_CORRECTED, Paired, VariantInfo};
 use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile, input, required};
 use crate::table::{Column, OVERALL, Row, Table, cell, scalar};
 use metrics_core::InputError;
@@ -63,18 +63,7 @@ impl Benchmark for AsapAes {
     }
 
     fn variants(&self) -> &'static [VariantInfo] {
-        &[
-            VariantInfo {
-                variant: Variant::Official,
-                report_name: "official",
-                label: "Official",
-            },
-            VariantInfo {
-                variant: Variant::Corrected,
-                report_name: "corrected",
-                label: "Corrected",
-            },
-        ]
+        OFFICIAL_AND_CORRECTED
     }
 
     fn roles(&self) -> &'static [&'static RoleInfo] {

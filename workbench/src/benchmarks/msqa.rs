@@ -15,7 +15,9 @@ use crate::compare::{CompareError, align_ids, pick};
 use crate::detect::{Detected, Role, RoleInfo, Sniff};
 use crate::drill::{self, Fields, SampleRow, StepComparison, object_at_line, text_of};
 use crate::registry::{Benchmark, Paired, VariantInfo};
-use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile, file, input};
+use crate::session::{
+    Job, Outcome, PlanFile, Scored, Variant, WorkFile, file, input, prediction_source,
+};
 use crate::table::TableStyle;
 use metrics_core::InputError;
 use metrics_core::msqa::{self, Judgement, Tally, paper};
@@ -194,9 +196,7 @@ impl Benchmark for Msqa {
         sample: &Map<String, Value>,
     ) -> Result<(Fields, Vec<StepComparison>), InputError> {
         let job = &outcome.job;
-        let main = files
-            .get(job.prediction_file())
-            .ok_or_else(|| InputError::whole_file(&job.title, "the file is gone"))?;
+        let main = prediction_source(files, job)?;
         let number = sample.get("record").and_then(Value::as_u64).unwrap_or(0) as usize;
         let text = main.text()?;
         let record = if text.trim_start().starts_with('[') {

@@ -15,7 +15,9 @@ use crate::drill::{
     self, Fields, SampleRow, StepComparison, display_number, line_of, number_of, text_of,
 };
 use crate::registry::{Benchmark, Paired};
-use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile, file, input, required};
+use crate::session::{
+    Job, Outcome, PlanFile, Scored, Variant, WorkFile, file, input, prediction_source, required,
+};
 use metrics_core::InputError;
 use metrics_core::pairs::{Pairs, PairsOptions, parse_pairs, score_pairs};
 use metrics_core::report::{InputFile, MetricValue, Report};
@@ -112,9 +114,7 @@ impl Benchmark for PairsBenchmark {
         sample: &Map<String, Value>,
     ) -> Result<(Fields, Vec<StepComparison>), InputError> {
         let job = &outcome.job;
-        let main = files
-            .get(job.prediction_file())
-            .ok_or_else(|| InputError::whole_file(&job.title, "the file is gone"))?;
+        let main = prediction_source(files, job)?;
         let line = sample.get("line").and_then(Value::as_u64).unwrap_or(0) as usize;
         let fields = line_of(main.text()?, line)
             .map(|l| vec![("Line".to_string(), l.to_string())])

@@ -24,7 +24,7 @@ use crate::drill::{
     self, Fields, SampleRow, StepComparison, display_number, names, number_of, object_at_line,
     step_errors, step_score, string_fields, text_of,
 };
-use crate::registry::{Benchmark, Paired, VariantInfo};
+use crate::registry::{Benchmark, OFFICIAL_AND_CORRECTED, Paired, VariantInfo};
 use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile, file, input, with_role};
 use crate::table::{Cell, Column, OVERALL, Row, Table, TableStyle, cell, scalar};
 use metrics_core::InputError;
@@ -158,18 +158,7 @@ impl Benchmark for SasBench {
     }
 
     fn variants(&self) -> &'static [VariantInfo] {
-        &[
-            VariantInfo {
-                variant: Variant::Official,
-                report_name: "official",
-                label: "Official",
-            },
-            VariantInfo {
-                variant: Variant::Corrected,
-                report_name: "corrected",
-                label: "Corrected",
-            },
-        ]
+        OFFICIAL_AND_CORRECTED
     }
 
     fn roles(&self) -> &'static [&'static RoleInfo] {

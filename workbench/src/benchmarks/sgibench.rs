@@ -17,7 +17,9 @@ use serde_json::{Map, Value};
 use crate::detect::{Detected, Role, RoleInfo, Shape, Sniff};
 use crate::drill::{self, Fields, SampleRow, StepComparison, string_fields, text_of};
 use crate::registry::Benchmark;
-use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile, file, required};
+use crate::session::{
+    Job, Outcome, PlanFile, Scored, Variant, WorkFile, file, prediction_source, required,
+};
 use metrics_core::sgibench::{deep_research, dry, idea, reasoning, sgi_score, wet};
 use metrics_core::{InputError, Report};
 
@@ -48,9 +50,7 @@ fn detail(
     sample: &Map<String, Value>,
 ) -> Result<Fields, InputError> {
     let job = &outcome.job;
-    let main = files
-        .get(job.prediction_file())
-        .ok_or_else(|| InputError::whole_file(&job.title, "the file is gone"))?;
+    let main = prediction_source(files, job)?;
     let records = match serde_json::from_str(main.text()?) {
         Ok(Value::Array(records)) => records,
         // SGI-Score's combined input: no per-record texts.
