@@ -143,6 +143,28 @@ pub fn with_role(files: &[PlanFile<'_>], role: Role) -> Vec<usize> {
         .collect()
 }
 
+/// The one file of a role a job needs (a gold file, a taxonomy): `Ok` when there is exactly
+/// one, else why not — `missing` when there is none, or which `what` files to keep one of.
+pub fn the_one<'a, 'f>(
+    candidates: &[&'f PlanFile<'a>],
+    missing: &str,
+    what: &str,
+) -> Result<&'f PlanFile<'a>, String> {
+    match candidates {
+        [one] => Ok(one),
+        [] => Err(missing.to_string()),
+        several => Err(format!(
+            "{} {what} files ({}): keep one and set the others to \"Not used\"",
+            several.len(),
+            several
+                .iter()
+                .map(|f| f.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
 /// One scoring job: the files it reads (in the order its benchmark reads them) with their roles.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Job {
@@ -453,6 +475,22 @@ mod tests {
             },
         )[0];
         assert_eq!(outcome.variant, Variant::Official);
+    }
+
+    #[test]
+    fn the_one_file_of_a_role() {
+        let files = [("a.json", 0), ("b.json", 3)].map(|(name, index)| PlanFile {
+            index,
+            name,
+            role: Role::UNKNOWN,
+        });
+        let refs: Vec<&PlanFile<'_>> = files.iter().collect();
+        assert_eq!(the_one(&refs[..1], "none", "gold").unwrap().index, 0);
+        assert_eq!(the_one(&[], "none", "gold").unwrap_err(), "none");
+        assert_eq!(
+            the_one(&refs, "none", "EOTGC gold").unwrap_err(),
+            "2 EOTGC gold files (a.json, b.json): keep one and set the others to \"Not used\""
+        );
     }
 
     #[test]

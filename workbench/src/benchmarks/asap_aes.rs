@@ -17,7 +17,7 @@ use crate::compare::{CompareError, align_ids};
 use crate::detect::{Confidence, Detected, Role, RoleInfo, Shape, Sniff};
 use crate::drill::{self, Fields, SampleRow, StepComparison, number_of, text_of};
 use crate::registry::{Benchmark, OFFICIAL_AND_CORRECTED, Paired, VariantInfo};
-use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile, input, required};
+use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile, input, required, the_one};
 use crate::table::{Column, OVERALL, Row, Table, cell, scalar};
 use metrics_core::InputError;
 use metrics_core::Report;
@@ -97,30 +97,20 @@ impl Benchmark for AsapAes {
         files
             .iter()
             .filter(|f| f.role == PREDICTIONS)
-            .map(|p| match golds.as_slice() {
-                [gold] => Job::new(
-                    self,
-                    format!("ASAP-AES: {}", p.name),
-                    vec![(GOLD, gold.index), (PREDICTIONS, p.index)],
-                ),
-                [] => Job::unusable(
-                    self,
-                    p,
-                    "predictions need the gold TSV (training_set_rel3.tsv layout): add it".into(),
-                ),
-                several => Job::unusable(
-                    self,
-                    p,
-                    format!(
-                        "{} ASAP-AES gold files ({}): keep one and set the others to \"Not used\"",
-                        several.len(),
-                        several
-                            .iter()
-                            .map(|f| f.name)
-                            .collect::<Vec<_>>()
-                            .join(", ")
+            .map(|p| {
+                let gold = the_one(
+                    &golds,
+                    "predictions need the gold TSV (training_set_rel3.tsv layout): add it",
+                    "ASAP-AES gold",
+                );
+                match gold {
+                    Ok(gold) => Job::new(
+                        self,
+                        format!("ASAP-AES: {}", p.name),
+                        vec![(GOLD, gold.index), (PREDICTIONS, p.index)],
                     ),
-                ),
+                    Err(why) => Job::unusable(self, p, why),
+                }
             })
             .collect()
     }

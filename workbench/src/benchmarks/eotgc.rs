@@ -23,7 +23,9 @@ use crate::compare::{CompareError, align_ids};
 use crate::detect::{Detected, Role, RoleInfo, Shape, Sniff};
 use crate::drill::{self, Fields, SampleRow, StepComparison, number_of, string_fields, text_of};
 use crate::registry::{Benchmark, Paired};
-use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile, file, input, required};
+use crate::session::{
+    Job, Outcome, PlanFile, Scored, Variant, WorkFile, file, input, required, the_one,
+};
 use crate::table::{OVERALL, TableStyle};
 use metrics_core::eotgc::{self, ClassEssay, Comment, Level, Prediction, track1_scores};
 use metrics_core::report::{MetricValue, Metrics, Overall, Subset};
@@ -195,31 +197,18 @@ impl Benchmark for Eotgc {
             ));
         }
         for submission in submissions {
-            jobs.push(match golds.as_slice() {
-                [gold] => Job::new(
+            let gold = the_one(
+                &golds,
+                "a Track 1 submission needs the gold (test) file with `classification`: add it",
+                "EOTGC gold",
+            );
+            jobs.push(match gold {
+                Ok(gold) => Job::new(
                     self,
                     format!("EOTGC Track 1: {}", submission.name),
                     with_comments(vec![(GOLD, gold.index), (SUBMISSION, submission.index)]),
                 ),
-                [] => Job::unusable(
-                    self,
-                    submission,
-                    "a Track 1 submission needs the gold (test) file with `classification`: add it"
-                        .into(),
-                ),
-                several => Job::unusable(
-                    self,
-                    submission,
-                    format!(
-                        "{} EOTGC gold files ({}): keep one and set the others to \"Not used\"",
-                        several.len(),
-                        several
-                            .iter()
-                            .map(|f| f.name)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                ),
+                Err(why) => Job::unusable(self, submission, why),
             });
         }
         jobs.extend(Job::one_per_file(self, files, TRACK2, "EOTGC Track 2"));

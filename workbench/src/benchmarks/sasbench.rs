@@ -25,7 +25,9 @@ use crate::drill::{
     step_errors, step_score, string_fields, text_of,
 };
 use crate::registry::{Benchmark, OFFICIAL_AND_CORRECTED, Paired, VariantInfo};
-use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile, file, input, with_role};
+use crate::session::{
+    Job, Outcome, PlanFile, Scored, Variant, WorkFile, file, input, the_one, with_role,
+};
 use crate::table::{Cell, Column, OVERALL, Row, Table, TableStyle, cell, scalar};
 use metrics_core::InputError;
 use metrics_core::report::{InputFile, Report};
@@ -247,25 +249,17 @@ impl Benchmark for SasBench {
         let name = |i: usize| files.iter().find(|f| f.index == i).map_or("?", |f| f.name);
         let file_of = |i: usize| files.iter().find(|f| f.index == i).copied();
         let mut jobs = Vec::new();
-        let taxonomies = with_role(files, TAXONOMY);
         let predictions = with_role(files, PREDICTION);
         let raws = with_role(files, RAW);
         let datasets = with_role(files, DATASET);
-        let taxonomy = match taxonomies.as_slice() {
-            [one] => Ok(*one),
-            [] => {
-                Err("needs the error taxonomy (error_type.jsonl): add it to the files".to_string())
-            }
-            several => Err(format!(
-                "{} taxonomy files ({}): keep one and set the others to \"Not used\"",
-                several.len(),
-                several
-                    .iter()
-                    .map(|&i| name(i))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
-        };
+        let taxonomy_files: Vec<&PlanFile<'_>> =
+            files.iter().filter(|f| f.role == TAXONOMY).collect();
+        let taxonomy = the_one(
+            &taxonomy_files,
+            "needs the error taxonomy (error_type.jsonl): add it to the files",
+            "taxonomy",
+        )
+        .map(|f| f.index);
         let unusable =
             |i: usize, why: &str| file_of(i).map(|f| Job::unusable(self, &f, why.to_string()));
         if !predictions.is_empty() {
