@@ -8,8 +8,8 @@
 //!   [`MAX_SHARE_BYTES`]; `201` with the id, the expiry and the delete token (shown once,
 //!   stored as its SHA-256 only, [`crate::leaderboard::token`]).
 //! - `GET /api/v1/shares/{id}`: the ciphertext; `404` unknown or deleted, `410` expired.
-//! - `DELETE /api/v1/shares/{id}` with `Authorization: Bearer <delete token>`: `204`; `403`
-//!   without the right token (nothing changes).
+//! - `DELETE /api/v1/shares/{id}` with `X-Delete-Token: <delete token>` (or `Authorization:
+//!   Bearer …`): `204`; `403` without the right token (nothing changes).
 //!
 //! Expired shares are deleted when asked for and by a task every [`PURGE_EVERY`]. Every route
 //! is behind [`crate::guard::check`]: an upload from another site's page is refused.
@@ -103,7 +103,12 @@ impl IntoResponse for ShareError {
                 (StatusCode::INTERNAL_SERVER_ERROR, "internal_error")
             }
         };
-        error_response(status, &self.to_string(), kind_of(status), Some(code))
+        // Not kept by the browser: a share deleted or expired answers otherwise next time.
+        let mut response = error_response(status, &self.to_string(), kind_of(status), Some(code));
+        response
+            .headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        response
     }
 }
 
@@ -336,9 +341,11 @@ async fn remove(
     let Some(info) = s.store.share_info(&id).await? else {
         return Err(not_found(&id));
     };
-    let Some(candidate) = bearer(&headers) else {
+    let Some(candidate) = delete_token(&headers) else {
         return Err(ShareError::Forbidden(
-            "deleting a share needs its delete token: Authorization: Bearer sbs_…".into(),
+            "deleting a share needs its delete token: X-Delete-Token: sbs_… (or Authorization: \
+             Bearer sbs_…)"
+                .into(),
         ));
     };
     if !token::matches(&candidate, &info.delete_token_sha256) {
@@ -350,7 +357,12 @@ async fn remove(
     Ok((StatusCode::NO_CONTENT, no_store()).into_response())
 }
 
-fn bearer(headers: &HeaderMap) -> Option<String> {
+/// The delete token from `X-Delete-Token` (what the page sends: the browser code never builds
+/// an `Authorization` header, `scripts/check-invariants.sh`) or `Authorization: Bearer`.
+fn delete_token(headers: &HeaderMap) -> Option<String> {
+    if let Some(token) = headers.get("x-delete-token").and_then(|v| v.to_str().ok()) {
+        return Some(token.trim().to_string());
+    }
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.trim().split_once(' ')?;
     scheme

@@ -90,12 +90,13 @@ impl Fixture {
         .await
     }
 
+    /// DELETE with the token as `X-Delete-Token` (what the page sends).
     async fn delete(&self, id: &str, token: Option<&str>) -> (StatusCode, Vec<u8>) {
         let mut request = Request::delete(format!("/api/v1/shares/{id}"))
             .header(header::HOST, HOST)
             .header(header::ORIGIN, format!("http://{HOST}"));
         if let Some(token) = token {
-            request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
+            request = request.header("x-delete-token", token);
         }
         let (status, _, body) = self.send(request.body(Body::empty()).unwrap()).await;
         (status, body)
@@ -183,11 +184,22 @@ async fn shares_round_trip_expire_and_delete_with_their_token() {
             .delete(&id, Some(&format!("sbs_{}", "0".repeat(64))))
             .await;
         assert_eq!(status, StatusCode::FORBIDDEN, "{store}");
+        let request = Request::delete(format!("/api/v1/shares/{id}"))
+            .header(header::HOST, HOST)
+            .header(header::AUTHORIZATION, "Bearer sbs_wrong")
+            .body(Body::empty())
+            .unwrap();
+        assert_eq!(f.send(request).await.0, StatusCode::FORBIDDEN, "{store}");
         let (status, _, body) = f.get(&format!("/api/v1/shares/{id}")).await;
         assert_eq!((status, body), (StatusCode::OK, blob.clone()), "{store}");
-        // With its token: 204, then gone for good.
-        let (status, _) = f.delete(&id, Some(&token)).await;
-        assert_eq!(status, StatusCode::NO_CONTENT, "{store}");
+        // With its token (as a bearer token here, as a command-line client would send it):
+        // 204, then gone for good.
+        let request = Request::delete(format!("/api/v1/shares/{id}"))
+            .header(header::HOST, HOST)
+            .header(header::AUTHORIZATION, format!("Bearer {token}"))
+            .body(Body::empty())
+            .unwrap();
+        assert_eq!(f.send(request).await.0, StatusCode::NO_CONTENT, "{store}");
         let (status, _, body) = f.get(&format!("/api/v1/shares/{id}")).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{store}");
         assert!(message(&body).contains("deleted or has expired"));
@@ -224,8 +236,10 @@ async fn shares_expire_410_then_purged() {
             StatusCode::OK
         );
         f.advance(1);
-        let (status, _, body) = f.get(&format!("/api/v1/shares/{id}")).await;
+        let (status, headers, body) = f.get(&format!("/api/v1/shares/{id}")).await;
         assert_eq!(status, StatusCode::GONE, "{store}");
+        // A browser must not keep a 410 or 404: the next answer may differ.
+        assert_eq!(headers[header::CACHE_CONTROL], "no-store");
         assert!(message(&body).contains("expired"), "{}", message(&body));
         assert!(f.store.share_info(&id).await.unwrap().is_none(), "{store}");
         assert_eq!(
