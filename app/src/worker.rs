@@ -18,6 +18,9 @@ use crate::protocol::{
     CompareView, DetectedView, FileView, FromWorker, HeldFile, OutcomeView, RoleView, ToWorker,
 };
 
+/// Most drops (model groups) a restored share may name.
+const MAX_MODELS: usize = 4096;
+
 /// Resamples per chunk of the bootstrap; progress is posted after each chunk.
 const BOOTSTRAP_CHUNK: usize = 50;
 
@@ -193,7 +196,8 @@ fn handle(data: JsValue) {
             models,
             variant,
         } => {
-            let models = models.max(1);
+            // A share is data from someone else: a bounded number of model names.
+            let models = models.clamp(1, MAX_MODELS);
             *state = State {
                 models: (1..=models).map(|i| format!("model {i}")).collect(),
                 variant,

@@ -161,7 +161,8 @@ test('a teacher shares a class with an adjustment; a colleague opens it with the
   // adjustments are replaced; "Cancel" keeps theirs.
   await b.locator('[data-essay-id="6"]').click();
   await b.selectOption('select[aria-label="teacher level"]', '4');
-  await b.waitForTimeout(300);
+  await b.locator('[data-essay-id="6"][data-teacher-level="不合格"]').waitFor({ timeout: 30_000 });
+  await b.waitForTimeout(1000); // the IndexedDB write
   const asked = [];
   b.on('dialog', (d) => { asked.push(d.message()); d.dismiss(); });
   await b.goto(shared.link.replace('#', '?lang=en#'));

@@ -73,6 +73,8 @@ fn window_location() -> Option<web_sys::Location> {
 async fn make(state: WorkbenchState, days: u32) -> Result<Made, ShareError> {
     let (files, models, bytes) = state.snapshot().await.map_err(ShareError::Other)?;
     let sizes: Vec<usize> = bytes.iter().map(|b| b.length() as usize).collect();
+    // The last adjustment made just before "Share" is in.
+    adjustments::settled().await;
     let mut shared: Vec<SharedAdjustments> = Vec::new();
     for outcome in state.outcomes.get_untracked() {
         let Some(class) = outcome.class else {
