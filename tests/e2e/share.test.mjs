@@ -98,7 +98,9 @@ test('a teacher shares a class with an adjustment; a colleague opens it with the
   await a.locator('[data-essay-id]').first().waitFor({ timeout: 60_000 });
   // Adjust essay 5 (level, comment, reviewed) and review essay 6 as is.
   await a.locator('[data-essay-id="5"]').click();
-  await a.selectOption('select[aria-label="teacher level"]', '0');
+  // A level two steps from the model's, so the agreement numbers move.
+  const teacher5 = (LEVELS.indexOf(levels[5].classification) + 2) % 5;
+  await a.selectOption('select[aria-label="teacher level"]', String(teacher5));
   await a.fill('textarea[aria-label="teacher comment"]', '教师改写的评语，只在链接里');
   await a.locator('textarea[aria-label="teacher comment"]').blur();
   await a.check('input[aria-label=reviewed]');
@@ -113,6 +115,12 @@ test('a teacher shares a class with an adjustment; a colleague opens it with the
   const days = (shared.expiresMs - Date.now()) / 86_400_000;
   assert.ok(days > 29.9 && days <= 30, `expires in 30 days (${days})`);
   await a.screenshot({ path: join(artifacts, 'share-dialog-en.png') });
+  // The class view re-renders on a language switch; the link and its token (shown once) stay.
+  await a.click('button.lang-switch');
+  await a.locator('[data-testid=share-dialog] h2', { hasText: '私密分享' }).waitFor();
+  assert.equal(await a.locator('[data-testid=share-token]').innerText(), shared.token);
+  assert.equal(await a.locator('[data-testid=share-link]').inputValue(), shared.link);
+  await a.click('button.lang-switch');
 
   // The server's stored bytes: no essay sentence, title, comment, file name or level.
   const blob = storedBlob(shared.id);
@@ -131,7 +139,7 @@ test('a teacher shares a class with an adjustment; a colleague opens it with the
   await b.locator('[data-essay-id]').first().waitFor({ timeout: 60_000 });
   assert.match(b.url(), /tab=class/, 'the view comes back');
   assert.equal(await b.locator('[data-testid=share-adjustments]').getAttribute('data-state'), 'saved');
-  await b.locator('[data-essay-id="5"][data-teacher-level="优秀"]').waitFor({ timeout: 30_000 });
+  await b.locator(`[data-essay-id="5"][data-teacher-level="${LEVELS[teacher5]}"]`).waitFor({ timeout: 30_000 });
   await b.locator('[data-essay-id="5"]').click();
   assert.equal(await b.locator('textarea[aria-label="teacher comment"]').inputValue(), '教师改写的评语，只在链接里');
   // Distribution and agreement: the same cells and values on both sides.
@@ -146,7 +154,7 @@ test('a teacher shares a class with an adjustment; a colleague opens it with the
   assert.equal(agreeA.n, '2');
   assert.deepEqual(await agreement(b), agreeA);
   // Agreement equals the CLI on the same pairs (teacher as gold, model as pred).
-  const pairs = [[5, 0], [6, null]].map(([id, teacher]) => {
+  const pairs = [[5, teacher5], [6, null]].map(([id, teacher]) => {
     const model = LEVELS.indexOf(levels[id].classification);
     return { gold: 4 - (teacher ?? model), pred: 4 - model };
   });
@@ -155,6 +163,7 @@ test('a teacher shares a class with an adjustment; a colleague opens it with the
   const cli = JSON.parse(execFileSync(scorebench, ['score', 'pairs', pairsFile, '--labels', '0,1,2,3,4', '--json'], { encoding: 'utf8' }));
   const exact = JSON.parse(await b.locator('[data-testid=agreement] [data-metric=exact]').getAttribute('data-value'));
   assert.equal(exact, cli.overall.metrics.accuracy);
+  assert.notEqual(LEVELS[teacher5], levels[5].classification, 'the adjustment moves the agreement');
   await b.screenshot({ path: join(artifacts, 'share-opened-class.png') });
 
   // The colleague changes essay 6, then opens the link again: asked before their own

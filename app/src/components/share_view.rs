@@ -111,26 +111,61 @@ async fn make(state: WorkbenchState, days: u32) -> Result<Made, ShareError> {
     })
 }
 
-/// The "Share privately" button; its dialog opens below it.
+/// The page's one share dialog and what opens it: the buttons may be re-created (the class
+/// view re-renders) without losing a made link and its delete token, shown only once.
+#[derive(Clone, Copy)]
+pub struct ShareUi {
+    open: RwSignal<bool>,
+    phase: RwSignal<Phase>,
+}
+
+/// Provide the share dialog's state to the page (before any [`ShareButton`]).
+pub fn provide_share_ui() {
+    provide_context(ShareUi {
+        open: RwSignal::new(false),
+        phase: RwSignal::new(Phase::Choose),
+    });
+}
+
+/// The "Share privately" button: opens the page's [`ShareDialog`] for a new link.
 #[component]
 pub fn ShareButton(state: WorkbenchState) -> impl IntoView {
-    let open = RwSignal::new(false);
-    view! {
-        <button
-            class="share-button"
-            data-action="share"
-            disabled=move || state.files.get().is_empty()
-            on:click=move |_| open.set(true)
-        >
-            {move || t(lang().get(), "share.button")}
-        </button>
-        {move || open.get().then(|| view! { <ShareDialog state=state open=open /> })}
-    }
+    let ui = use_context::<ShareUi>();
+    ui.map(|ui| {
+        view! {
+            <button
+                class="share-button"
+                data-action="share"
+                disabled=move || state.files.get().is_empty()
+                on:click=move |_| {
+                    if !matches!(ui.phase.get_untracked(), Phase::Working) {
+                        ui.phase.set(Phase::Choose);
+                    }
+                    ui.open.set(true);
+                }
+            >
+                {move || t(lang().get(), "share.button")}
+            </button>
+        }
+    })
+}
+
+/// The dialog, once per page: make a link, show it with its expiry and delete token, delete.
+#[component]
+pub fn ShareDialog(state: WorkbenchState) -> impl IntoView {
+    let ui = use_context::<ShareUi>();
+    ui.map(|ui| {
+        let open = ui.open;
+        move || {
+            open.get()
+                .then(|| view! { <DialogBody state=state ui=ui /> })
+        }
+    })
 }
 
 #[component]
-fn ShareDialog(state: WorkbenchState, open: RwSignal<bool>) -> impl IntoView {
-    let phase = RwSignal::new(Phase::Choose);
+fn DialogBody(state: WorkbenchState, ui: ShareUi) -> impl IntoView {
+    let ShareUi { open, phase } = ui;
     let days = RwSignal::new(EXPIRY_DAYS[0]);
     let copied = RwSignal::new(false);
     let create = move |_| {

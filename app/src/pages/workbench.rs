@@ -17,7 +17,7 @@ use crate::components::progress::ProgressBar;
 use crate::components::report_table::ReportTable;
 use crate::components::run_panel::RunPanel;
 use crate::components::samples_view::SamplesView;
-use crate::components::share_view::{ShareButton, ShareOpen};
+use crate::components::share_view::{ShareButton, ShareDialog, ShareOpen, provide_share_ui};
 use crate::files::read_in_chunks;
 use crate::i18n::{Lang, t};
 use crate::protocol::OutcomeView;
@@ -37,6 +37,7 @@ pub fn Workbench() -> impl IntoView {
             .unwrap_or_else(Lang::from_browser),
     );
     provide_context(lang);
+    provide_share_ui();
     let chosen_lang = RwSignal::new(initial.lang.clone());
     // <html lang> follows the interface language (fonts, screen readers).
     Effect::new(move |_| {
@@ -142,6 +143,7 @@ pub fn Workbench() -> impl IntoView {
         </header>
         <main>
             <ShareOpen state=state on_view=apply_view />
+            <ShareDialog state=state />
             <DropZone on_files=on_files />
             <RunPanel state=state />
             <ProgressBar progress=state.progress.into() />
