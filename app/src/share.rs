@@ -347,8 +347,8 @@ pub async fn upload(stored: &Uint8Array, days: u32) -> Result<Created, ShareErro
         .map_err(|e| ShareError::Other(format!("unexpected answer: {e}")))
 }
 
-/// The stored bytes of share `id`.
-pub async fn fetch(id: &str) -> Result<Uint8Array, ShareError> {
+/// The stored bytes of share `id`, and when it expires (ms since the epoch, if said).
+pub async fn fetch(id: &str) -> Result<(Uint8Array, Option<i64>), ShareError> {
     let response = Request::get(&format!("/api/v1/shares/{id}"))
         .send()
         .await
@@ -356,11 +356,15 @@ pub async fn fetch(id: &str) -> Result<Uint8Array, ShareError> {
     if !response.ok() {
         return Err(error_of(response).await);
     }
+    let expires_ms = response
+        .headers()
+        .get("x-share-expires-ms")
+        .and_then(|v| v.parse().ok());
     let bytes = response
         .binary()
         .await
         .map_err(|e| ShareError::Other(format!("cannot read the share: {e}")))?;
-    Ok(Uint8Array::from(bytes.as_slice()))
+    Ok((Uint8Array::from(bytes.as_slice()), expires_ms))
 }
 
 /// Delete share `id` with its delete token.

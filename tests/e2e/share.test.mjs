@@ -134,10 +134,12 @@ test('a teacher shares a class with an adjustment; a colleague opens it with the
 
   // The colleague's browser (its own profile, no adjustments): the same class and adjustments.
   const { page: b, errors: errorsB } = await watchedPage(recipient);
-  await b.goto(shared.link);
+  await b.goto(shared.link.replace('#', '?lang=en#'));
   await b.locator('[data-testid=share-status][data-state=opened]').waitFor({ timeout: 60_000 });
   await b.locator('[data-essay-id]').first().waitFor({ timeout: 60_000 });
   assert.match(b.url(), /tab=class/, 'the view comes back');
+  const expiry = new Date(shared.expiresMs).toISOString().slice(0, 10);
+  assert.match(await b.locator('[data-testid=share-status]').innerText(), new RegExp(`Expires on: ${expiry}`));
   assert.equal(await b.locator('[data-testid=share-adjustments]').getAttribute('data-state'), 'saved');
   await b.locator(`[data-essay-id="5"][data-teacher-level="${LEVELS[teacher5]}"]`).waitFor({ timeout: 30_000 });
   await b.locator('[data-essay-id="5"]').click();

@@ -264,6 +264,7 @@ enum Opening {
     Working,
     Opened {
         files: usize,
+        expires_ms: Option<i64>,
         /// Classes whose adjustments were written, and classes where the recipient kept theirs.
         saved: usize,
         kept: usize,
@@ -305,10 +306,13 @@ pub fn ShareOpen(state: WorkbenchState, on_view: Callback<ViewState>) -> impl In
                 view! { <p class="hint share-status" data-testid="share-status" data-state="opening">{t(l, "share.opening")}</p> }
                     .into_any(),
             ),
-            Opening::Opened { files, saved, kept } => Some(
+            Opening::Opened { files, expires_ms, saved, kept } => Some(
                 view! {
                     <div class="share-status" data-testid="share-status" data-state="opened" data-files=files.to_string()>
-                        <p class="ok">{t(l, "share.opened")}</p>
+                        <p class="ok">
+                            {t(l, "share.opened")}
+                            {expires_ms.map(|ms| format!(" {}: {} (UTC)", t(l, "share.expires_on"), share::date_of(ms)))}
+                        </p>
                         {(saved > 0).then(|| view! { <p class="hint" data-testid="share-adjustments" data-state="saved">{t(l, "share.adjustments_saved")}</p> })}
                         {(kept > 0).then(|| view! { <p class="hint" data-testid="share-adjustments" data-state="kept">{t(l, "share.adjustments_kept")}</p> })}
                     </div>
@@ -337,7 +341,7 @@ async fn open(
     if key.trim().is_empty() {
         return Err(ShareError::MissingKey);
     }
-    let stored = share::fetch(id).await?;
+    let (stored, expires_ms) = share::fetch(id).await?;
     let plain = share::decrypt(&stored, key).await?;
     let (header, bytes) = share::open_plaintext(&plain)?;
     drop(plain);
@@ -373,6 +377,7 @@ async fn open(
     state.restore(header.held(), header.models, variant, &bytes);
     Ok(Opening::Opened {
         files: header.files.len(),
+        expires_ms,
         saved,
         kept,
     })
