@@ -94,8 +94,32 @@ pub async fn load(class: &str) -> Result<Adjustments, String> {
     }
 }
 
+thread_local! {
+    /// Saves under way (a share waits for them, so it carries the last change).
+    static SAVING: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Resolves once no save is under way.
+pub async fn settled() {
+    while SAVING.get() > 0 {
+        let tick = Promise::new(&mut |resolve: Function, _reject: Function| {
+            if let Some(w) = web_sys::window() {
+                let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 20);
+            }
+        });
+        let _ = JsFuture::from(tick).await;
+    }
+}
+
 /// Save the class's adjustments (replacing what was saved).
 pub async fn save(class: &str, adjustments: &Adjustments) -> Result<(), String> {
+    SAVING.set(SAVING.get() + 1);
+    let result = save_now(class, adjustments).await;
+    SAVING.set(SAVING.get().saturating_sub(1));
+    result
+}
+
+async fn save_now(class: &str, adjustments: &Adjustments) -> Result<(), String> {
     let text = serde_json::to_string(adjustments).map_err(|e| e.to_string())?;
     let db = open().await?;
     let tx = db

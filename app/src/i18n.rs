@@ -86,6 +86,77 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
             "与官方数字不同的单元格已高亮。",
         ),
         "scored.in" => ("scored in", "计算用时"),
+        // Private share links (components/share_view.rs).
+        "share.button" => ("Share privately", "私密分享"),
+        "share.title" => ("Share privately", "私密分享"),
+        "share.explain" => (
+            "The files, the view and your adjustments are encrypted in this browser (AES-256-GCM, a new random key) before anything is uploaded. The key is the part of the link after #, which browsers never send to a server: the server keeps only bytes it cannot read. Anyone who has the whole link can open it until it expires.",
+            "文件、当前视图和您的调整会先在本浏览器中加密（AES-256-GCM，每次新生成随机密钥），然后才上传。密钥是链接中 # 之后的部分，浏览器从不把它发送给服务器：服务器只保存它无法读取的数据。任何拿到完整链接的人在过期前都能打开。",
+        ),
+        "share.limit" => ("At most 32 MiB after encryption.", "加密后最多 32 MiB。"),
+        "share.expires_in" => ("Expires after", "有效期"),
+        "share.days" => ("days", "天"),
+        "share.create" => ("Create the link", "生成链接"),
+        "share.working" => ("Encrypting and uploading…", "正在加密并上传…"),
+        "share.link" => ("Link", "链接"),
+        "share.copy" => ("Copy", "复制"),
+        "share.copied" => ("Copied", "已复制"),
+        "share.expires_on" => ("Expires on", "过期日期"),
+        "share.token" => (
+            "Delete token (shown only this once: keep it to delete the share before it expires)",
+            "删除令牌（只显示这一次：请保存好，可在过期前删除此分享）",
+        ),
+        "share.delete" => ("Delete the share now", "立即删除此分享"),
+        "share.deleted" => (
+            "The share is deleted: the link no longer opens.",
+            "分享已删除：链接已失效。",
+        ),
+        "share.close" => ("Close", "关闭"),
+        "share.too_large" => (
+            "Too large to share: the limit is 32 MiB after encryption.",
+            "内容太大，无法分享：加密后上限为 32 MiB。",
+        ),
+        "share.opening" => ("Opening the private share…", "正在打开私密分享…"),
+        "share.opened" => (
+            "Opened a private share, decrypted in this browser.",
+            "已打开私密分享（在本浏览器中解密）。",
+        ),
+        "share.adjustments_saved" => (
+            "The sender's adjustments were saved in this browser (IndexedDB).",
+            "发送者的调整已保存到本浏览器（IndexedDB）。",
+        ),
+        "share.adjustments_kept" => (
+            "You kept your own adjustments for this class; the sender's were not applied.",
+            "您保留了自己对该班级的调整，未采用发送者的调整。",
+        ),
+        "share.replace_confirm" => (
+            "This link carries the sender's adjustments for a class you have adjusted yourself in this browser. Replace your adjustments with the sender's? (Cancel keeps yours.)",
+            "此链接带有发送者对一个班级的调整，而您在本浏览器中也调整过这个班级。要用发送者的调整替换您的调整吗？（取消则保留您的调整。）",
+        ),
+        "share.missing_key" => (
+            "This link has no key: the part after # is missing, so the share cannot be decrypted. Ask the sender for the whole link.",
+            "此链接缺少密钥：# 之后的部分不见了，无法解密。请向发送者索要完整链接。",
+        ),
+        "share.wrong_key" => (
+            "The key in this link does not open this share: the link is incomplete or altered. Ask the sender for the whole link.",
+            "此链接中的密钥无法打开这个分享：链接不完整或被改动。请向发送者索要完整链接。",
+        ),
+        "share.not_found" => (
+            "There is no such share: it was deleted, it expired, or the link is wrong.",
+            "没有这个分享：它已被删除、已过期，或链接有误。",
+        ),
+        "share.expired" => (
+            "This share has expired and was deleted from the server.",
+            "此分享已过期，已从服务器删除。",
+        ),
+        "share.unreadable" => (
+            "The share was decrypted but its content cannot be read:",
+            "分享已解密，但内容无法读取：",
+        ),
+        "share.failed" => (
+            "The share could not be made or opened:",
+            "无法创建或打开分享：",
+        ),
         "class.none" => (
             "Drop a class's essays (the EOTGC test file), with the model's levels and comments, to read them here.",
             "拖入班级作文（EOTGC 测试文件）以及模型给出的等级和评语，即可在此阅读。",

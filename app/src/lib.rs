@@ -3,7 +3,7 @@
 //! Two wasm binaries share this library: `app` (the page, `src/main.rs`) and `worker` (a Web
 //! Worker, `src/bin/worker.rs`) that parses and scores off the main thread, so big files never
 //! freeze the page. They talk through [`protocol`]. No formula lives here: every number comes
-//! from metrics-core.
+//! from metrics-core. [`share`] seals private share links (AES-256-GCM in the browser).
 
 pub mod adjustments;
 pub mod api;
@@ -14,6 +14,7 @@ pub mod files;
 pub mod i18n;
 pub mod pages;
 pub mod protocol;
+pub mod share;
 pub mod worker;
 pub mod worker_client;
 

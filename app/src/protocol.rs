@@ -35,6 +35,25 @@ pub enum ToWorker {
     },
     /// Forget everything.
     Clear,
+    /// Send back every held file with its role and drop (a private share link is made of
+    /// them); the worker keeps its own copies.
+    Snapshot,
+    /// Replace everything with these files (bytes follow the JSON in the same order), their
+    /// roles and drops as they were shared, scored with `variant`.
+    Restore {
+        files: Vec<HeldFile>,
+        models: usize,
+        variant: Variant,
+    },
+}
+
+/// A held file without its bytes: its name, the role it has (detected or corrected) and the
+/// drop (model group, index into the worker's models) it came in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HeldFile {
+    pub name: String,
+    pub role: String,
+    pub model: usize,
 }
 
 /// Worker → page.
@@ -73,6 +92,8 @@ pub enum FromWorker {
     },
     /// Something went wrong outside any file (a bug or a message the worker could not read).
     Failed { message: String },
+    /// The answer to [`ToWorker::Snapshot`]; the files' bytes follow the JSON in order.
+    Snapshot { files: Vec<HeldFile>, models: usize },
 }
 
 /// A role as the page shows it (the page does not link the benchmark registry).

@@ -15,8 +15,11 @@ use workbench::drill::sample_detail;
 use workbench::{Outcome, Role, ScoreOptions, Variant, WorkFile, score_files};
 
 use crate::protocol::{
-    CompareView, DetectedView, FileView, FromWorker, OutcomeView, RoleView, ToWorker,
+    CompareView, DetectedView, FileView, FromWorker, HeldFile, OutcomeView, RoleView, ToWorker,
 };
+
+/// Most drops (model groups) a restored share may name.
+const MAX_MODELS: usize = 4096;
 
 /// Resamples per chunk of the bootstrap; progress is posted after each chunk.
 const BOOTSTRAP_CHUNK: usize = 50;
@@ -59,6 +62,28 @@ fn send(message: &FromWorker) {
         format!("{{\"type\":\"failed\",\"message\":\"cannot encode a worker message: {e}\"}}")
     });
     if let Err(e) = scope().post_message(&JsValue::from_str(&text)) {
+        web_sys::console::error_2(&"worker: postMessage failed".into(), &e);
+    }
+}
+
+/// A message with byte arrays after its JSON, their buffers transferred to the page.
+fn send_with_bytes(message: &FromWorker, bytes: &[Uint8Array]) {
+    let text = match serde_json::to_string(message) {
+        Ok(text) => text,
+        Err(e) => {
+            return send(&FromWorker::Failed {
+                message: format!("cannot encode a worker message: {e}"),
+            });
+        }
+    };
+    let parts = Array::new();
+    parts.push(&JsValue::from_str(&text));
+    let transfer = Array::new();
+    for b in bytes {
+        parts.push(b);
+        transfer.push(&b.buffer());
+    }
+    if let Err(e) = scope().post_message_with_transfer(&parts, &transfer) {
         web_sys::console::error_2(&"worker: postMessage failed".into(), &e);
     }
 }
@@ -141,6 +166,57 @@ fn handle(data: JsValue) {
         }
         ToWorker::Clear => {
             *state = State::default();
+            rescore(state);
+        }
+        ToWorker::Snapshot => {
+            let files = state
+                .files
+                .iter()
+                .map(|h| HeldFile {
+                    name: h.file.name.clone(),
+                    role: h.file.role.key().to_string(),
+                    model: h.model,
+                })
+                .collect();
+            let bytes: Vec<Uint8Array> = state
+                .files
+                .iter()
+                .map(|h| Uint8Array::from(h.file.bytes.as_slice()))
+                .collect();
+            send_with_bytes(
+                &FromWorker::Snapshot {
+                    files,
+                    models: state.models.len(),
+                },
+                &bytes,
+            );
+        }
+        ToWorker::Restore {
+            files,
+            models,
+            variant,
+        } => {
+            // A share is data from someone else: a bounded number of model names.
+            let models = models.clamp(1, MAX_MODELS);
+            *state = State {
+                models: (1..=models).map(|i| format!("model {i}")).collect(),
+                variant,
+                ..State::default()
+            };
+            for (i, held) in files.into_iter().enumerate() {
+                let mut file = WorkFile::new(
+                    held.name,
+                    Uint8Array::new(&parts.get(i as u32 + 1)).to_vec(),
+                );
+                // The role the sender gave it (a correction included); detection otherwise.
+                if let Some(role) = Role::from_key(&held.role) {
+                    file.role = role;
+                }
+                state.files.push(Held {
+                    file,
+                    model: held.model.min(models - 1),
+                });
+            }
             rescore(state);
         }
         ToWorker::Detail { outcome, index } => {

@@ -9,7 +9,12 @@ use workbench::Variant;
 
 use workbench::drill::SampleDetail;
 
-use crate::protocol::{CompareView, FileView, FromWorker, OutcomeView, RoleView, ToWorker};
+use crate::protocol::{
+    CompareView, FileView, FromWorker, HeldFile, OutcomeView, RoleView, ToWorker,
+};
+
+/// The worker's files as a private share needs them: (files, number of drops, bytes in order).
+pub type Snapshot = (Vec<HeldFile>, usize, Vec<Uint8Array>);
 
 /// Where the page is in reading and scoring.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,6 +51,8 @@ pub struct WorkbenchState {
     /// Requests made before the worker's wasm was ready: a message that arrives before the
     /// worker installs its handler would be lost, so they wait here until `Ready`.
     pending: StoredValue<Vec<(Array, Array)>, LocalStorage>,
+    /// Who waits for the worker's next snapshot (`resolve` of a promise).
+    snapshot_waiters: StoredValue<Vec<js_sys::Function>, LocalStorage>,
 }
 
 impl WorkbenchState {
@@ -63,6 +70,7 @@ impl WorkbenchState {
             compared: RwSignal::new(None),
             worker: StoredValue::new_local(None),
             pending: StoredValue::new_local(Vec::new()),
+            snapshot_waiters: StoredValue::new_local(Vec::new()),
         };
         match Worker::new("/worker_loader.js") {
             Ok(worker) => {
@@ -82,6 +90,14 @@ impl WorkbenchState {
     }
 
     fn receive(&self, data: JsValue) {
+        // A message with bytes (a snapshot) is an array: its JSON first.
+        if let Some(parts) = data.dyn_ref::<Array>() {
+            let waiters = std::mem::take(&mut *self.snapshot_waiters.write_value());
+            for resolve in waiters {
+                let _ = resolve.call1(&JsValue::NULL, parts);
+            }
+            return;
+        }
         let message = data
             .as_string()
             .map(|t| serde_json::from_str::<FromWorker>(&t));
@@ -123,6 +139,8 @@ impl WorkbenchState {
                 self.progress.set(None);
                 self.compared.set(Some((a, b, result)));
             }
+            // Snapshots come as arrays (above).
+            Some(Ok(FromWorker::Snapshot { .. })) => {}
             Some(Ok(FromWorker::Failed { message })) => {
                 self.progress.set(None);
                 self.errors.update(|v| v.push(message));
@@ -214,6 +232,55 @@ impl WorkbenchState {
 
     pub fn clear(&self) {
         self.post(&ToWorker::Clear, &[]);
+    }
+
+    /// A copy of every file the worker holds, with its role and drop.
+    pub async fn snapshot(&self) -> Result<Snapshot, String> {
+        let waiters = self.snapshot_waiters;
+        let promise = js_sys::Promise::new(&mut |resolve, _reject| {
+            waiters.update_value(|w| w.push(resolve));
+        });
+        self.post(&ToWorker::Snapshot, &[]);
+        let data = wasm_bindgen_futures::JsFuture::from(promise)
+            .await
+            .map_err(|e| format!("the scoring worker did not answer: {e:?}"))?;
+        let parts: Array = data
+            .dyn_into()
+            .map_err(|_| "the scoring worker sent no files".to_string())?;
+        match parts.get(0).as_string().map(|t| serde_json::from_str(&t)) {
+            Some(Ok(FromWorker::Snapshot { files, models })) => {
+                let bytes = (1..parts.length())
+                    .map(|i| Uint8Array::new(&parts.get(i)))
+                    .collect();
+                Ok((files, models, bytes))
+            }
+            Some(Ok(_)) | None => Err("the scoring worker sent no files".into()),
+            Some(Err(e)) => Err(format!("unreadable worker message: {e}")),
+        }
+    }
+
+    /// Replace the worker's files by shared ones (roles and drops as they were), scored with
+    /// `variant`.
+    pub fn restore(
+        &self,
+        files: Vec<HeldFile>,
+        models: usize,
+        variant: Variant,
+        bytes: &[Uint8Array],
+    ) {
+        self.progress.set(Some(Progress {
+            stage: "scoring".into(),
+            done: 0.0,
+            total: 1.0,
+        }));
+        self.post(
+            &ToWorker::Restore {
+                files,
+                models,
+                variant,
+            },
+            bytes,
+        );
     }
 }
 

@@ -11,8 +11,8 @@
 //!    `Sec-Fetch-Site: cross-site|same-site` without an allowed `Origin` are refused (`403`).
 //!    Clients that are not browsers send no `Origin` and pass.
 //! 3. **Content type**: JSON endpoints take `Content-Type: application/json` only (`415`,
-//!    checked by [`crate::api::JsonBody`]), so a page cannot send them a CORS-"simple"
-//!    `text/plain` request.
+//!    checked by [`crate::api::JsonBody`]), and the share upload `application/octet-stream`
+//!    only ([`crate::share`]), so a page cannot send them a CORS-"simple" `text/plain` request.
 //! 4. **Token** (optional, `--api-token-env VAR`): `/api/v1/*` then needs
 //!    `Authorization: Bearer <token>` (API clients; the official OpenAI clients send their
 //!    `api_key` so) or the session cookie the browser gets by opening the app once as

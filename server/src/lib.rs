@@ -15,6 +15,7 @@
 //! - [`output`]: stdout writes that report a full disk or a closed pipe instead of panicking
 //! - [`leaderboard`], [`store`]: shareable leaderboards (`/api/v1/leaderboards`, `/leaderboard/…`,
 //!   `scorebench leaderboard …`) over SQLite or PostgreSQL
+//! - [`share`]: private share links (`/api/v1/shares`, `/s/<id>`): ciphertext in, ciphertext out
 
 // `print!` panics on a failed write: stdout goes through `output::write_stdout`.
 #![deny(clippy::print_stdout)]
@@ -34,5 +35,6 @@ pub mod runs;
 pub mod sampling;
 pub mod score;
 pub mod serve;
+pub mod share;
 pub mod store;
 pub mod upstream;

@@ -180,6 +180,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         llm,
         guard: Arc::new(guard),
     };
+    let shares = crate::share::router(Arc::clone(&boards), Arc::clone(&state.guard));
     let listener = tokio::net::TcpListener::bind(args.addr)
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", args.addr))?;
@@ -215,7 +216,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
                     lease: Duration::from_millis(args.queue_lease_ms),
                     job_delay: Duration::from_millis(args.queue_job_delay_ms),
                 },
-            ),
+            )
+            .merge(shares),
         ),
         Duration::from_secs(args.header_timeout_secs),
     )

@@ -25,7 +25,7 @@ export function scoreJson(args) {
   return JSON.parse(execFileSync(scorebench, ['score', ...args, '--json'], { encoding: 'utf8' }));
 }
 
-/** Starts `scorebench serve` on 127.0.0.1:0 and resolves with { url, stop }. */
+/** Starts `scorebench serve` on 127.0.0.1:0 and resolves with { url, stop, db } (db: its SQLite file). */
 export async function startServer() {
   const dir = tempDir('server');
   const child = spawn(scorebench, ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'db.sqlite3'), '--dist', join(root, 'dist')], {
@@ -45,7 +45,7 @@ export async function startServer() {
     child.once('exit', (code) => resolve(code));
     child.kill('SIGTERM');
   });
-  return { url, stop };
+  return { url, stop, db: join(dir, 'db.sqlite3') };
 }
 
 /** Launches headless Debian Chromium with a fresh profile; only loopback is reached. */

@@ -16,6 +16,7 @@ use workbench::class::{
 use workbench::table::OVERALL;
 
 use crate::adjustments::{self, Adjustments};
+use crate::components::share_view::ShareButton;
 use crate::download::download_text;
 use crate::i18n::{Lang, lang, level_name, level_short, t};
 use crate::worker_client::WorkbenchState;
@@ -58,6 +59,7 @@ pub fn ClassTab(state: WorkbenchState) -> impl IntoView {
         let file = class.file.clone();
         view! {
             <section class="card class-view" data-class=file>
+                <div class="class-share"><ShareButton state=state /></div>
                 {picker}
                 <ClassPanel class=class report=report />
             </section>

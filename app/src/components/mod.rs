@@ -8,4 +8,5 @@ pub mod progress;
 pub mod report_table;
 pub mod run_panel;
 pub mod samples_view;
+pub mod share_view;
 pub mod table_view;

@@ -17,6 +17,7 @@ use crate::components::progress::ProgressBar;
 use crate::components::report_table::ReportTable;
 use crate::components::run_panel::RunPanel;
 use crate::components::samples_view::SamplesView;
+use crate::components::share_view::{ShareButton, ShareDialog, ShareOpen, provide_share_ui};
 use crate::files::read_in_chunks;
 use crate::i18n::{Lang, t};
 use crate::protocol::OutcomeView;
@@ -36,6 +37,7 @@ pub fn Workbench() -> impl IntoView {
             .unwrap_or_else(Lang::from_browser),
     );
     provide_context(lang);
+    provide_share_ui();
     let chosen_lang = RwSignal::new(initial.lang.clone());
     // <html lang> follows the interface language (fonts, screen readers).
     Effect::new(move |_| {
@@ -79,6 +81,13 @@ pub fn Workbench() -> impl IntoView {
             lang: chosen_lang.get(),
         };
         set_location_query(&view.to_query());
+    });
+    // A private share link restores the sender's view (not their language).
+    let apply_view = Callback::new(move |v: ViewState| {
+        // The shared tab wins over the class view opening by itself.
+        class_seen.set(true);
+        view_filter.set(v.filter());
+        tab.set(v.tab);
     });
 
     let on_files = Callback::new(move |files: Vec<web_sys::File>| {
@@ -130,8 +139,11 @@ pub fn Workbench() -> impl IntoView {
             >
                 {move || lang.get().other().name()}
             </button>
+            <ShareButton state=state />
         </header>
         <main>
+            <ShareOpen state=state on_view=apply_view />
+            <ShareDialog state=state />
             <DropZone on_files=on_files />
             <RunPanel state=state />
             <ProgressBar progress=state.progress.into() />
@@ -278,10 +290,12 @@ fn set_location_query(query: &str) {
         return;
     };
     let path = window.location().pathname().unwrap_or_else(|_| "/".into());
+    // The fragment stays (a private share link's key).
+    let hash = window.location().hash().unwrap_or_default();
     let url = if query.is_empty() {
-        path
+        format!("{path}{hash}")
     } else {
-        format!("{path}?{query}")
+        format!("{path}?{query}{hash}")
     };
     if let Ok(history) = window.history() {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));

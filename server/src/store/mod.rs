@@ -1,4 +1,4 @@
-//! Leaderboard storage: one interface ([`Store`]), two implementations.
+//! Leaderboard and share-link storage: one interface ([`Store`]), two implementations.
 //!
 //! - [`sqlite::SqliteStore`]: the embedded default, in the `--db` file (WAL, `synchronous=FULL`,
 //!   its own numbered migrations in table `lb_schema`, beside the tables of [`crate::db`]).
@@ -16,7 +16,9 @@
 //! lb_audit       slug, time, actor, action, entry, detail   every change
 //! lb_interval    slug, entry, leader, key → bootstrap interval (a cache)
 //! lb_team        slug, name → team token as its SHA-256 only (competitions, issue 14)
+//! shares         id → ciphertext, created/expires, delete token as its SHA-256 only (issue 14)
 //! ```
+//! A share (`crate::share`) is bytes the browser encrypted: the server never holds its key.
 //! A competition board (`lb_board.competition_json` set) keeps its submissions in `lb_entry` as
 //! a queue: `status` queued → scoring → done | failed | cancelled, a lease (`lease_owner`,
 //! `lease_until_ms`) per claimed job, `attempts`, and `completions` (how many times a result was
@@ -241,6 +243,28 @@ pub struct IntervalRow {
     pub result_json: String,
 }
 
+/// A private share link's stored bytes (ciphertext only: the key stays in the link's fragment).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShareRow {
+    /// Random, URL-safe (base64url of 16 bytes).
+    pub id: String,
+    pub bytes: Vec<u8>,
+    pub created_ms: i64,
+    pub expires_ms: i64,
+    /// The delete token's SHA-256 (hex); the token itself is shown once and never stored.
+    pub delete_token_sha256: String,
+}
+
+/// A share without its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShareInfo {
+    pub id: String,
+    pub size_bytes: i64,
+    pub created_ms: i64,
+    pub expires_ms: i64,
+    pub delete_token_sha256: String,
+}
+
 /// The leaderboard store. Every method is one transaction.
 #[async_trait::async_trait]
 pub trait Store: Send + Sync {
@@ -352,6 +376,19 @@ pub trait Store: Send + Sync {
         entry: i64,
         audit: AuditRow,
     ) -> Result<(), StoreError>;
+
+    // Private share links (issue 14).
+
+    /// Store a share; [`StoreError::Conflict`] when the id is taken.
+    async fn put_share(&self, share: ShareRow) -> Result<(), StoreError>;
+    /// A share with its bytes (expired or not: the caller decides).
+    async fn share(&self, id: &str) -> Result<Option<ShareRow>, StoreError>;
+    /// A share without its bytes.
+    async fn share_info(&self, id: &str) -> Result<Option<ShareInfo>, StoreError>;
+    /// Delete a share; false when there was none.
+    async fn delete_share(&self, id: &str) -> Result<bool, StoreError>;
+    /// Delete every share that expired at or before `now_ms`; how many.
+    async fn purge_shares(&self, now_ms: i64) -> Result<u64, StoreError>;
 }
 
 /// A store chosen by `--db`: a `postgres://` or `postgresql://` URL, else a SQLite file path.

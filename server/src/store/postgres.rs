@@ -17,8 +17,8 @@ use tokio_postgres::NoTls;
 
 use super::{
     AuditRow, Blob, BoardEdit, BoardRow, BoardSummary, COUNTED, EntryRow, FileRef, IntervalRow,
-    Job, JobResult, MAX_ATTEMPTS, Quota, Store, StoreError, TeamRow, json_text, parse_json,
-    quota_error, sorted_blobs,
+    Job, JobResult, MAX_ATTEMPTS, Quota, ShareInfo, ShareRow, Store, StoreError, TeamRow,
+    json_text, parse_json, quota_error, sorted_blobs,
 };
 
 /// Connections per server process.
@@ -120,6 +120,16 @@ const MIGRATIONS: &[&str] = &[
         created_ms    BIGINT NOT NULL,
         PRIMARY KEY (slug, name)
     );",
+    // 3: private share links (issue 14): ciphertext only, the key never reaches the server.
+    "CREATE TABLE shares (
+        id                   TEXT PRIMARY KEY,
+        bytes                BYTEA NOT NULL,
+        size_bytes           BIGINT NOT NULL,
+        created_ms           BIGINT NOT NULL,
+        expires_ms           BIGINT NOT NULL,
+        delete_token_sha256  TEXT NOT NULL
+    );
+    CREATE INDEX shares_expires ON shares (expires_ms);",
 ];
 
 pub struct PgStore {
@@ -964,5 +974,87 @@ impl Store for PgStore {
         .map_err(pg)?;
         put_audit(&tx, slug, &audit).await?;
         tx.commit().await.map_err(pg)
+    }
+
+    async fn put_share(&self, share: ShareRow) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        let n = client
+            .execute(
+                "INSERT INTO shares (id, bytes, size_bytes, created_ms, expires_ms,
+                     delete_token_sha256)
+                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING",
+                &[
+                    &share.id,
+                    &share.bytes,
+                    &(share.bytes.len() as i64),
+                    &share.created_ms,
+                    &share.expires_ms,
+                    &share.delete_token_sha256,
+                ],
+            )
+            .await
+            .map_err(pg)?;
+        if n == 0 {
+            return Err(StoreError::Conflict(format!(
+                "a share `{}` exists already",
+                share.id
+            )));
+        }
+        Ok(())
+    }
+
+    async fn share(&self, id: &str) -> Result<Option<ShareRow>, StoreError> {
+        let client = self.client().await?;
+        Ok(client
+            .query_opt(
+                "SELECT id, bytes, created_ms, expires_ms, delete_token_sha256
+                 FROM shares WHERE id = $1",
+                &[&id],
+            )
+            .await
+            .map_err(pg)?
+            .map(|r| ShareRow {
+                id: r.get(0),
+                bytes: r.get(1),
+                created_ms: r.get(2),
+                expires_ms: r.get(3),
+                delete_token_sha256: r.get(4),
+            }))
+    }
+
+    async fn share_info(&self, id: &str) -> Result<Option<ShareInfo>, StoreError> {
+        let client = self.client().await?;
+        Ok(client
+            .query_opt(
+                "SELECT id, size_bytes, created_ms, expires_ms, delete_token_sha256
+                 FROM shares WHERE id = $1",
+                &[&id],
+            )
+            .await
+            .map_err(pg)?
+            .map(|r| ShareInfo {
+                id: r.get(0),
+                size_bytes: r.get(1),
+                created_ms: r.get(2),
+                expires_ms: r.get(3),
+                delete_token_sha256: r.get(4),
+            }))
+    }
+
+    async fn delete_share(&self, id: &str) -> Result<bool, StoreError> {
+        let client = self.client().await?;
+        let n = client
+            .execute("DELETE FROM shares WHERE id = $1", &[&id])
+            .await
+            .map_err(pg)?;
+        Ok(n > 0)
+    }
+
+    async fn purge_shares(&self, now_ms: i64) -> Result<u64, StoreError> {
+        let client = self.client().await?;
+        client
+            .execute("DELETE FROM shares WHERE expires_ms <= $1", &[&now_ms])
+            .await
+            .map_err(pg)
     }
 }

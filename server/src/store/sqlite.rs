@@ -11,8 +11,8 @@ use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use super::{
     AuditRow, Blob, BoardEdit, BoardRow, BoardSummary, COUNTED, EntryRow, FileRef, IntervalRow,
-    Job, JobResult, MAX_ATTEMPTS, Quota, Store, StoreError, TeamRow, json_text, parse_json,
-    quota_error, sorted_blobs,
+    Job, JobResult, MAX_ATTEMPTS, Quota, ShareInfo, ShareRow, Store, StoreError, TeamRow,
+    json_text, parse_json, quota_error, sorted_blobs,
 };
 
 /// Migrations of the leaderboard tables, oldest first. Never edit a released entry: append.
@@ -108,6 +108,16 @@ const MIGRATIONS: &[&str] = &[
         created_ms    INTEGER NOT NULL,
         PRIMARY KEY (slug, name)
     );",
+    // 3: private share links (issue 14): ciphertext only, the key never reaches the server.
+    "CREATE TABLE shares (
+        id                   TEXT PRIMARY KEY,
+        bytes                BLOB NOT NULL,
+        size_bytes           INTEGER NOT NULL,
+        created_ms           INTEGER NOT NULL,
+        expires_ms           INTEGER NOT NULL,
+        delete_token_sha256  TEXT NOT NULL
+    );
+    CREATE INDEX shares_expires ON shares (expires_ms);",
 ];
 
 pub struct SqliteStore {
@@ -980,6 +990,101 @@ impl Store for SqliteStore {
             )
             .map_err(backend)?;
             put_audit(tx, &slug, &audit)
+        })
+        .await
+    }
+
+    async fn put_share(&self, share: ShareRow) -> Result<(), StoreError> {
+        self.write(move |tx| {
+            let n = tx
+                .execute(
+                    "INSERT INTO shares (id, bytes, size_bytes, created_ms, expires_ms,
+                         delete_token_sha256)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (id) DO NOTHING",
+                    params![
+                        share.id,
+                        share.bytes,
+                        share.bytes.len() as i64,
+                        share.created_ms,
+                        share.expires_ms,
+                        share.delete_token_sha256
+                    ],
+                )
+                .map_err(backend)?;
+            if n == 0 {
+                return Err(StoreError::Conflict(format!(
+                    "a share `{}` exists already",
+                    share.id
+                )));
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    async fn share(&self, id: &str) -> Result<Option<ShareRow>, StoreError> {
+        let id = id.to_string();
+        self.with(move |conn| {
+            conn.query_row(
+                "SELECT id, bytes, created_ms, expires_ms, delete_token_sha256
+                 FROM shares WHERE id = ?1",
+                [&id],
+                |r| {
+                    Ok(ShareRow {
+                        id: r.get(0)?,
+                        bytes: r.get(1)?,
+                        created_ms: r.get(2)?,
+                        expires_ms: r.get(3)?,
+                        delete_token_sha256: r.get(4)?,
+                    })
+                },
+            )
+            .optional()
+            .map_err(backend)
+        })
+        .await
+    }
+
+    async fn share_info(&self, id: &str) -> Result<Option<ShareInfo>, StoreError> {
+        let id = id.to_string();
+        self.with(move |conn| {
+            conn.query_row(
+                "SELECT id, size_bytes, created_ms, expires_ms, delete_token_sha256
+                 FROM shares WHERE id = ?1",
+                [&id],
+                |r| {
+                    Ok(ShareInfo {
+                        id: r.get(0)?,
+                        size_bytes: r.get(1)?,
+                        created_ms: r.get(2)?,
+                        expires_ms: r.get(3)?,
+                        delete_token_sha256: r.get(4)?,
+                    })
+                },
+            )
+            .optional()
+            .map_err(backend)
+        })
+        .await
+    }
+
+    async fn delete_share(&self, id: &str) -> Result<bool, StoreError> {
+        let id = id.to_string();
+        self.write(move |tx| {
+            let n = tx
+                .execute("DELETE FROM shares WHERE id = ?1", [&id])
+                .map_err(backend)?;
+            Ok(n > 0)
+        })
+        .await
+    }
+
+    async fn purge_shares(&self, now_ms: i64) -> Result<u64, StoreError> {
+        self.write(move |tx| {
+            let n = tx
+                .execute("DELETE FROM shares WHERE expires_ms <= ?1", [now_ms])
+                .map_err(backend)?;
+            Ok(n as u64)
         })
         .await
     }

@@ -29,3 +29,4 @@ mod run_sgi_idea;
 mod run_state;
 mod serve_timeouts;
 mod serving;
+mod share;
