@@ -10,6 +10,7 @@ mod cli_memory;
 mod cli_output;
 mod cli_pairs;
 mod competition;
+mod dry_sandbox;
 mod fuzz_corpus;
 mod golden_asap_aes;
 mod golden_eotgc;
