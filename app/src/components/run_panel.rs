@@ -404,7 +404,7 @@ pub fn RunPanel(state: WorkbenchState) -> impl IntoView {
                     let resumable = matches!(state_text.as_str(), "failed" | "cancelled" | "interrupted");
                     let links: Vec<_> = p.files.iter().map(|f| {
                         let href = format!("/api/v1/runs/{}/files/{f}", p.id);
-                        view! { <a class="export" href=href download=f.clone()>{f.clone()}</a> }
+                        view! { <a class="export" href=href download=f.clone()>{f.clone()}</a>" " }
                     }).collect();
                     view! {
                         <div class="run-progress" data-testid="run-progress" data-run=p.id.clone() data-state=state_text.clone() data-done=p.done.to_string() data-total=p.total.to_string()>
@@ -419,7 +419,7 @@ pub fn RunPanel(state: WorkbenchState) -> impl IntoView {
                             {(state_text == "finished" && !opened.get()).then(|| view! {
                                 <button class="variant active" data-testid="open-run" on:click=open_in_workbench>"Open in the workbench"</button>
                             })}
-                            <span class="run-files">{links}</span>
+                            <span class="run-files">" "{links}</span>
                             {p.error.clone().map(|e| view! { <p class="error">{e}</p> })}
                         </div>
                     }
