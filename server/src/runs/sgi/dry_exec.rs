@@ -544,8 +544,9 @@ async fn run_unit(sandbox: &Sandbox, task: &UnitTask, script: &str, timeout_s: u
     };
     match sandbox.run(&job).await {
         Ok(outcome) => unit_run_of(outcome, timeout_s),
+        // The official run's launcher failing (`conda` missing) is an exception record too.
         Err(e) => UnitRun::Exception {
-            message: python_os_error(&e, &shown),
+            message: format!("cannot start the sandbox: {e}"),
         },
     }
 }
