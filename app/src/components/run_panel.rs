@@ -15,6 +15,7 @@ use web_sys::HtmlInputElement;
 
 use crate::api::{self, FormField, Model, RunKind, RunProgress};
 use crate::files::list;
+use crate::i18n::{Lang, lang, t};
 use crate::worker_client::WorkbenchState;
 
 /// How often a running run's progress is asked for.
@@ -102,6 +103,27 @@ fn workbench_inputs(kind: &RunKind, inputs: &HashMap<String, Input>) -> Vec<(Str
         .collect()
 }
 
+/// A field's label in the interface language: the i18n table's text for a known field name,
+/// else the English label the server sends.
+fn field_label(l: Lang, name: &str, server_label: &str) -> String {
+    let key = match name {
+        "dataset" => "run.dataset",
+        "model" => "run.model",
+        "n" => "run.samples",
+        "workers" => "run.workers",
+        "log" => "run.field.log",
+        "judge_model" => "run.field.judge_model",
+        "judge_models" => "run.field.judge_models",
+        "embedding_model" => "run.field.embedding_model",
+        "track" => "run.field.track",
+        _ => return format!("{server_label} "),
+    };
+    match t(l, key) {
+        text if text == key => format!("{server_label} "),
+        text => text.to_string(),
+    }
+}
+
 #[component]
 fn FieldInput(
     field: FormField,
@@ -116,7 +138,8 @@ fn FieldInput(
             m.insert(name, value);
         });
     };
-    let label = format!("{} ", field.label);
+    let (label_name, server_label) = (field.name.clone(), field.label.clone());
+    let label = move || field_label(lang().get(), &label_name, &server_label);
     let aria = field.name.clone();
     let model_options = move |none: bool| {
         let mut options: Vec<_> = models
@@ -379,9 +402,9 @@ pub fn RunPanel(state: WorkbenchState) -> impl IntoView {
                     <button class="variant active" data-testid="start-run" on:click=start>"Start"</button>
                 </div>
                 <div class="filters">
-                    <label>"run id " <input type="text" aria-label="run id" prop:value=move || run_id.get()
+                    <label>{move || t(lang().get(), "run.id")} <input type="text" aria-label="run id" prop:value=move || run_id.get()
                         on:input=move |ev| run_id.set(event_target_value(&ev)) /></label>
-                    <button class="export" data-testid="find-run" on:click=look_up>"Show"</button>
+                    <button class="export" data-testid="find-run" on:click=look_up>{move || t(lang().get(), "run.show")}</button>
                 </div>
                 {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
                 {move || progress.get().map(|p| {
