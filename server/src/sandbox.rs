@@ -8,9 +8,9 @@
 //! ```
 //!
 //! Inside: `/usr` (and the `/bin`, `/lib*` links), a few files of `/etc` and the interpreter's
-//! prefix, read-only; `/proc` of the sandbox's own pid namespace; a minimal `/dev`; `/scratch`, a
-//! tmpfs of `scratch_bytes` (`/tmp` points into it, `HOME` and `TMPDIR` are in it) and
-//! `/dev/shm` of the same size are the only writable places; the root is remounted read-only.
+//! prefix, read-only; `/proc` of the sandbox's own pid namespace; a minimal `/dev`; `/scratch`
+//! (`HOME`), `/tmp` and `/dev/shm`, tmpfs of `scratch_bytes` each, are the only writable places;
+//! the root is remounted read-only.
 //! No network interface but loopback. The job's input folder is staged (copied) into a
 //! world-readable folder, mounted read-only at `/input` and copied into `/scratch/unit`, the
 //! working directory.
@@ -51,7 +51,7 @@ pub struct Limits {
     pub memory_bytes: u64,
     /// Processes and threads of the job's user (`RLIMIT_NPROC`).
     pub processes: u64,
-    /// Size of the writable tmpfs `/scratch` (and of `/dev/shm`).
+    /// Size of each writable tmpfs: `/scratch`, `/tmp`, `/dev/shm`.
     pub scratch_bytes: u64,
     /// Open file descriptors per process (`RLIMIT_NOFILE`).
     pub open_files: u64,
@@ -179,7 +179,8 @@ const ETC: &[&str] = &[
 const ROOT_LINKS: &[&str] = &["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
 
 /// The shell step inside: copy the input into the scratch, enter it, run the interpreter.
-const INNER: &str = "mkdir -p /scratch/tmp /scratch/unit && cp -R /input/. /scratch/unit/ && cd /scratch/unit && exec \"$@\"";
+const INNER: &str =
+    "mkdir -p /scratch/unit && cp -R /input/. /scratch/unit/ && cd /scratch/unit && exec \"$@\"";
 
 /// Python prints the paths it needs mounted.
 const PROBE: &str = "import json, os, sys; print(json.dumps([os.path.realpath(sys.executable), \
@@ -310,7 +311,7 @@ impl Sandbox {
         for (k, v) in [
             ("PATH", env_path.as_str()),
             ("HOME", "/scratch"),
-            ("TMPDIR", "/scratch/tmp"),
+            ("TMPDIR", "/tmp"),
             ("LANG", "C.UTF-8"),
             ("PYTHONIOENCODING", "utf-8"),
         ] {
@@ -332,11 +333,13 @@ impl Sandbox {
         for etc in ETC {
             push(&["--ro-bind-try", etc, etc]);
         }
+        // Before the interpreter's folders: one of them may live under /tmp.
+        let size = self.limits.scratch_bytes.to_string();
+        push(&["--size", &size, "--tmpfs", "/tmp"]);
         for p in &self.ro_binds {
             let p = p.display().to_string();
             push(&["--ro-bind", &p, &p]);
         }
-        let size = self.limits.scratch_bytes.to_string();
         push(&["--proc", "/proc", "--dev", "/dev"]);
         push(&[
             "--size",
@@ -347,7 +350,6 @@ impl Sandbox {
             "/dev",
         ]);
         push(&["--size", &size, "--tmpfs", "/scratch"]);
-        push(&["--symlink", "scratch/tmp", "/tmp"]);
         push(&["--ro-bind", &input.display().to_string(), "/input"]);
         push(&["--remount-ro", "/", "--chdir", "/scratch"]);
         a

@@ -98,7 +98,8 @@ with open("inside.txt", "w") as f:
     f.write("scratch is writable")
 with open("/tmp/in-tmp.txt", "w") as f:
     f.write("so is /tmp")
-sys.exit(3 if escaped else 1)
+print("written", escaped)
+sys.exit(1)
 "#;
 
 const ENV_CODE: &str = r#"import os, sys
@@ -178,9 +179,27 @@ fn job_processes() -> Vec<String> {
     found
 }
 
+/// A virtual environment over Debian's python3 in `dir` (what `python -m venv --without-pip`
+/// makes): under /tmp, where the sandbox mounts its own tmpfs, so its prefix is bound inside it.
+fn venv(dir: &Path) -> PathBuf {
+    let venv = dir.join("venv");
+    let python = venv.join("bin/python");
+    if !python.exists() {
+        std::fs::create_dir_all(venv.join("bin")).unwrap();
+        std::os::unix::fs::symlink("/usr/bin/python3", &python).unwrap();
+        std::fs::write(
+            venv.join("pyvenv.cfg"),
+            "home = /usr/bin\ninclude-system-site-packages = false\n",
+        )
+        .unwrap();
+    }
+    python
+}
+
 fn exec_run(dir: &Path, log: &Path, codes: &Path, extra: &[&str]) -> std::process::Output {
     let out = dir.join("out");
     let db = dir.join("db.sqlite3");
+    let python = venv(dir);
     let mut args = vec![
         "run",
         "sgi-dry-exec",
@@ -193,7 +212,7 @@ fn exec_run(dir: &Path, log: &Path, codes: &Path, extra: &[&str]) -> std::proces
         "--model",
         "org/test-model",
         "--python",
-        "/usr/bin/python3",
+        python.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
         "--workers",
@@ -333,9 +352,12 @@ fn step3_runs_model_code_in_the_sandbox_and_contains_it() {
     );
     assert!(listener.accept().is_err(), "the sandbox reached the host");
 
-    // Nothing written outside the scratch; the scratch itself (and /tmp in it) is writable.
+    // Nothing written outside the scratch; the scratch itself (and the sandbox's /tmp) is writable.
+    // (A path under /tmp may be writable inside: it is the sandbox's own tmpfs.)
     let write = &units(2)[0];
     assert_eq!(write["model_returncode"], 1, "{write}");
+    let output = write["model_code_output"].as_str().unwrap();
+    assert!(output.starts_with("FileNotFoundError\nOSError"), "{write}");
     for target in &targets {
         assert!(!target.exists(), "{} was written", target.display());
     }
