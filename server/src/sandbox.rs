@@ -484,11 +484,20 @@ impl Stage {
     fn new() -> std::io::Result<Stage> {
         static COUNTER: AtomicU64 = AtomicU64::new(0);
         let root = std::env::temp_dir().join(format!("scorebench-sandbox-{}", std::process::id()));
-        if !root.is_dir() {
-            let _ = std::fs::DirBuilder::new().mode(0o755).create(&root);
-        }
         let path = root.join(COUNTER.fetch_add(1, Ordering::Relaxed).to_string());
-        std::fs::DirBuilder::new().mode(0o755).create(&path)?;
+        // The root is removed when its last stage is; a stage made meanwhile makes it again.
+        let mut attempt = 0;
+        loop {
+            std::fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o755)
+                .create(&root)?;
+            match std::fs::DirBuilder::new().mode(0o755).create(&path) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && attempt < 3 => attempt += 1,
+                other => break other?,
+            }
+        }
+        std::fs::set_permissions(&root, std::fs::Permissions::from_mode(0o755))?;
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))?;
         Ok(Stage(path))
     }
@@ -497,6 +506,10 @@ impl Stage {
 impl Drop for Stage {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
+        if let Some(root) = self.0.parent() {
+            // Fails while another stage is in it.
+            let _ = std::fs::remove_dir(root);
+        }
     }
 }
 
