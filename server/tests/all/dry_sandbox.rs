@@ -157,6 +157,18 @@ fn item(idx: &str, code: &str) -> Value {
     })
 }
 
+/// The golden scenarios' record, with reference outputs (as the dataset gives them) for step 4.
+fn golden_item() -> Value {
+    let mut record = item("GOLDEN", SCENARIO_CODE);
+    for (k, reference) in ["result=1", "other", "only stdout", "late", "never"]
+        .iter()
+        .enumerate()
+    {
+        record[format!("unit_test_{k}_output")] = json!(reference);
+    }
+    record
+}
+
 /// Processes of the uids sandboxed jobs run under, still alive.
 fn job_processes() -> Vec<String> {
     let first = server::sandbox::FIRST_JOB_UID;
@@ -262,7 +274,7 @@ fn step3_runs_model_code_in_the_sandbox_and_contains_it() {
     }
     let log = dir.join("test-model.json");
     let records = json!([
-        item("GOLDEN", SCENARIO_CODE),
+        golden_item(),
         item("NET", NET_CODE),
         item("WRITE", WRITE_CODE),
         item("ENV", ENV_CODE),
@@ -402,6 +414,17 @@ fn step3_runs_model_code_in_the_sandbox_and_contains_it() {
     assert_eq!(daemon["model_error"], "[No Error]", "{daemon}");
     assert_eq!(daemon["model_code_output"], "parent done");
     assert!(daemon["model_runtime"].as_f64().unwrap() < 3.0, "{daemon}");
+
+    // The step-3 log is what step 4 reads: unit 0 and unit 2 match their references exactly
+    // (unit 2 despite its return code: exact match is checked first); the others failed.
+    let step3 = dir.join("golden-step3.json");
+    std::fs::write(&step3, serde_json::to_string(&json!([written[0]])).unwrap()).unwrap();
+    let report =
+        crate::support::score_json(&["score", "sgi-dry", step3.to_str().unwrap(), "--json"]);
+    let metrics = &report["overall"]["metrics"];
+    assert_eq!(metrics["pass_all_1"], 1.0, "{report}");
+    assert_eq!(metrics["pass_all_3"], 0.0, "{report}");
+    assert_eq!(metrics["ser"], 0.2, "{report}");
 
     // Official step 2 wrote no script for a `None` reply: python cannot open it.
     let none = &written[9]["unit_test"][0];
