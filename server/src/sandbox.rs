@@ -17,7 +17,8 @@
 //!
 //! Limits: address space (`memory_bytes`), CPU seconds (`cpu_s`: SIGXCPU, then SIGKILL), tasks
 //! (`processes`, counted per user: when the server runs as root each concurrent job gets its own
-//! uid, so one job's fork bomb does not starve another), open files, no core dumps, and a
+//! uid, so one job's fork bomb does not starve another; otherwise the job may start `processes`
+//! more tasks than the server's user has when it starts), open files, no core dumps, and a
 //! wall-clock limit (`wall_s`): then the job's process group is killed; bwrap's init dies with
 //! it and the kernel kills every process left in the job's pid namespace (a `setsid` or a
 //! double fork does not escape). Output beyond `output_bytes` per stream is read and dropped.
@@ -372,11 +373,18 @@ impl Sandbox {
             std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644))?;
         }
         let l = &self.limits;
+        // RLIMIT_NPROC counts every task of the job's user: a job under its own uid starts from
+        // none; under the server's uid it gets `processes` more than that user has now.
+        let processes = if self.own_uids {
+            l.processes
+        } else {
+            l.processes + user_tasks()
+        };
         let mut command = Command::new(&self.prlimit);
         command
             .arg(format!("--as={}", l.memory_bytes))
             .arg(format!("--cpu={}:{}", l.cpu_s, l.cpu_s + 1))
-            .arg(format!("--nproc={}", l.processes))
+            .arg(format!("--nproc={processes}"))
             .arg(format!("--nofile={}", l.open_files))
             .arg("--core=0")
             .arg("--")
@@ -475,6 +483,34 @@ async fn read_capped(
         let room = cap.saturating_sub(kept.len());
         kept.extend_from_slice(&buf[..n.min(room)]);
     }
+}
+
+/// Tasks (threads included) of this process's user, as RLIMIT_NPROC counts them.
+fn user_tasks() -> u64 {
+    let Ok(me) = std::fs::metadata("/proc/self").map(|m| m.uid()) else {
+        return 0;
+    };
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter_map(|e| std::fs::read_to_string(e.path().join("status")).ok())
+        .filter(|status| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("Uid:"))
+                .and_then(|l| l.split_whitespace().next())
+                .and_then(|u| u.parse::<u32>().ok())
+                == Some(me)
+        })
+        .filter_map(|status| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("Threads:"))
+                .and_then(|n| n.trim().parse::<u64>().ok())
+        })
+        .sum()
 }
 
 /// A staging folder readable by every user (jobs may run under another uid), removed on drop.
