@@ -116,7 +116,8 @@ pub enum SandboxError {
 pub struct Sandbox {
     bwrap: PathBuf,
     prlimit: PathBuf,
-    /// The interpreter's real path.
+    /// The interpreter as it reports itself (`sys.executable`; its folder goes first on `PATH`,
+    /// as `conda run` activates an environment).
     python: PathBuf,
     /// Folders mounted read-only (besides `/usr`), sorted so parents come first.
     ro_binds: Vec<PathBuf>,
@@ -184,8 +185,8 @@ const INNER: &str =
     "mkdir -p /scratch/unit && cp -R /input/. /scratch/unit/ && cd /scratch/unit && exec \"$@\"";
 
 /// Python prints the paths it needs mounted.
-const PROBE: &str = "import json, os, sys; print(json.dumps([os.path.realpath(sys.executable), \
-    sys.prefix, sys.base_prefix, sys.exec_prefix]))";
+const PROBE: &str = "import json, os, sys; print(json.dumps([sys.executable, \
+    os.path.realpath(sys.executable), sys.prefix, sys.base_prefix, sys.exec_prefix]))";
 
 fn on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
@@ -229,13 +230,16 @@ impl Sandbox {
         }
         let paths: Vec<PathBuf> = serde_json::from_slice(&probe.stdout)
             .map_err(|e| python_error(format!("unexpected probe output: {e}")))?;
-        let real = paths
-            .first()
-            .cloned()
-            .ok_or_else(|| python_error("no executable reported".into()))?;
-        let mut ro_binds: Vec<PathBuf> = paths[1..]
+        // The interpreter as invoked (a virtual environment's `bin/python` stays one) and the
+        // file it links to.
+        let [executable, real, ..] = paths.as_slice() else {
+            return Err(python_error("no executable reported".into()));
+        };
+        let executable = executable.clone();
+        let mut ro_binds: Vec<PathBuf> = paths[2..]
             .iter()
             .cloned()
+            .chain(executable.parent().map(Path::to_path_buf))
             .chain(real.parent().map(Path::to_path_buf))
             .chain(config.extra_ro.iter().cloned())
             .filter_map(|p| std::fs::canonicalize(&p).ok())
@@ -253,7 +257,7 @@ impl Sandbox {
         let sandbox = Sandbox {
             bwrap,
             prlimit,
-            python: real,
+            python: executable,
             ro_binds: kept,
             limits: config.limits,
             own_uids: running_as_root(),
@@ -287,7 +291,7 @@ impl Sandbox {
         &self.limits
     }
 
-    /// The interpreter jobs run (its real path).
+    /// The interpreter jobs run (`sys.executable`).
     pub fn python(&self) -> &Path {
         &self.python
     }

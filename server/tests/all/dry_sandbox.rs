@@ -110,6 +110,7 @@ for path in ["/proc/1/environ", "/proc/self/environ"]:
     except OSError as e:
         print(type(e).__name__, path)
 print(sorted(os.listdir("/proc"))[:50])
+print("prefix", sys.prefix)
 sys.exit(5)
 "#;
 
@@ -384,6 +385,16 @@ fn step3_runs_model_code_in_the_sandbox_and_contains_it() {
     assert!(!env_output.contains("SCOREBENCH_TEST_KEY"), "{env_output}");
     assert!(
         env_output.contains("'PYTHONIOENCODING': 'utf-8'"),
+        "{env_output}"
+    );
+    // The interpreter is the virtual environment's: its bin folder first on PATH, its prefix.
+    let venv = dir.join("venv");
+    assert!(
+        env_output.contains(&format!("'PATH': '{}/bin:", venv.display())),
+        "{env_output}"
+    );
+    assert!(
+        env_output.ends_with(&format!("prefix {}", venv.display())),
         "{env_output}"
     );
 
