@@ -8,6 +8,7 @@
 #   wasm-opt (npm binaryen) + playwright-core   (tools/node_modules; Debian's binaryen is too old)
 #   Debian chromium + chromium-driver    (end-to-end tests)
 #   Debian brotli                        (precompressed app files, scripts/compress-dist.sh)
+#   Debian bubblewrap + python3          (the SGI-Bench dry-experiment sandbox)
 #
 # Nothing is downloaded outside the package registries: trunk is told to use these tools.
 set -euo pipefail
@@ -86,4 +87,10 @@ fi
 if ! dpkg -s fonts-noto-cjk >/dev/null 2>&1; then
   log "installing CJK fonts (fonts-noto-cjk)"
   apt_install fonts-noto-cjk
+fi
+# bubblewrap (+ util-linux prlimit, python3): the sandbox SGI-Bench dry experiments run in
+# (server/src/sandbox.rs; `scorebench run sgi-dry-exec`).
+if ! command -v bwrap >/dev/null || ! command -v prlimit >/dev/null || [ ! -x /usr/bin/python3 ]; then
+  log "installing Debian bubblewrap, util-linux and python3 (the dry-experiment sandbox)"
+  apt_install bubblewrap util-linux python3
 fi

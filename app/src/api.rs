@@ -103,7 +103,46 @@ pub async fn models() -> Result<Vec<Model>, ApiError> {
     Ok(json::<ModelList>(response).await?.data)
 }
 
-pub async fn start_run(body: &StartRun) -> Result<RunProgress, ApiError> {
+/// One field of a run kind's form (`GET /api/v1/runs/kinds`, server/API.md).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct FormField {
+    pub name: String,
+    /// `records`, `model`, `models`, `optional_model`, `integer` or `choice`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub label: String,
+    pub required: bool,
+    #[serde(default)]
+    pub default: Option<i64>,
+    #[serde(default)]
+    pub choices: Vec<i64>,
+}
+
+/// A kind of run the server starts over HTTP, with its form.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct RunKind {
+    pub key: String,
+    pub label: String,
+    pub files: Vec<String>,
+    pub fields: Vec<FormField>,
+    /// Files of the finished run the workbench opens.
+    pub open: Vec<String>,
+    /// Record fields handed to the workbench too.
+    pub open_inputs: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct RunKinds {
+    kinds: Vec<RunKind>,
+}
+
+pub async fn run_kinds() -> Result<Vec<RunKind>, ApiError> {
+    let response = checked(Request::get("/api/v1/runs/kinds").send().await).await?;
+    Ok(json::<RunKinds>(response).await?.kinds)
+}
+
+/// Start a run: `body` is a [`StartRun`] or a request built from a kind's form.
+pub async fn start_run(body: &impl Serialize) -> Result<RunProgress, ApiError> {
     let request = Request::post("/api/v1/runs")
         .json(body)
         .map_err(|e| ApiError(e.to_string()))?;

@@ -257,6 +257,15 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
             "Parsing and scoring (in a background worker)…",
             "正在解析和计算（后台线程）…",
         ),
+        // The Run panel's form fields (labels the server sends are the English fallback) and
+        // the stored-run lookup.
+        "run.field.log" => ("log (JSON) ", "日志（JSON） "),
+        "run.field.judge_model" => ("judge model ", "评审模型 "),
+        "run.field.judge_models" => ("judge models ", "评审模型（多个） "),
+        "run.field.embedding_model" => ("embedding model ", "嵌入模型 "),
+        "run.field.track" => ("track ", "赛道 "),
+        "run.id" => ("run id ", "运行编号 "),
+        "run.show" => ("Show", "查看"),
         _ => (key, key),
     };
     match lang {

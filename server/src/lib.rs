@@ -10,6 +10,7 @@
 //! - [`sampling`]: the k-th identical proxy request of a session gets the k-th sample
 //! - [`proxy`]: `/api/v1/chat/completions`, `/api/v1/embeddings`, `/api/v1/models`
 //! - [`runs`]: benchmark runs (MSQA, EOTGC) from the CLI (`scorebench run`) and `/api/v1/runs`
+//! - [`sandbox`]: untrusted code (SGI-Bench dry experiments) under bubblewrap and limits
 //! - [`guard`]: who may call (Host, Origin, content type, token) and the request-body budget
 //! - [`redact`]: keys masked out of everything upstreams send back
 //! - [`output`]: stdout writes that report a full disk or a closed pipe instead of panicking
@@ -33,6 +34,7 @@ pub mod proxy;
 pub mod redact;
 pub mod runs;
 pub mod sampling;
+pub mod sandbox;
 pub mod score;
 pub mod serve;
 pub mod share;

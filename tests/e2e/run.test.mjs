@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { launchBrowser, tempDir, artifacts, root, scorebench } from './support.mjs';
+import { launchBrowser, tempDir, artifacts, root, scorebench, scoreJson } from './support.mjs';
 
 const KEY = 'sk-e2e-secret-0123456789abcdef';
 const CASE = join(root, 'tests', 'golden', 'msqa', 'msqa_01_basic_yes_no');
@@ -102,4 +102,126 @@ test('a run started from the page finishes and opens with the official accuracy'
   await page.locator('[data-testid="run-progress"][data-state="finished"]').waitFor({ timeout: 60_000 });
   assert.equal(upstreamCalls, expected.api_call_count, 'a repeated run costs no upstream call');
   await page.close();
+});
+
+// An SGI-Bench deep-research judge run started from the page; the server is killed (SIGKILL)
+// while the second judge call is in flight, started again on the same database, and the run is
+// resumed by its id from the page: every judge prompt is answered once (the first reply comes
+// from the cache), and the finished run opens in the workbench with `scorebench score`'s numbers.
+const DR_CASE = join(root, 'tests', 'golden', 'sgibench', 'deep_research', 'dr_01_basic_exact_match');
+
+function startJudgeMock() {
+  const records = JSON.parse(readFileSync(join(DR_CASE, 'step2_input.json'), 'utf8'));
+  const replies = JSON.parse(readFileSync(join(DR_CASE, 'mock_llm.json'), 'utf8'));
+  const judge = { asked: {}, answered: {}, held: [], hold: true };
+  judge.server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => { body += c; });
+    req.on('end', () => {
+      const request = JSON.parse(body);
+      const prompt = request.messages.at(-1).content;
+      const record = records.find((r) => prompt.includes(r.question));
+      const idx = record.idx;
+      judge.asked[idx] = (judge.asked[idx] ?? 0) + 1;
+      const answer = () => {
+        judge.answered[idx] = (judge.answered[idx] ?? 0) + 1;
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({
+          id: 'e2e-judge', object: 'chat.completion', model: request.model,
+          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: replies[idx].judge_output } }],
+          usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 },
+        }));
+      };
+      // The first call is answered; later ones wait while `hold` is set.
+      const answeredSoFar = Object.values(judge.answered).reduce((a, b) => a + b, 0);
+      if (judge.hold && answeredSoFar >= 1) judge.held.push(answer);
+      else answer();
+    });
+  });
+  return new Promise((resolve) => judge.server.listen(0, '127.0.0.1', () => resolve(judge)));
+}
+
+function serve(dir, config) {
+  const child = spawn(scorebench, ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'db.sqlite3'),
+    '--dist', join(root, 'dist'), '--config', config, '--runs-dir', join(dir, 'runs')], {
+    stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, E2E_JUDGE_KEY: KEY },
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const m = line.match(/listening on (http:\/\/127\.0\.0\.1:\d+\/)$/);
+      if (m) resolve({ url: m[1], child });
+    });
+  });
+}
+
+async function until(what, check, ms = 30_000) {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+test('an SGI deep-research judge run survives a killed server and resumes by id from the page', async () => {
+  const judge = await startJudgeMock();
+  const dir = tempDir('run-resume');
+  const config = join(dir, 'upstreams.toml');
+  writeFileSync(config, `[[upstream]]\nname = "judge"\nbase_url = "http://127.0.0.1:${judge.server.address().port}/v1"\n` +
+    `api_key_env = "E2E_JUDGE_KEY"\nmodels = ["judge-model"]\nmax_retries = 0\n`);
+  let first = await serve(dir, config);
+  const page = await browser.newPage();
+  try {
+    await page.goto(first.url);
+    await page.locator('[data-testid="run-panel"] summary').click();
+    await page.locator('select[aria-label="benchmark"] option[value="sgi-deep-research"]').waitFor({ state: 'attached' });
+    await page.selectOption('select[aria-label="benchmark"]', 'sgi-deep-research');
+    await page.locator('select[aria-label="judge_model"] option[value="judge-model"]').waitFor({ state: 'attached' });
+    await page.setInputFiles('input[aria-label="log"]', join(DR_CASE, 'step2_input.json'));
+    await page.fill('input[aria-label="workers"]', '1');
+    await page.waitForTimeout(200);
+    await page.click('[data-testid="start-run"]');
+    const running = page.locator('[data-testid="run-progress"]');
+    await running.waitFor();
+    const id = await running.getAttribute('data-run');
+    await until('the second judge call', () => judge.held.length === 1);
+
+    // Killed mid-run: the first reply is cached, the second call is in flight.
+    first.child.kill('SIGKILL');
+    await new Promise((r) => first.child.once('exit', r));
+    judge.hold = false;
+    const second = await serve(dir, config);
+    first = null;
+    try {
+      await page.goto(second.url);
+      await page.locator('[data-testid="run-panel"] summary').click();
+      await page.fill('input[aria-label="run id"]', id);
+      await page.click('[data-testid="find-run"]');
+      await page.locator(`[data-testid="run-progress"][data-run="${id}"][data-state="interrupted"]`).waitFor();
+      await page.click('[data-testid="resume-run"]');
+      await page.locator(`[data-testid="run-progress"][data-run="${id}"][data-state="finished"]`).waitFor({ timeout: 60_000 });
+
+      // No prompt whose reply was received is sent again; each is answered once.
+      assert.deepEqual(judge.answered, { DR_001: 1, DR_002: 1 });
+      assert.equal(judge.asked.DR_001, 1, 'the cached reply is not asked again');
+
+      await page.click('[data-testid="open-run"]');
+      const log = join(dir, 'runs', id, 'step2_log.json');
+      const expected = scoreJson(['sgi-deep-research', log]).overall.metrics;
+      for (const metric of ['exact_match', 'step_level_accuracy']) {
+        const cell = page.locator(`section.card[data-benchmark="sgi-deep-research"] [data-metric="${metric}"][data-subset="overall"]`);
+        await cell.waitFor({ timeout: 30_000 });
+        assert.equal(typeof expected[metric], 'number', metric);
+        assert.equal(JSON.parse(await cell.getAttribute('data-value')), expected[metric], metric);
+      }
+      assert.ok(!(await page.content()).includes(KEY), 'the key never reaches the page');
+      await page.screenshot({ path: join(artifacts, 'run-sgi-resume.png'), fullPage: true });
+    } finally {
+      second.child.kill('SIGTERM');
+    }
+  } finally {
+    first?.child.kill('SIGKILL');
+    judge.server.close();
+    await page.close();
+  }
 });

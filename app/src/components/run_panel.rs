@@ -1,24 +1,27 @@
-//! Run a model over a benchmark through the server (which holds the keys): choose the
-//! benchmark, a model the server allows, the dataset, workers and a limit; watch progress;
-//! pause and resume; open the finished run's files in the workbench.
-//! Hidden when the server has no upstream configured.
+//! Run a model or a judge over a benchmark through the server (which holds the keys): choose the
+//! kind of run, fill the form the server describes for it (`GET /api/v1/runs/kinds`: record
+//! files, models, numbers), watch progress; pause and resume, or resume a stopped run by its id;
+//! open the finished run's files in the workbench. Names no benchmark: every kind the server
+//! registers appears. Hidden when the server has no upstream configured.
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 use js_sys::Uint8Array;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use serde_json::Value;
+use serde_json::{Map, Value, json};
 use web_sys::HtmlInputElement;
 
-use crate::api::{self, Model, RunProgress, StartRun};
+use crate::api::{self, FormField, Model, RunKind, RunProgress};
 use crate::files::list;
+use crate::i18n::{Lang, lang, t};
 use crate::worker_client::WorkbenchState;
 
 /// How often a running run's progress is asked for.
-const POLL: Duration = Duration::from_millis(700);
+pub(crate) const POLL: Duration = Duration::from_millis(700);
 
-async fn sleep(duration: Duration) {
+pub(crate) async fn sleep(duration: Duration) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         if let Some(window) = web_sys::window() {
             let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
@@ -30,51 +33,224 @@ async fn sleep(duration: Duration) {
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
-/// The files a finished run hands to the workbench: the run's outputs, plus the dataset when
-/// it is the gold file (EOTGC).
-fn outputs(progress: &RunProgress) -> Vec<&'static str> {
-    match progress.benchmark.as_str() {
-        "msqa" => vec!["evaluation.json"],
-        _ if progress.files.iter().any(|f| f == "track1.json") => vec!["track1.json"],
-        _ => vec!["track2.json"],
+/// What the user gave for one field.
+#[derive(Debug, Clone, PartialEq)]
+enum Input {
+    /// A JSON file's array: (file name, records).
+    Records(String, Vec<Value>),
+    Text(String),
+    Number(i64),
+}
+
+/// The `POST /api/v1/runs` body of `kind` from the form's inputs (`limit` > 0 keeps that many
+/// records of each file); or what is missing.
+fn request_body(
+    kind: &RunKind,
+    inputs: &HashMap<String, Input>,
+    first_model: Option<&str>,
+    limit: usize,
+) -> Result<Value, String> {
+    let mut body = Map::new();
+    body.insert("benchmark".into(), json!(kind.key));
+    for field in &kind.fields {
+        let given = inputs.get(&field.name);
+        let value = match (field.kind.as_str(), given) {
+            ("records", Some(Input::Records(_, rows))) => {
+                let rows: Vec<Value> = match limit {
+                    0 => rows.clone(),
+                    n => rows.iter().take(n).cloned().collect(),
+                };
+                Some(Value::Array(rows))
+            }
+            ("records", _) => None,
+            ("model", Some(Input::Text(m))) if !m.is_empty() => Some(json!(m)),
+            ("model", _) => first_model.map(|m| json!(m)),
+            ("optional_model", Some(Input::Text(m))) if !m.is_empty() => Some(json!(m)),
+            ("models", Some(Input::Text(list))) => {
+                let names: Vec<&str> = list
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|m| !m.is_empty())
+                    .collect();
+                (!names.is_empty()).then(|| json!(names))
+            }
+            ("integer" | "choice", Some(Input::Number(n))) => Some(json!(n)),
+            ("integer" | "choice", _) => field.default.map(|n| json!(n)),
+            _ => None,
+        };
+        match value {
+            Some(v) => {
+                body.insert(field.name.clone(), v);
+            }
+            None if field.required => return Err(format!("{}: required", field.label)),
+            None => {}
+        }
     }
+    Ok(Value::Object(body))
+}
+
+/// The files a finished run hands to the workbench: its outputs named by the form that it has,
+/// then the record inputs the form names (a gold file), under their file names.
+fn workbench_inputs(kind: &RunKind, inputs: &HashMap<String, Input>) -> Vec<(String, Vec<u8>)> {
+    kind.open_inputs
+        .iter()
+        .filter_map(|name| match inputs.get(name) {
+            Some(Input::Records(file, rows)) => {
+                serde_json::to_vec(rows).ok().map(|b| (file.clone(), b))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// A field's label in the interface language: the i18n table's text for a known field name,
+/// else the English label the server sends.
+fn field_label(l: Lang, name: &str, server_label: &str) -> String {
+    let key = match name {
+        "dataset" => "run.dataset",
+        "model" => "run.model",
+        "n" => "run.samples",
+        "workers" => "run.workers",
+        "log" => "run.field.log",
+        "judge_model" => "run.field.judge_model",
+        "judge_models" => "run.field.judge_models",
+        "embedding_model" => "run.field.embedding_model",
+        "track" => "run.field.track",
+        _ => return format!("{server_label} "),
+    };
+    match t(l, key) {
+        text if text == key => format!("{server_label} "),
+        text => text.to_string(),
+    }
+}
+
+#[component]
+fn FieldInput(
+    field: FormField,
+    models: Vec<Model>,
+    inputs: RwSignal<HashMap<String, Input>>,
+    error: RwSignal<Option<String>>,
+) -> impl IntoView {
+    let name = field.name.clone();
+    let set = move |value: Input| {
+        let name = name.clone();
+        inputs.update(|m| {
+            m.insert(name, value);
+        });
+    };
+    let (label_name, server_label) = (field.name.clone(), field.label.clone());
+    let label = move || field_label(lang().get(), &label_name, &server_label);
+    let aria = field.name.clone();
+    let model_options = move |none: bool| {
+        let mut options: Vec<_> = models
+            .iter()
+            .map(|Model { id, owned_by }| {
+                view! { <option value=id.clone()>{format!("{id} ({owned_by})")}</option> }
+                    .into_any()
+            })
+            .collect();
+        if none {
+            options.insert(0, view! { <option value="">"—"</option> }.into_any());
+        }
+        options
+    };
+    let control = match field.kind.as_str() {
+        "records" => {
+            let on_file = move |ev: web_sys::Event| {
+                let input: HtmlInputElement = event_target(&ev);
+                let Some(file) = input.files().and_then(|f| list(&f).into_iter().next()) else {
+                    return;
+                };
+                let set = set.clone();
+                spawn_local(async move {
+                    let name = file.name();
+                    let text = wasm_bindgen_futures::JsFuture::from(file.text())
+                        .await
+                        .ok()
+                        .and_then(|t| t.as_string());
+                    match text.map(|t| serde_json::from_str::<Vec<Value>>(&t)) {
+                        Some(Ok(rows)) => {
+                            error.set(None);
+                            set(Input::Records(name, rows));
+                        }
+                        Some(Err(e)) => error.set(Some(format!(
+                            "{name}: expected a JSON array of records: {e}"
+                        ))),
+                        None => error.set(Some(format!("{name}: cannot read the file"))),
+                    }
+                });
+            };
+            view! { <input type="file" accept=".json" aria-label=aria on:change=on_file /> }
+                .into_any()
+        }
+        "model" | "optional_model" => {
+            let none = field.kind == "optional_model";
+            view! {
+                <select aria-label=aria on:change=move |ev| set(Input::Text(event_target_value(&ev)))>
+                    {model_options(none)}
+                </select>
+            }
+            .into_any()
+        }
+        "models" => view! {
+            <input type="text" aria-label=aria placeholder="a, b, c"
+                on:input=move |ev| set(Input::Text(event_target_value(&ev))) />
+        }
+        .into_any(),
+        "choice" => {
+            let options: Vec<_> = field
+                .choices
+                .iter()
+                .map(|c| view! { <option value=c.to_string() selected=Some(*c) == field.default>{c.to_string()}</option> })
+                .collect();
+            view! {
+                <select aria-label=aria on:change=move |ev| {
+                    if let Ok(n) = event_target_value(&ev).parse() { set(Input::Number(n)) }
+                }>{options}</select>
+            }
+            .into_any()
+        }
+        _ => {
+            let default = field.default.unwrap_or(1);
+            view! {
+                <input type="number" min="1" aria-label=aria value=default.to_string()
+                    on:input=move |ev| set(Input::Number(event_target_value(&ev).parse().unwrap_or(default).max(1))) />
+            }
+            .into_any()
+        }
+    };
+    view! { <label>{label}{control}</label> }
 }
 
 #[component]
 pub fn RunPanel(state: WorkbenchState) -> impl IntoView {
     let models = LocalResource::new(api::models);
-    let benchmark = RwSignal::new("msqa".to_string());
-    let model = RwSignal::new(String::new());
-    let workers = RwSignal::new(8u32);
-    let samples = RwSignal::new(1u32);
+    let kinds = LocalResource::new(api::run_kinds);
+    let kind_key = RwSignal::new(String::new());
+    let inputs = RwSignal::new(HashMap::<String, Input>::new());
     let limit = RwSignal::new(0usize);
-    let dataset = RwSignal::new(None::<(String, Vec<Value>)>);
     let progress = RwSignal::new(None::<RunProgress>);
     let error = RwSignal::new(None::<String>);
     let opened = RwSignal::new(false);
+    let run_id = RwSignal::new(String::new());
+    // The kind and inputs of the run shown (for "Open in the workbench").
+    let shown = RwSignal::new(None::<(RunKind, HashMap<String, Input>)>);
 
-    let on_dataset = move |ev: web_sys::Event| {
-        let input: HtmlInputElement = event_target(&ev);
-        let Some(file) = input.files().and_then(|f| list(&f).into_iter().next()) else {
-            return;
-        };
-        spawn_local(async move {
-            let name = file.name();
-            let text = wasm_bindgen_futures::JsFuture::from(file.text())
-                .await
-                .ok()
-                .and_then(|t| t.as_string());
-            match text.map(|t| serde_json::from_str::<Vec<Value>>(&t)) {
-                Some(Ok(rows)) => {
-                    error.set(None);
-                    dataset.set(Some((name, rows)));
-                }
-                Some(Err(e)) => error.set(Some(format!(
-                    "{name}: expected a JSON array of records: {e}"
-                ))),
-                None => error.set(Some(format!("{name}: cannot read the file"))),
-            }
-        });
+    let kind_list = move || match kinds.get() {
+        Some(Ok(list)) => list,
+        _ => Vec::new(),
+    };
+    let model_list = move || match models.get() {
+        Some(Ok(list)) => list,
+        _ => Vec::new(),
+    };
+    let current = move || {
+        let list = kind_list();
+        let key = kind_key.get();
+        list.iter()
+            .find(|k| k.key == key)
+            .or_else(|| list.first())
+            .cloned()
     };
 
     let poll = move |id: String| {
@@ -82,9 +258,9 @@ pub fn RunPanel(state: WorkbenchState) -> impl IntoView {
             loop {
                 match api::run(&id).await {
                     Ok(p) => {
-                        let finished = matches!(p.state.as_str(), "finished" | "failed");
+                        let running = matches!(p.state.as_str(), "running" | "paused");
                         progress.set(Some(p));
-                        if finished {
+                        if !running {
                             break;
                         }
                     }
@@ -99,33 +275,23 @@ pub fn RunPanel(state: WorkbenchState) -> impl IntoView {
     };
 
     let start = move |_| {
-        let Some((_, rows)) = dataset.get_untracked() else {
-            return error.set(Some("choose the dataset file first".into()));
+        let Some(kind) = current() else {
+            return;
         };
-        let rows = match limit.get_untracked() {
-            0 => rows,
-            n => rows.into_iter().take(n).collect(),
-        };
-        let bench = benchmark.get_untracked();
-        let (name, track) = match bench.as_str() {
-            "eotgc-1" => ("eotgc", Some(1)),
-            "eotgc-2" => ("eotgc", Some(2)),
-            _ => ("msqa", None),
-        };
-        let body = StartRun {
-            benchmark: name.into(),
-            track,
-            model: model.get_untracked(),
-            dataset: rows,
-            n: (name == "msqa").then(|| samples.get_untracked()),
-            workers: workers.get_untracked(),
+        let given = inputs.get_untracked();
+        let first = model_list().first().map(|m| m.id.clone());
+        let body = match request_body(&kind, &given, first.as_deref(), limit.get_untracked()) {
+            Ok(body) => body,
+            Err(e) => return error.set(Some(e)),
         };
         opened.set(false);
         error.set(None);
+        shown.set(Some((kind, given)));
         spawn_local(async move {
             match api::start_run(&body).await {
                 Ok(p) => {
                     let id = p.id.clone();
+                    run_id.set(id.clone());
                     progress.set(Some(p));
                     poll(id);
                 }
@@ -134,25 +300,60 @@ pub fn RunPanel(state: WorkbenchState) -> impl IntoView {
         });
     };
 
+    // A run by its id (one started earlier, perhaps before the server restarted).
+    let look_up = move |_| {
+        let id = run_id.get_untracked().trim().to_string();
+        if id.is_empty() {
+            return;
+        }
+        opened.set(false);
+        error.set(None);
+        spawn_local(async move {
+            match api::run(&id).await {
+                Ok(p) => {
+                    if shown
+                        .get_untracked()
+                        .is_none_or(|(k, _)| k.key != p.benchmark)
+                    {
+                        let kind = kind_list().into_iter().find(|k| k.key == p.benchmark);
+                        shown.set(kind.map(|k| (k, HashMap::new())));
+                    }
+                    let running = matches!(p.state.as_str(), "running" | "paused");
+                    progress.set(Some(p));
+                    if running {
+                        poll(id);
+                    }
+                }
+                Err(e) => error.set(Some(e.to_string())),
+            }
+        });
+    };
+
+    let resume = move |id: String| {
+        spawn_local(async move {
+            match api::resume(&id).await {
+                Ok(()) => poll(id),
+                Err(e) => error.set(Some(e.to_string())),
+            }
+        });
+    };
+
     let open_in_workbench = move |_| {
-        let Some(p) = progress.get_untracked() else {
+        let (Some(p), Some((kind, given))) = (progress.get_untracked(), shown.get_untracked())
+        else {
             return;
         };
-        let gold = dataset.get_untracked();
         spawn_local(async move {
             let mut names = Vec::new();
             let mut bytes = Vec::new();
-            if p.benchmark == "eotgc"
-                && let Some((name, rows)) = gold
-                && let Ok(text) = serde_json::to_vec(&rows)
-            {
+            for (name, data) in workbench_inputs(&kind, &given) {
                 names.push(name);
-                bytes.push(Uint8Array::from(text.as_slice()));
+                bytes.push(Uint8Array::from(data.as_slice()));
             }
-            for file in outputs(&p) {
+            for file in kind.open.iter().filter(|f| p.files.contains(f)) {
                 match api::run_file(&p.id, file).await {
                     Ok(b) => {
-                        names.push(file.to_string());
+                        names.push(file.clone());
                         bytes.push(Uint8Array::from(b.as_slice()));
                     }
                     Err(e) => return error.set(Some(e.to_string())),
@@ -163,23 +364,22 @@ pub fn RunPanel(state: WorkbenchState) -> impl IntoView {
         });
     };
 
-    let model_options = move || {
-        models.get().map(|result| match result {
-            Ok(list) => {
-                if model.get_untracked().is_empty()
-                    && let Some(first) = list.first()
-                {
-                    model.set(first.id.clone());
-                }
-                list.into_iter()
-                    .map(|Model { id, owned_by }| view! { <option value=id.clone()>{format!("{id} ({owned_by})")}</option> })
-                    .collect_view()
-                    .into_any()
-            }
-            Err(_) => ().into_any(),
+    let kind_options = move || {
+        kind_list()
+            .into_iter()
+            .map(|k| view! { <option value=k.key.clone() title=k.label.clone()>{k.key.clone()}</option> })
+            .collect_view()
+    };
+    let fields = move || {
+        let models = model_list();
+        current().map(|kind| {
+            kind.fields
+                .into_iter()
+                .map(|field| view! { <FieldInput field=field models=models.clone() inputs=inputs error=error /> })
+                .collect_view()
         })
     };
-    let available = move || matches!(models.get(), Some(Ok(ref list)) if !list.is_empty());
+    let available = move || !model_list().is_empty() && !kind_list().is_empty();
 
     view! {
         <Show when=available>
@@ -188,21 +388,23 @@ pub fn RunPanel(state: WorkbenchState) -> impl IntoView {
                 <p class="hint">"The server holds the API keys and caches every reply: an interrupted run resumes without paying twice."</p>
                 <div class="filters">
                     <label>"benchmark "
-                        <select aria-label="benchmark" on:change=move |ev| benchmark.set(event_target_value(&ev))>
-                            <option value="msqa">"MSQA_Short"</option>
-                            <option value="eotgc-1">"EOTGC Track 1 (levels)"</option>
-                            <option value="eotgc-2">"EOTGC Track 2 (comments)"</option>
-                        </select>
+                        <select aria-label="benchmark" on:change=move |ev| {
+                            inputs.set(HashMap::new());
+                            kind_key.set(event_target_value(&ev));
+                        }>{kind_options}</select>
                     </label>
-                    <label>"model " <select aria-label="model" on:change=move |ev| model.set(event_target_value(&ev))>{model_options}</select></label>
-                    <label>"dataset " <input type="file" accept=".json" aria-label="dataset" on:change=on_dataset /></label>
-                    <label>"samples per question " <input type="number" min="1" aria-label="samples" prop:value=move || samples.get().to_string()
-                        on:input=move |ev| samples.set(event_target_value(&ev).parse().unwrap_or(1).max(1)) /></label>
-                    <label>"workers " <input type="number" min="1" aria-label="workers" prop:value=move || workers.get().to_string()
-                        on:input=move |ev| workers.set(event_target_value(&ev).parse().unwrap_or(8).max(1)) /></label>
+                    {move || current().map(|k| view! { <span class="hint">{k.label}</span> })}
+                </div>
+                <div class="filters" data-testid="run-fields">
+                    {fields}
                     <label>"limit (0 = all) " <input type="number" min="0" aria-label="limit" prop:value=move || limit.get().to_string()
                         on:input=move |ev| limit.set(event_target_value(&ev).parse().unwrap_or(0)) /></label>
                     <button class="variant active" data-testid="start-run" on:click=start>"Start"</button>
+                </div>
+                <div class="filters">
+                    <label>{move || t(lang().get(), "run.id")} <input type="text" aria-label="run id" prop:value=move || run_id.get()
+                        on:input=move |ev| run_id.set(event_target_value(&ev)) /></label>
+                    <button class="export" data-testid="find-run" on:click=look_up>{move || t(lang().get(), "run.show")}</button>
                 </div>
                 {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
                 {move || progress.get().map(|p| {
@@ -210,24 +412,37 @@ pub fn RunPanel(state: WorkbenchState) -> impl IntoView {
                     let id_pause = p.id.clone();
                     let id_resume = p.id.clone();
                     let state_text = p.state.clone();
-                    let cost = p.usage.model.cost.map(|c| format!(", cost {c:.4}")).unwrap_or_default();
+                    let usage = |who: &str, u: &api::Usage| {
+                        let cost = u.cost.map(|c| format!(", cost {c:.4}")).unwrap_or_default();
+                        format!("{who}: {} upstream calls, {} cache hits, {} + {} tokens{cost}",
+                            u.upstream_calls, u.cache_hits, u.prompt_tokens, u.completion_tokens)
+                    };
+                    let judge = &p.usage.judge;
+                    let judge_used = judge.upstream_calls + judge.cache_hits > 0;
                     let eta = p.eta_s.map(|s| format!(", ETA {s:.0} s")).unwrap_or_default();
                     let rate = p.rate_per_s.map(|r| format!(" at {r:.1}/s")).unwrap_or_default();
+                    let text = format!("{}: {} of {} items{rate}{eta} — {}{}", p.state, p.done, p.total,
+                        usage("model", &p.usage.model),
+                        if judge_used { format!("; {}", usage("judge", judge)) } else { String::new() });
+                    let resumable = matches!(state_text.as_str(), "failed" | "cancelled" | "interrupted");
+                    let links: Vec<_> = p.files.iter().map(|f| {
+                        let href = format!("/api/v1/runs/{}/files/{f}", p.id);
+                        view! { <a class="export" href=href download=f.clone()>{f.clone()}</a>" " }
+                    }).collect();
                     view! {
-                        <div class="run-progress" data-testid="run-progress" data-state=state_text.clone() data-done=p.done.to_string() data-total=p.total.to_string()>
+                        <div class="run-progress" data-testid="run-progress" data-run=p.id.clone() data-state=state_text.clone() data-done=p.done.to_string() data-total=p.total.to_string()>
                             <progress max="1" value=fraction.to_string()></progress>
-                            <span>{format!("{}: {} of {} records{rate}{eta} — {} upstream calls, {} cache hits, {} + {} tokens{cost}",
-                                p.state, p.done, p.total, p.usage.model.upstream_calls, p.usage.model.cache_hits,
-                                p.usage.model.prompt_tokens, p.usage.model.completion_tokens)}</span>
+                            <span>{text}</span>
                             {(state_text == "running").then(|| view! {
                                 <button class="export" on:click=move |_| { let id = id_pause.clone(); spawn_local(async move { if let Err(e) = api::pause(&id).await { error.set(Some(e.to_string())); } }); }>"Pause"</button>
                             })}
-                            {(state_text == "paused").then(|| view! {
-                                <button class="export" on:click=move |_| { let id = id_resume.clone(); spawn_local(async move { if let Err(e) = api::resume(&id).await { error.set(Some(e.to_string())); } }); }>"Resume"</button>
+                            {(state_text == "paused" || resumable).then(|| view! {
+                                <button class="export" data-testid="resume-run" on:click=move |_| resume(id_resume.clone())>"Resume"</button>
                             })}
                             {(state_text == "finished" && !opened.get()).then(|| view! {
                                 <button class="variant active" data-testid="open-run" on:click=open_in_workbench>"Open in the workbench"</button>
                             })}
+                            <span class="run-files">" "{links}</span>
                             {p.error.clone().map(|e| view! { <p class="error">{e}</p> })}
                         </div>
                     }

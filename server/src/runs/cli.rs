@@ -261,7 +261,10 @@ async fn execute(
         .map_err(|e| RunError::Input(e.to_string()))?;
     let mut plan = plan;
     let model = plan.model();
-    let config = Config::load(&config).map_err(|e| RunError::Input(e.to_string()))?;
+    let config = match config {
+        Some(config) => Config::load(&config).map_err(|e| RunError::Input(e.to_string()))?,
+        None => Config { upstreams: vec![] },
+    };
     let gateway = Gateway::open(&config, &db).map_err(|e| RunError::Internal(format!("{e:#}")))?;
     let benchmark = kind.key();
     let id = resumed.unwrap_or_else(new_run_id);

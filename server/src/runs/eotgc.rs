@@ -28,7 +28,9 @@ use metrics_core::msqa::python_strip;
 use serde_json::{Value, json};
 
 use super::cli::Common;
-use super::kind::{CliPlan, Plan, RunKind, body_as, check_served, check_workers};
+use super::kind::{
+    CliPlan, Field, FieldKind, Form, Plan, RunKind, body_as, check_served, check_workers,
+};
 use super::{JsonlLog, Progress, RunError, first_choice, read_input, write_json};
 use crate::cache::{Role, UsageTotals};
 use crate::gateway::{Call, CallError, Gateway, Sample};
@@ -99,7 +101,7 @@ impl RunKind for Eotgc {
         let args = EotgcArgs::from_arg_matches(matches)?;
         let c = args.common;
         Ok(CliPlan {
-            config: c.config,
+            config: Some(c.config),
             db: c.db,
             out: c.out,
             plan: Box::new(EotgcPlan {
@@ -118,6 +120,27 @@ impl RunKind for Eotgc {
 
     fn over_http(&self) -> bool {
         true
+    }
+
+    fn form(&self) -> Option<&'static Form> {
+        static FORM: Form = Form {
+            fields: &[
+                Field {
+                    name: "track",
+                    kind: FieldKind::Choice,
+                    label: "track (1: levels, 2: comments)",
+                    required: true,
+                    default: Some(1),
+                    choices: &[1, 2],
+                },
+                Field::new("dataset", FieldKind::Records, "test essays (JSON)"),
+                Field::new("model", FieldKind::Model, "model"),
+                Field::WORKERS,
+            ],
+            open: &["track1.json", "track2.json"],
+            open_inputs: &["dataset"],
+        };
+        Some(&FORM)
     }
 
     fn plan_from_body(&self, body: Value, gateway: &Gateway) -> Result<Box<dyn Plan>, RunError> {

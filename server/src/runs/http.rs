@@ -18,6 +18,7 @@ use crate::cache::{RunRecord, is_run_id};
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/v1/runs", post(start))
+        .route("/v1/runs/kinds", get(kinds))
         .route("/v1/runs/{id}", get(status))
         .route("/v1/runs/{id}/pause", post(pause))
         .route("/v1/runs/{id}/resume", post(resume))
@@ -86,6 +87,11 @@ async fn start(
         .await
         .map_err(run_error)?;
     Ok((StatusCode::ACCEPTED, Json(progress.snapshot())).into_response())
+}
+
+/// The kinds the page can start, with their forms.
+async fn kinds() -> Json<Value> {
+    Json(super::kind::kinds_json())
 }
 
 async fn status(

@@ -30,9 +30,14 @@ pub trait RunKind: Sync {
     fn args(&self, command: clap::Command) -> clap::Command;
     /// The validated plan of parsed arguments (no IO: files are read when the plan executes).
     fn plan_from_args(&self, matches: &clap::ArgMatches) -> Result<CliPlan, clap::Error>;
-    /// Whether `POST /api/v1/runs` starts this kind (then it implements [`Self::plan_from_body`]).
+    /// Whether `POST /api/v1/runs` starts this kind (then it implements [`Self::plan_from_body`]
+    /// and [`Self::form`]).
     fn over_http(&self) -> bool {
         false
+    }
+    /// The form the page's Run panel renders for this kind (`GET /api/v1/runs/kinds`).
+    fn form(&self) -> Option<&'static Form> {
+        None
     }
     /// The validated plan of a `POST /api/v1/runs` body (the whole JSON object, `benchmark`
     /// included): every input problem is a [`RunError::Input`] here, before the run starts.
@@ -69,13 +74,108 @@ pub trait Plan: Send {
 
 /// A plan from the command line, with where it runs.
 pub struct CliPlan {
-    /// The upstream configuration file.
-    pub config: PathBuf,
+    /// The upstream configuration file (`None`: a run that calls no model).
+    pub config: Option<PathBuf>,
     /// The SQLite database (reply cache, runs).
     pub db: PathBuf,
     /// The output folder.
     pub out: PathBuf,
     pub plan: Box<dyn Plan>,
+}
+
+/// What the page needs to start a kind over HTTP: the request's fields and which files of the
+/// finished run (and which of its own inputs) the workbench opens.
+#[derive(Debug, serde::Serialize)]
+pub struct Form {
+    pub fields: &'static [Field],
+    /// Files of the finished run handed to the workbench, when the run has them.
+    pub open: &'static [&'static str],
+    /// Inputs (record fields) handed to the workbench too (a gold file).
+    pub open_inputs: &'static [&'static str],
+}
+
+/// One field of a run request.
+#[derive(Debug, serde::Serialize)]
+pub struct Field {
+    /// The request key.
+    pub name: &'static str,
+    #[serde(rename = "type")]
+    pub kind: FieldKind,
+    /// English label (the page translates known names).
+    pub label: &'static str,
+    pub required: bool,
+    /// The default of an integer or choice field.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default: Option<i64>,
+    /// The values a choice field takes.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub choices: &'static [i64],
+}
+
+/// How the page asks for a field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FieldKind {
+    /// A JSON file holding an array of records, sent as that array.
+    Records,
+    /// One model the server serves.
+    Model,
+    /// Several models the server serves (a list).
+    Models,
+    /// A model the server serves, or none.
+    OptionalModel,
+    /// A whole number of at least 1.
+    Integer,
+    /// One of `choices`.
+    Choice,
+}
+
+impl Field {
+    pub const fn new(name: &'static str, kind: FieldKind, label: &'static str) -> Field {
+        Field {
+            name,
+            kind,
+            label,
+            required: true,
+            default: None,
+            choices: &[],
+        }
+    }
+
+    /// An integer field with a default (not required).
+    pub const fn integer(name: &'static str, label: &'static str, default: i64) -> Field {
+        Field {
+            name,
+            kind: FieldKind::Integer,
+            label,
+            required: false,
+            default: Some(default),
+            choices: &[],
+        }
+    }
+
+    /// `workers` (default 8), as every kind takes it.
+    pub const WORKERS: Field = Field::integer("workers", "workers", 8);
+}
+
+/// `GET /api/v1/runs/kinds`: the kinds started over HTTP, with their forms, in registry order.
+pub fn kinds_json() -> serde_json::Value {
+    let kinds: Vec<serde_json::Value> = REGISTRY
+        .iter()
+        .filter(|k| k.over_http())
+        .filter_map(|k| {
+            let form = k.form()?;
+            Some(serde_json::json!({
+                "key": k.key(),
+                "label": k.label(),
+                "files": k.files(),
+                "fields": form.fields,
+                "open": form.open,
+                "open_inputs": form.open_inputs,
+            }))
+        })
+        .collect();
+    serde_json::json!({ "kinds": kinds })
 }
 
 /// Every run kind, in `scorebench run --help` order.
@@ -84,6 +184,7 @@ pub static REGISTRY: &[&dyn RunKind] = &[
     &super::eotgc::Eotgc,
     &super::sgi::deep_research::DeepResearch,
     &super::sgi::dry::Dry,
+    &super::sgi::dry_exec::DryExec,
     &super::sgi::idea::Idea,
 ];
 
@@ -106,7 +207,7 @@ fn http_keys() -> &'static [&'static str] {
 
 /// The `benchmark` of a run request, read the way serde reads an internally tagged enum (same
 /// messages, with the position in the body): missing → "missing field `benchmark`", another
-/// name → "unknown variant `x`, expected `msqa` or `eotgc`".
+/// name → "unknown variant `x`, expected one of `msqa`, `eotgc`, …".
 pub fn kind_of_body(body: &[u8]) -> Result<&'static dyn RunKind, serde_json::Error> {
     struct Head(&'static dyn RunKind);
     struct HeadVisitor;
@@ -205,6 +306,22 @@ mod tests {
                 k.key()
             );
             assert!(!k.files().is_empty(), "{}", k.key());
+            // A kind the page can start describes its form, and opens only its own files.
+            assert_eq!(k.over_http(), k.form().is_some(), "{}", k.key());
+            if let Some(form) = k.form() {
+                for file in form.open {
+                    assert!(k.files().contains(file), "{}: {file}", k.key());
+                }
+                for input in form.open_inputs {
+                    assert!(
+                        form.fields
+                            .iter()
+                            .any(|f| f.name == *input && f.kind == FieldKind::Records),
+                        "{}: {input}",
+                        k.key()
+                    );
+                }
+            }
         }
     }
 
@@ -215,7 +332,7 @@ mod tests {
         assert_eq!(err("[]"), "missing field `benchmark` at line 1 column 2");
         assert_eq!(
             err(r#"{"benchmark": "sgi"}"#),
-            "unknown variant `sgi`, expected `msqa` or `eotgc` at line 1 column 19"
+            "unknown variant `sgi`, expected one of `msqa`, `eotgc`, `sgi-deep-research`, `sgi-dry`, `sgi-idea` at line 1 column 19"
         );
         assert_eq!(
             err(r#"{"benchmark": 3}"#),

@@ -42,7 +42,9 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::cli::Common;
-use super::kind::{CliPlan, Plan, RunKind, body_as, check_served, check_workers};
+use super::kind::{
+    CliPlan, Field, FieldKind, Form, Plan, RunKind, body_as, check_served, check_workers,
+};
 use super::{JsonlLog, Progress, RunError, first_choice, read_input, write_json};
 use crate::cache::{Role, UsageTotals};
 use crate::gateway::{Call, CallError, Gateway, Sample};
@@ -118,7 +120,7 @@ impl RunKind for Msqa {
             retry_wait_ms: c.retry_wait_ms,
         };
         Ok(CliPlan {
-            config: c.config,
+            config: Some(c.config),
             db: c.db,
             out: c.out,
             plan: Box::new(MsqaPlan {
@@ -133,6 +135,20 @@ impl RunKind for Msqa {
 
     fn over_http(&self) -> bool {
         true
+    }
+
+    fn form(&self) -> Option<&'static Form> {
+        static FORM: Form = Form {
+            fields: &[
+                Field::new("dataset", FieldKind::Records, "dataset (MSQA_Dataset.json)"),
+                Field::new("model", FieldKind::Model, "model"),
+                Field::integer("n", "samples per question", 1),
+                Field::WORKERS,
+            ],
+            open: &["evaluation.json"],
+            open_inputs: &[],
+        };
+        Some(&FORM)
     }
 
     fn plan_from_body(&self, body: Value, gateway: &Gateway) -> Result<Box<dyn Plan>, RunError> {

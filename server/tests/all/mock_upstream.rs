@@ -47,6 +47,8 @@ pub struct MockState {
     pub numbered: std::sync::atomic::AtomicBool,
     /// The next number of a numbered reply (its own counter: concurrent calls must not share one).
     pub numbered_next: AtomicU64,
+    /// `/embeddings` answers every input text from this table (an unknown text is a 400).
+    pub embedding_table: Mutex<Option<HashMap<String, Value>>>,
 }
 
 pub struct MockUpstream {
@@ -250,6 +252,31 @@ async fn embeddings(
     let input = body["input"].to_string();
     if let Some(failure) = common(&state, &headers, &input).await {
         return failure;
+    }
+    if let Some(table) = state.embedding_table.lock().unwrap().as_ref() {
+        let texts: Vec<&str> = match &body["input"] {
+            Value::String(s) => vec![s.as_str()],
+            Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
+            _ => vec![],
+        };
+        let mut data = Vec::new();
+        for (index, text) in texts.iter().enumerate() {
+            let Some(vector) = table.get(*text) else {
+                return (
+                    StatusCode::BAD_REQUEST,
+                    Json(json!({"error": {"message": "unknown text"}})),
+                )
+                    .into_response();
+            };
+            data.push(json!({"object": "embedding", "index": index, "embedding": vector}));
+        }
+        // Answered out of order: the client must place vectors by `index`.
+        data.reverse();
+        return Json(
+            json!({"object": "list", "data": data, "model": body["model"],
+            "usage": {"prompt_tokens": texts.len(), "total_tokens": texts.len()}}),
+        )
+        .into_response();
     }
     Json(json!({
         "object": "list",

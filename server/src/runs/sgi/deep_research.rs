@@ -11,12 +11,12 @@ use futures_util::future::BoxFuture;
 use serde_json::{Map, Value, json};
 
 use super::{
-    JudgeCommon, JudgeOptions, JudgeSummary, ask_all, idx_text, judge_summary, mean, out_paths,
-    parse_log, raw_reply, str_field,
+    JudgeBody, JudgeCommon, JudgeOptions, JudgeSummary, LogInput, ask_all, idx_text, judge_summary,
+    mean, raw_reply, str_field,
 };
 use crate::gateway::Gateway;
 use crate::runs::judge;
-use crate::runs::kind::{CliPlan, Plan, RunKind};
+use crate::runs::kind::{CliPlan, Field, FieldKind, Form, Plan, RunKind, body_as};
 use crate::runs::{Progress, RunError, write_json};
 
 /// `scorebench run sgi-deep-research`.
@@ -32,7 +32,40 @@ impl RunKind for DeepResearch {
     }
 
     fn files(&self) -> &'static [&'static str] {
-        &["judge_replies.json"]
+        &["judge_replies.json", "step2_log.json"]
+    }
+
+    fn over_http(&self) -> bool {
+        true
+    }
+
+    fn form(&self) -> Option<&'static Form> {
+        static FORM: Form = Form {
+            fields: &[
+                Field::new("log", FieldKind::Records, "step-1 log (JSON)"),
+                Field::new(
+                    "judge_model",
+                    FieldKind::Model,
+                    "judge model (official: o4-mini)",
+                ),
+                Field::WORKERS,
+            ],
+            open: &["step2_log.json"],
+            open_inputs: &[],
+        };
+        Some(&FORM)
+    }
+
+    fn plan_from_body(&self, body: Value, gateway: &Gateway) -> Result<Box<dyn Plan>, RunError> {
+        let body: JudgeBody = body_as(body)?;
+        let options = body.options(gateway)?;
+        Ok(Box::new(DeepResearchPlan {
+            options,
+            log: LogInput::Records {
+                records: body.log,
+                out_name: "step2_log.json",
+            },
+        }))
     }
 
     fn args(&self, command: clap::Command) -> clap::Command {
@@ -44,9 +77,9 @@ impl RunKind for DeepResearch {
         Ok(CliPlan {
             plan: Box::new(DeepResearchPlan {
                 options: args.options(),
-                log: args.log,
+                log: LogInput::File(args.log),
             }),
-            config: args.config,
+            config: Some(args.config),
             db: args.db,
             out: args.out,
         })
@@ -55,7 +88,7 @@ impl RunKind for DeepResearch {
 
 struct DeepResearchPlan {
     options: JudgeOptions,
-    log: std::path::PathBuf,
+    log: LogInput,
 }
 
 impl Plan for DeepResearchPlan {
@@ -70,7 +103,7 @@ impl Plan for DeepResearchPlan {
         progress: Arc<Progress>,
     ) -> BoxFuture<'a, Result<String, RunError>> {
         Box::pin(async move {
-            let s = run_deep_research(gateway, &self.options, &self.log, out_dir, progress).await?;
+            let s = run_deep_research(gateway, &self.options, self.log, out_dir, progress).await?;
             Ok(judge_summary("SGI deep research", &s))
         })
     }
@@ -163,20 +196,18 @@ fn deep_research_record_prompt(
     ))
 }
 
-/// Judge a deep-research step-1 log (`log_path`) and write the step-2 log under the same file
+/// Judge a deep-research step-1 log (`log`) and write the step-2 log under the same file
 /// name in `out_dir`, plus `judge_replies.json` ({idx: raw reply or null}).
 pub async fn run_deep_research(
     gateway: &Gateway,
     options: &JudgeOptions,
-    log_path: &Path,
+    mut log: LogInput,
     out_dir: &Path,
     progress: Arc<Progress>,
 ) -> Result<JudgeSummary, RunError> {
     options.check()?;
-    let name = log_path.display().to_string();
-    let text = std::fs::read_to_string(log_path)
-        .map_err(|e| RunError::Input(format!("{name}: cannot read: {e}")))?;
-    let records = parse_log(&name, &text)?;
+    let name = log.name();
+    let records = log.take_records()?;
     let mut prompts = Vec::new();
     for (i, record) in records.iter().enumerate() {
         match record {
@@ -193,7 +224,7 @@ pub async fn run_deep_research(
             }
         }
     }
-    let out = out_paths(log_path, out_dir)?;
+    let out = log.out_path(out_dir)?;
     let replies = ask_all(gateway, options, prompts, &progress).await?;
     let mut replies = replies.into_iter();
     let mut written = Vec::with_capacity(records.len());

@@ -12,12 +12,12 @@ use metrics_core::sgibench::dry::{self, UnitOutcome, UnitRun};
 use serde_json::{Map, Value, json};
 
 use super::{
-    JudgeCommon, JudgeOptions, JudgeSummary, ask_all, idx_text, judge_summary, mean, out_paths,
-    parse_log, raw_reply,
+    JudgeBody, JudgeCommon, JudgeOptions, JudgeSummary, LogInput, ask_all, idx_text, judge_summary,
+    mean, raw_reply,
 };
 use crate::gateway::Gateway;
 use crate::runs::judge;
-use crate::runs::kind::{CliPlan, Plan, RunKind};
+use crate::runs::kind::{CliPlan, Field, FieldKind, Form, Plan, RunKind, body_as};
 use crate::runs::{Progress, RunError, write_json};
 
 /// `scorebench run sgi-dry`.
@@ -33,7 +33,40 @@ impl RunKind for Dry {
     }
 
     fn files(&self) -> &'static [&'static str] {
-        &["judge_replies.json"]
+        &["judge_replies.json", "step4_log.json"]
+    }
+
+    fn over_http(&self) -> bool {
+        true
+    }
+
+    fn form(&self) -> Option<&'static Form> {
+        static FORM: Form = Form {
+            fields: &[
+                Field::new("log", FieldKind::Records, "step-3 log (JSON)"),
+                Field::new(
+                    "judge_model",
+                    FieldKind::Model,
+                    "judge model (official: o4-mini)",
+                ),
+                Field::WORKERS,
+            ],
+            open: &["step4_log.json"],
+            open_inputs: &[],
+        };
+        Some(&FORM)
+    }
+
+    fn plan_from_body(&self, body: Value, gateway: &Gateway) -> Result<Box<dyn Plan>, RunError> {
+        let body: JudgeBody = body_as(body)?;
+        let options = body.options(gateway)?;
+        Ok(Box::new(DryPlan {
+            options,
+            log: LogInput::Records {
+                records: body.log,
+                out_name: "step4_log.json",
+            },
+        }))
     }
 
     fn args(&self, command: clap::Command) -> clap::Command {
@@ -45,9 +78,9 @@ impl RunKind for Dry {
         Ok(CliPlan {
             plan: Box::new(DryPlan {
                 options: args.options(),
-                log: args.log,
+                log: LogInput::File(args.log),
             }),
-            config: args.config,
+            config: Some(args.config),
             db: args.db,
             out: args.out,
         })
@@ -56,7 +89,7 @@ impl RunKind for Dry {
 
 struct DryPlan {
     options: JudgeOptions,
-    log: std::path::PathBuf,
+    log: LogInput,
 }
 
 impl Plan for DryPlan {
@@ -71,7 +104,7 @@ impl Plan for DryPlan {
         progress: Arc<Progress>,
     ) -> BoxFuture<'a, Result<String, RunError>> {
         Box::pin(async move {
-            let s = run_dry(gateway, &self.options, &self.log, out_dir, progress).await?;
+            let s = run_dry(gateway, &self.options, self.log, out_dir, progress).await?;
             Ok(judge_summary("SGI dry experiment", &s))
         })
     }
@@ -197,20 +230,18 @@ fn dry_item(name: &str, number: usize, fields: &Map<String, Value>) -> Result<Dr
     })
 }
 
-/// Judge a dry-experiment step-3 log (`log_path`) and write the step-4 log under the same file
+/// Judge a dry-experiment step-3 log (`log`) and write the step-4 log under the same file
 /// name in `out_dir`, plus `judge_replies.json` ({idx: {"k": raw reply or null}}).
 pub async fn run_dry(
     gateway: &Gateway,
     options: &JudgeOptions,
-    log_path: &Path,
+    mut log: LogInput,
     out_dir: &Path,
     progress: Arc<Progress>,
 ) -> Result<JudgeSummary, RunError> {
     options.check()?;
-    let name = log_path.display().to_string();
-    let text = std::fs::read_to_string(log_path)
-        .map_err(|e| RunError::Input(format!("{name}: cannot read: {e}")))?;
-    let records = parse_log(&name, &text)?;
+    let name = log.name();
+    let records = log.take_records()?;
     let mut items = Vec::with_capacity(records.len());
     let mut prompts = Vec::new();
     for (i, record) in records.iter().enumerate() {
@@ -246,7 +277,7 @@ pub async fn run_dry(
         }
         items.push(item);
     }
-    let out = out_paths(log_path, out_dir)?;
+    let out = log.out_path(out_dir)?;
     let replies = ask_all(gateway, options, prompts, &progress).await?;
     let mut replies = replies.into_iter();
     let mut summary = JudgeSummary {

@@ -14,10 +14,12 @@ use futures_util::future::BoxFuture;
 use metrics_core::sgibench::{idea, idea_parse};
 use serde_json::{Map, Value, json};
 
-use super::{idx_text, parse_log, raw_reply};
+use super::{LogInput, idx_text, raw_reply};
 use crate::gateway::Gateway;
 use crate::runs::judge::{self, JudgeReply};
-use crate::runs::kind::{CliPlan, Plan, RunKind};
+use crate::runs::kind::{
+    CliPlan, Field, FieldKind, Form, Plan, RunKind, body_as, check_served, check_workers,
+};
 use crate::runs::{Progress, RunError, write_json};
 
 /// `scorebench run sgi-idea`.
@@ -49,6 +51,34 @@ pub struct IdeaArgs {
     pub temperature: f64,
     #[arg(long)]
     pub no_temperature: bool,
+    /// An embedding model an upstream serves (official: all-MiniLM-L6-v2): the run embeds every
+    /// text the objective scores need through it and writes embeddings.json, the table
+    /// `scorebench score sgi-idea --embeddings` reads
+    #[arg(long)]
+    pub embedding_model: Option<String>,
+}
+
+/// The `POST /api/v1/runs` body of an idea-generation judge run (`benchmark` aside).
+#[derive(serde::Deserialize)]
+struct IdeaBody {
+    /// The step-1 log's records.
+    log: Vec<Value>,
+    judge_models: Vec<String>,
+    #[serde(default = "eight")]
+    workers: usize,
+    /// Absent: the official 0.1; `null`: none sent.
+    #[serde(default = "official_temperature")]
+    temperature: Option<f64>,
+    #[serde(default)]
+    embedding_model: Option<String>,
+}
+
+fn eight() -> usize {
+    8
+}
+
+fn official_temperature() -> Option<f64> {
+    Some(0.1)
 }
 
 impl RunKind for Idea {
@@ -61,7 +91,59 @@ impl RunKind for Idea {
     }
 
     fn files(&self) -> &'static [&'static str] {
-        &["judge_replies.json"]
+        &["judge_replies.json", EMBEDDINGS_FILE]
+    }
+
+    fn over_http(&self) -> bool {
+        true
+    }
+
+    fn form(&self) -> Option<&'static Form> {
+        static FORM: Form = Form {
+            fields: &[
+                Field::new("log", FieldKind::Records, "step-1 log (JSON)"),
+                Field::new(
+                    "judge_models",
+                    FieldKind::Models,
+                    "judge models (official: three)",
+                ),
+                Field {
+                    required: false,
+                    ..Field::new(
+                        "embedding_model",
+                        FieldKind::OptionalModel,
+                        "embedding model (official: all-MiniLM-L6-v2)",
+                    )
+                },
+                Field::WORKERS,
+            ],
+            open: &[],
+            open_inputs: &[],
+        };
+        Some(&FORM)
+    }
+
+    fn plan_from_body(&self, body: Value, gateway: &Gateway) -> Result<Box<dyn Plan>, RunError> {
+        let body: IdeaBody = body_as(body)?;
+        for model in body.judge_models.iter().chain(&body.embedding_model) {
+            check_served(gateway, model)?;
+        }
+        check_workers(body.workers)?;
+        if body.log.is_empty() {
+            return Err(RunError::Input("log: no records".into()));
+        }
+        Ok(Box::new(IdeaPlan {
+            options: IdeaOptions {
+                judges: body.judge_models,
+                workers: body.workers,
+                temperature: body.temperature,
+            },
+            log: LogInput::Records {
+                records: body.log,
+                out_name: "step1_log.json",
+            },
+            embedding_model: body.embedding_model,
+        }))
     }
 
     fn args(&self, command: clap::Command) -> clap::Command {
@@ -77,9 +159,10 @@ impl RunKind for Idea {
                     workers: args.workers,
                     temperature: (!args.no_temperature).then_some(args.temperature),
                 },
-                log: args.log,
+                log: LogInput::File(args.log),
+                embedding_model: args.embedding_model,
             }),
-            config: args.config,
+            config: Some(args.config),
             db: args.db,
             out: args.out,
         })
@@ -88,7 +171,8 @@ impl RunKind for Idea {
 
 struct IdeaPlan {
     options: IdeaOptions,
-    log: PathBuf,
+    log: LogInput,
+    embedding_model: Option<String>,
 }
 
 impl Plan for IdeaPlan {
@@ -103,8 +187,17 @@ impl Plan for IdeaPlan {
         progress: Arc<Progress>,
     ) -> BoxFuture<'a, Result<String, RunError>> {
         Box::pin(async move {
-            let s = run_idea(gateway, &self.options, &self.log, out_dir, progress).await?;
-            Ok(idea_summary(&self.log, &s))
+            let shown = PathBuf::from(self.log.name());
+            let s = run_idea(
+                gateway,
+                &self.options,
+                self.log,
+                self.embedding_model.as_deref(),
+                out_dir,
+                progress,
+            )
+            .await?;
+            Ok(idea_summary(&shown, &s))
         })
     }
 }
@@ -124,9 +217,19 @@ fn idea_summary(log: &Path, s: &IdeaSummary) -> String {
             list.join("; ")
         )
     };
+    let (embedded, table) = match s.embedded {
+        Some(n) => {
+            let table = s.replies.with_file_name(EMBEDDINGS_FILE);
+            (
+                format!("; {n} texts embedded into {}", table.display()),
+                format!("--embeddings {}", table.display()),
+            )
+        }
+        None => (String::new(), "[--embeddings TABLE.json]".to_string()),
+    };
     format!(
-        "SGI idea generation: {} records, {} judged, {} judge calls ({} attempts), {} without a verdict after {} attempts{skipped}; replies {}\n\
-         score with: scorebench score sgi-idea {} [--embeddings TABLE.json] --judge-replies {}",
+        "SGI idea generation: {} records, {} judged, {} judge calls ({} attempts), {} without a verdict after {} attempts{skipped}; replies {}{embedded}\n\
+         score with: scorebench score sgi-idea {} {table} --judge-replies {}",
         s.records,
         s.judged,
         s.calls,
@@ -137,6 +240,106 @@ fn idea_summary(log: &Path, s: &IdeaSummary) -> String {
         log.display(),
         s.replies.display()
     )
+}
+
+/// The embedding table an idea run writes with `--embedding-model`.
+pub const EMBEDDINGS_FILE: &str = "embeddings.json";
+
+/// Texts embedded per `/embeddings` call.
+pub const EMBEDDING_BATCH: usize = 32;
+
+/// Every text the objective scores of `records` embed, sorted: found by scoring the log once
+/// with an embedder that records what it is asked (and answers a constant vector; which texts
+/// are asked depends on the texts only, never on the vectors).
+pub fn embedding_texts(name: &str, records: &[Value]) -> Result<Vec<String>, RunError> {
+    struct Recorder(std::sync::Mutex<std::collections::BTreeSet<String>>);
+    impl idea::Embedder for Recorder {
+        fn embed(&self, text: &str) -> Option<Vec<f64>> {
+            if let Ok(mut seen) = self.0.lock() {
+                seen.insert(text.to_string());
+            }
+            Some(vec![1.0])
+        }
+    }
+    let recorder = Recorder(Default::default());
+    let text = serde_json::to_string(records).map_err(|e| RunError::Internal(e.to_string()))?;
+    idea::score_log_with(
+        name,
+        &text,
+        &idea::IdeaSources {
+            embeddings: Some(&recorder),
+            judge_replies: None,
+        },
+    )
+    .map_err(|e| RunError::Input(e.to_string()))?;
+    let seen = recorder
+        .0
+        .into_inner()
+        .map_err(|_| RunError::Internal("embedding recorder poisoned".into()))?;
+    Ok(seen.into_iter().collect())
+}
+
+/// Embed `texts` through the gateway (`/embeddings`, cached like every call; usage under role
+/// judge), [`EMBEDDING_BATCH`] at a time: the table `{text: vector}`.
+pub async fn embed_all(
+    gateway: &Gateway,
+    progress: &Progress,
+    model: &str,
+    texts: Vec<String>,
+) -> Result<Map<String, Value>, RunError> {
+    let mut table = Map::new();
+    for batch in texts.chunks(EMBEDDING_BATCH) {
+        progress.wait_if_paused().await;
+        let call = crate::gateway::Call {
+            endpoint: crate::upstream::Endpoint::Embeddings,
+            body: json!({"model": model, "input": batch}),
+            sample: crate::gateway::Sample::Fixed(0),
+            use_cache: true,
+            policy: None,
+        };
+        let expected = batch.len();
+        let answer = gateway
+            .call_json(call, |reply| embedding_vectors(reply, expected).map(|_| ()))
+            .await
+            .map_err(|e| match e {
+                crate::gateway::CallError::UnknownModel(_) => RunError::Input(e.to_string()),
+                other => RunError::Internal(format!("embedding model {model}: {other}")),
+            })?;
+        progress.add_usage(crate::cache::Role::Judge, &answer.usage);
+        gateway
+            .cache
+            .add_usage(progress.id.clone(), crate::cache::Role::Judge, answer.usage)
+            .await
+            .map_err(|e| RunError::Internal(e.to_string()))?;
+        let vectors = embedding_vectors(&answer.json, expected).map_err(RunError::Internal)?;
+        for (text, vector) in batch.iter().zip(vectors) {
+            table.insert(text.clone(), vector);
+        }
+    }
+    Ok(table)
+}
+
+/// The vectors of an OpenAI-compatible embeddings reply, in input order (by `index`).
+fn embedding_vectors(reply: &Value, expected: usize) -> Result<Vec<Value>, String> {
+    let data = reply["data"]
+        .as_array()
+        .ok_or("the embeddings reply has no `data` list")?;
+    let mut vectors = vec![Value::Null; expected];
+    for (position, entry) in data.iter().enumerate() {
+        let index = entry["index"].as_u64().map_or(position, |i| i as usize);
+        let vector = entry["embedding"]
+            .as_array()
+            .filter(|v| !v.is_empty() && v.iter().all(Value::is_number))
+            .ok_or_else(|| format!("data[{position}]: `embedding` must be a list of numbers"))?;
+        let slot = vectors
+            .get_mut(index)
+            .ok_or_else(|| format!("data[{position}]: index {index} out of range"))?;
+        *slot = Value::Array(vector.clone());
+    }
+    if vectors.iter().any(Value::is_null) {
+        return Err(format!("the embeddings reply has not {expected} vectors"));
+    }
+    Ok(vectors)
 }
 
 /// How the idea-generation judges are asked.
@@ -170,6 +373,8 @@ pub struct IdeaSummary {
     pub unreadable: usize,
     /// The replies file written.
     pub replies: std::path::PathBuf,
+    /// Texts embedded into embeddings.json (with an embedding model).
+    pub embedded: Option<usize>,
 }
 
 /// The official idea-comparison prompt (`utils.get_evaluation_prompt_modified`).
@@ -339,7 +544,8 @@ async fn ask_idea_judge(
 pub async fn run_idea(
     gateway: &Gateway,
     options: &IdeaOptions,
-    log_path: &Path,
+    mut log: LogInput,
+    embedding_model: Option<&str>,
     out_dir: &Path,
     progress: Arc<Progress>,
 ) -> Result<IdeaSummary, RunError> {
@@ -357,10 +563,8 @@ pub async fn run_idea(
             )));
         }
     }
-    let name = log_path.display().to_string();
-    let text = std::fs::read_to_string(log_path)
-        .map_err(|e| RunError::Input(format!("{name}: cannot read: {e}")))?;
-    let records = parse_log(&name, &text)?;
+    let name = log.name();
+    let records = log.take_records()?;
     let mut summary = IdeaSummary {
         records: records.len(),
         ..IdeaSummary::default()
@@ -452,6 +656,12 @@ pub async fn run_idea(
         .collect();
     summary.replies = out_dir.join("judge_replies.json");
     write_json(&summary.replies, &Value::Object(out))?;
+    if let Some(model) = embedding_model {
+        let texts = embedding_texts(&name, &records)?;
+        let table = embed_all(gateway, &progress, model, texts).await?;
+        summary.embedded = Some(table.len());
+        write_json(&out_dir.join(EMBEDDINGS_FILE), &table)?;
+    }
     Ok(summary)
 }
 

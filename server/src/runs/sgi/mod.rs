@@ -35,6 +35,7 @@
 
 pub mod deep_research;
 pub mod dry;
+pub mod dry_exec;
 pub mod idea;
 
 pub use deep_research::{deep_research_prompt, read_step_list, step_level_acc};
@@ -234,6 +235,89 @@ pub(crate) fn raw_reply(reply: &JudgeReply) -> Value {
         .text()
         .map(|t| Value::String(t.to_string()))
         .unwrap_or(Value::Null)
+}
+
+/// The log a judge run reads: a file named on the command line, or the records of a
+/// `POST /api/v1/runs` body (then the judged log is written as `out_name`).
+#[derive(Debug, Clone)]
+pub enum LogInput {
+    File(PathBuf),
+    Records {
+        records: Vec<Value>,
+        out_name: &'static str,
+    },
+}
+
+impl LogInput {
+    /// The name messages give the log.
+    pub fn name(&self) -> String {
+        match self {
+            LogInput::File(path) => path.display().to_string(),
+            LogInput::Records { .. } => "log".into(),
+        }
+    }
+
+    /// The log's records (a file is read and parsed here; request records are taken, so a
+    /// second call gives none).
+    pub fn take_records(&mut self) -> Result<Vec<Value>, RunError> {
+        match self {
+            LogInput::File(path) => {
+                let name = path.display().to_string();
+                let text = std::fs::read_to_string(&*path)
+                    .map_err(|e| RunError::Input(format!("{name}: cannot read: {e}")))?;
+                parse_log(&name, &text)
+            }
+            LogInput::Records { records, .. } => Ok(std::mem::take(records)),
+        }
+    }
+
+    /// Where the judged log goes in `out_dir` (created): the input's file name, or `out_name`.
+    pub fn out_path(&self, out_dir: &Path) -> Result<PathBuf, RunError> {
+        match self {
+            LogInput::File(path) => out_paths(path, out_dir),
+            LogInput::Records { out_name, .. } => {
+                std::fs::create_dir_all(out_dir).map_err(|e| RunError::io(out_dir, e))?;
+                Ok(out_dir.join(out_name))
+            }
+        }
+    }
+}
+
+/// The `POST /api/v1/runs` body of a deep-research or dry-experiment judge run (`benchmark`
+/// aside): the log's records and how the judge is asked.
+#[derive(serde::Deserialize)]
+pub(crate) struct JudgeBody {
+    pub log: Vec<Value>,
+    pub judge_model: String,
+    #[serde(default = "eight")]
+    pub workers: usize,
+    /// Absent: the official 0; `null`: none sent.
+    #[serde(default = "zero")]
+    pub temperature: Option<f64>,
+}
+
+fn eight() -> usize {
+    8
+}
+
+fn zero() -> Option<f64> {
+    Some(0.0)
+}
+
+impl JudgeBody {
+    /// The judge options, checked (the judge model must be served, workers in range).
+    pub(crate) fn options(&self, gateway: &Gateway) -> Result<JudgeOptions, RunError> {
+        crate::runs::kind::check_served(gateway, &self.judge_model)?;
+        crate::runs::kind::check_workers(self.workers)?;
+        if self.log.is_empty() {
+            return Err(RunError::Input("log: no records".into()));
+        }
+        Ok(JudgeOptions {
+            model: self.judge_model.clone(),
+            workers: self.workers,
+            temperature: self.temperature,
+        })
+    }
 }
 
 pub(crate) fn out_paths(log_path: &Path, out_dir: &Path) -> Result<PathBuf, RunError> {
