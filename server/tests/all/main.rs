@@ -13,6 +13,7 @@ mod competition;
 mod fuzz_corpus;
 mod golden_asap_aes;
 mod golden_eotgc;
+mod golden_imports;
 mod golden_msqa;
 mod golden_sasbench;
 mod golden_sgibench;
