@@ -139,6 +139,9 @@ pub struct Sample {
     pub scores: Vec<(String, Value, Option<f64>, Option<String>)>,
 }
 
+/// Per sample id, a reduced value's float (`None` = unscored).
+pub type Reduced = Vec<(String, Option<f64>)>;
+
 /// A log, as scorebench keeps it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Log {
@@ -149,7 +152,7 @@ pub struct Log {
     pub scorers: Vec<ScorerResult>,
     pub samples: Vec<Sample>,
     /// Scorer → per sample id, the reduced value's float (`None` = unscored), in log order.
-    pub reductions: Vec<(String, Vec<(String, Option<f64>)>)>,
+    pub reductions: Vec<(String, Reduced)>,
     /// Scorers whose values are lists or dicts (their metrics are per key: reported only).
     pub complex: Vec<String>,
 }
@@ -365,7 +368,7 @@ fn parse_eval(file: NamedBytes<'_>) -> Result<Log, InputError> {
 
 /// The reduced per-sample floats of `scorer` (`None` = unscored): from the reductions, else
 /// from the samples of the first epoch.
-pub fn reduced(log: &Log, scorer: &str) -> Vec<(String, Option<f64>)> {
+pub fn reduced(log: &Log, scorer: &str) -> Reduced {
     if let Some((_, values)) = log.reductions.iter().find(|(s, _)| s == scorer) {
         return values.clone();
     }

@@ -113,14 +113,15 @@ pub fn task_of_file_name(name: &str) -> String {
     let stem = stem.strip_prefix("samples_").unwrap_or(stem);
     // The date lm-eval appends: _YYYY-MM-DDTHH-MM-SS.ffffff
     match stem.rfind('_') {
-        Some(at)
-            if stem[at + 1..].len() >= 19
-                && stem[at + 1..].as_bytes().get(4) == Some(&b'-')
-                && stem[at + 1..].as_bytes().get(10) == Some(&b'T') =>
-        {
-            stem[..at].to_string()
+        Some(at) => {
+            let date = &stem.as_bytes()[at + 1..];
+            if date.len() >= 19 && date.get(4) == Some(&b'-') && date.get(10) == Some(&b'T') {
+                stem[..at].to_string()
+            } else {
+                stem.to_string()
+            }
         }
-        _ => stem.to_string(),
+        None => stem.to_string(),
     }
 }
 
@@ -324,10 +325,13 @@ fn metrics_of(entries: &[(String, Option<f64>)]) -> Metrics {
         .collect()
 }
 
+/// Metric keys with their values (`None` = undefined), in the harness's order.
+pub type Entries = Vec<(String, Option<f64>)>;
+
 /// The recomputed numbers per task and group: tasks from the samples, groups from the results
 /// file's `group_subtasks` over the recomputed tasks.
-pub fn recompute(run: &Run) -> IndexMap<String, (Vec<(String, Option<f64>)>, usize)> {
-    let mut out: IndexMap<String, (Vec<(String, Option<f64>)>, usize)> = IndexMap::new();
+pub fn recompute(run: &Run) -> IndexMap<String, (Entries, usize)> {
+    let mut out: IndexMap<String, (Entries, usize)> = IndexMap::new();
     for task in &run.tasks {
         out.insert(task.clone(), recompute_task(&run.samples, task));
     }
@@ -467,7 +471,7 @@ pub fn report(run: &Run, inputs: Vec<InputFile>, samples: bool) -> Report {
 }
 
 fn show(v: Option<f64>) -> String {
-    v.map_or_else(|| "null".into(), |v| crate::python::py_float_repr(v))
+    v.map_or_else(|| "null".into(), crate::python::py_float_repr)
 }
 
 fn sample_json(s: &Sample) -> Value {

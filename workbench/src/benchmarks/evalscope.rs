@@ -25,6 +25,14 @@ use metrics_core::imports::evalscope::{self, Run};
 
 pub struct EvalScope;
 
+/// A run being planned: its dataset (the report's stem), the folder it sits in, its files.
+struct Planned {
+    dataset: String,
+    folder: String,
+    files: Vec<(Role, usize)>,
+    name: String,
+}
+
 static REPORT_INFO: RoleInfo = RoleInfo {
     key: "evalscope-report",
     label: "EvalScope report (JSON)",
@@ -92,56 +100,54 @@ impl Benchmark for EvalScope {
     }
 
     fn plan(&self, files: &[PlanFile<'_>]) -> Vec<Job> {
-        // (dataset, folder, files, title)
-        let mut runs: Vec<(String, String, Vec<(Role, usize)>, String)> = files
+        let mut runs: Vec<Planned> = files
             .iter()
             .filter(|f| f.role == REPORT)
-            .map(|f| {
-                (
-                    stem(f.name).to_string(),
-                    folder(f.name).to_string(),
-                    vec![(REPORT, f.index)],
-                    f.name.to_string(),
-                )
+            .map(|f| Planned {
+                dataset: stem(f.name).to_string(),
+                folder: folder(f.name).to_string(),
+                files: vec![(REPORT, f.index)],
+                name: f.name.to_string(),
             })
             .collect();
         for f in files.iter().filter(|f| f.role == REVIEWS) {
             let (s, dir) = (stem(f.name), folder(f.name));
-            let fits = |run: &(String, String, Vec<(Role, usize)>, String)| {
-                s.strip_prefix(run.0.as_str())
+            let fits = |run: &Planned| {
+                s.strip_prefix(run.dataset.as_str())
                     .is_some_and(|r| r.starts_with('_'))
-                    && (dir.is_empty() || run.1.is_empty() || dir == run.1)
-                    && !run.2.iter().any(|&(_, i)| {
+                    && (dir.is_empty() || run.folder.is_empty() || dir == run.folder)
+                    && !run.files.iter().any(|&(_, i)| {
                         files
                             .iter()
                             .any(|g| g.index == i && base_name(g.name) == base_name(f.name))
                     })
             };
             match runs.iter().position(fits) {
-                Some(at) => runs[at].2.push((REVIEWS, f.index)),
-                None => runs.push((
-                    String::new(),
-                    dir.to_string(),
-                    vec![(REVIEWS, f.index)],
-                    f.name.to_string(),
-                )),
+                Some(at) => runs[at].files.push((REVIEWS, f.index)),
+                // Reviews without a report: the dataset is the name before the last `_`.
+                None => runs.push(Planned {
+                    dataset: s.rsplit_once('_').map_or(s, |(d, _)| d).to_string(),
+                    folder: dir.to_string(),
+                    files: vec![(REVIEWS, f.index)],
+                    name: f.name.to_string(),
+                }),
             }
         }
         runs.into_iter()
-            .map(|(_, dir, files, name)| {
-                let model = if dir.is_empty() {
+            .map(|run| {
+                let model = if run.folder.is_empty() {
                     String::new()
                 } else {
-                    format!(" ({dir})")
+                    format!(" ({})", run.folder)
                 };
                 Job::new(
                     self,
                     format!(
                         "EvalScope: {}{model}, {} files",
-                        base_name(&name),
-                        files.len()
+                        base_name(&run.name),
+                        run.files.len()
                     ),
-                    files,
+                    run.files,
                 )
             })
             .collect()

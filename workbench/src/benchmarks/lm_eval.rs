@@ -25,6 +25,13 @@ use metrics_core::imports::lm_eval::{self, Run};
 
 pub struct LmEval;
 
+/// A run being planned: the date in its file names, its files, the name for its title.
+struct Planned {
+    date: String,
+    files: Vec<(Role, usize)>,
+    name: String,
+}
+
 static RESULTS_INFO: RoleInfo = RoleInfo {
     key: "lm-eval-results",
     label: "lm-evaluation-harness results (JSON)",
@@ -112,41 +119,39 @@ impl Benchmark for LmEval {
     }
 
     fn plan(&self, files: &[PlanFile<'_>]) -> Vec<Job> {
-        let results: Vec<&PlanFile<'_>> = files.iter().filter(|f| f.role == RESULTS).collect();
-        let mut jobs: Vec<(String, Vec<(Role, usize)>, String)> = results
+        let mut runs: Vec<Planned> = files
             .iter()
-            .map(|r| {
-                (
-                    run_date(r.name).to_string(),
-                    vec![(RESULTS, r.index)],
-                    r.name.to_string(),
-                )
+            .filter(|f| f.role == RESULTS)
+            .map(|r| Planned {
+                date: run_date(r.name).to_string(),
+                files: vec![(RESULTS, r.index)],
+                name: r.name.to_string(),
             })
             .collect();
         for s in files.iter().filter(|f| f.role == SAMPLES) {
             let date = run_date(s.name);
-            let at = jobs.iter().position(|(d, ..)| d == date).or_else(|| {
+            let at = runs.iter().position(|r| r.date == date).or_else(|| {
                 // Renamed files: the one results file takes every samples file.
-                (date.is_empty() && jobs.len() == 1).then_some(0)
+                (date.is_empty() && runs.len() == 1).then_some(0)
             });
             match at {
-                Some(at) => jobs[at].1.push((SAMPLES, s.index)),
-                None => jobs.push((
-                    date.to_string(),
-                    vec![(SAMPLES, s.index)],
-                    s.name.to_string(),
-                )),
+                Some(at) => runs[at].files.push((SAMPLES, s.index)),
+                None => runs.push(Planned {
+                    date: date.to_string(),
+                    files: vec![(SAMPLES, s.index)],
+                    name: s.name.to_string(),
+                }),
             }
         }
-        jobs.into_iter()
-            .map(|(_, files, name)| {
-                let n = files.len();
+        runs.into_iter()
+            .map(|run| {
+                let n = run.files.len();
                 let title = if n > 1 {
-                    format!("lm-eval: {name} (+{} samples files)", n - 1)
+                    format!("lm-eval: {} (+{} samples files)", run.name, n - 1)
                 } else {
-                    format!("lm-eval: {name}")
+                    format!("lm-eval: {}", run.name)
                 };
-                Job::new(self, title, files)
+                Job::new(self, title, run.files)
             })
             .collect()
     }
