@@ -142,6 +142,14 @@ pub struct Sample {
 /// Per sample id, a reduced value's float (`None` = unscored).
 pub type Reduced = Vec<(String, Option<f64>)>;
 
+/// One scorer's per-sample values after an epoch reducer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reduction {
+    pub scorer: String,
+    pub reducer: Option<String>,
+    pub values: Reduced,
+}
+
 /// A log, as scorebench keeps it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Log {
@@ -152,7 +160,7 @@ pub struct Log {
     pub scorers: Vec<ScorerResult>,
     pub samples: Vec<Sample>,
     /// Scorer → per sample id, the reduced value's float (`None` = unscored), in log order.
-    pub reductions: Vec<(String, Reduced)>,
+    pub reductions: Vec<Reduction>,
     /// Scorers whose values are lists or dicts (their metrics are per key: reported only).
     pub complex: Vec<String>,
 }
@@ -282,15 +290,14 @@ fn log_of(
         samples: samples.into_iter().map(sample_of).collect(),
         reductions: reductions
             .into_iter()
-            .map(|r| {
-                let _ = r.reducer;
-                (
-                    r.scorer,
-                    r.samples
-                        .iter()
-                        .map(|s| (id_text(&s.sample_id), value_to_float(&s.value)))
-                        .collect(),
-                )
+            .map(|r| Reduction {
+                values: r
+                    .samples
+                    .iter()
+                    .map(|s| (id_text(&s.sample_id), value_to_float(&s.value)))
+                    .collect(),
+                scorer: r.scorer,
+                reducer: r.reducer,
             })
             .collect(),
     }
@@ -366,11 +373,15 @@ fn parse_eval(file: NamedBytes<'_>) -> Result<Log, InputError> {
     ))
 }
 
-/// The reduced per-sample floats of `scorer` (`None` = unscored): from the reductions, else
-/// from the samples of the first epoch.
-pub fn reduced(log: &Log, scorer: &str) -> Reduced {
-    if let Some((_, values)) = log.reductions.iter().find(|(s, _)| s == scorer) {
-        return values.clone();
+/// The reduced per-sample floats of `scorer` (`None` = unscored): from the reductions (those of
+/// `reducer` when the results name one), else from the samples of the first epoch.
+pub fn reduced(log: &Log, scorer: &str, reducer: Option<&str>) -> Reduced {
+    let of_scorer = || log.reductions.iter().filter(|r| r.scorer == scorer);
+    let found = of_scorer()
+        .find(|r| reducer.is_some() && r.reducer.as_deref() == reducer)
+        .or_else(|| of_scorer().next());
+    if let Some(r) = found {
+        return r.values.clone();
     }
     log.samples
         .iter()
@@ -400,7 +411,7 @@ pub fn recompute(log: &Log) -> Vec<(String, String, Option<f64>, f64)> {
         .iter()
         .filter(|s| !log.complex.contains(&s.name))
     {
-        let values: Vec<f64> = reduced(log, &s.name)
+        let values: Vec<f64> = reduced(log, &s.name, s.reducer.as_deref())
             .into_iter()
             .filter_map(|(_, v)| v)
             .collect();

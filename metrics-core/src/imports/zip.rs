@@ -185,3 +185,83 @@ fn zstd(data: &[u8], size: usize) -> Result<Vec<u8>, String> {
         .map_err(|e| e.to_string())?;
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A ZIP archive of `(name, method, data as stored)` entries (sizes from `plain`).
+    fn archive(entries: &[(&str, u16, Vec<u8>, usize)]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut central = Vec::new();
+        for (name, method, data, plain) in entries {
+            let offset = out.len() as u32;
+            let header = |sig: u32, out: &mut Vec<u8>| {
+                out.extend(sig.to_le_bytes());
+                if sig == CENTRAL {
+                    out.extend(20u16.to_le_bytes()); // version made by
+                }
+                out.extend(20u16.to_le_bytes()); // version needed
+                out.extend(0u16.to_le_bytes()); // flags
+                out.extend(method.to_le_bytes());
+                out.extend([0u8; 8]); // time, date, crc
+                out.extend((data.len() as u32).to_le_bytes());
+                out.extend((*plain as u32).to_le_bytes());
+                out.extend((name.len() as u16).to_le_bytes());
+                out.extend(0u16.to_le_bytes()); // extra
+            };
+            header(LOCAL, &mut out);
+            out.extend(name.as_bytes());
+            out.extend(data);
+            header(CENTRAL, &mut central);
+            central.extend([0u8; 8]); // comment len, disk, internal attrs, (2 of) external
+            central.extend([0u8; 2]);
+            central.extend(offset.to_le_bytes());
+            central.extend(name.as_bytes());
+        }
+        let cd_offset = out.len() as u32;
+        out.extend(&central);
+        out.extend(EOCD.to_le_bytes());
+        out.extend([0u8; 4]);
+        out.extend((entries.len() as u16).to_le_bytes());
+        out.extend((entries.len() as u16).to_le_bytes());
+        out.extend((central.len() as u32).to_le_bytes());
+        out.extend(cd_offset.to_le_bytes());
+        out.extend(0u16.to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn stored_and_deflated_entries_read_back() {
+        let text = br#"{"eval": {"task": "t", "model": "m"}}"#.repeat(20);
+        let deflated = miniz_oxide::deflate::compress_to_vec(&text, 6);
+        let bytes = archive(&[
+            ("a.json", 0, text.clone(), text.len()),
+            ("header.json", 8, deflated, text.len()),
+        ]);
+        assert!(is_zip(&bytes));
+        let zip = Archive::new(&bytes).unwrap();
+        assert_eq!(zip.entries.len(), 2);
+        assert_eq!(zip.read_name("a.json").unwrap().unwrap(), text);
+        assert_eq!(zip.read_name("header.json").unwrap().unwrap(), text);
+        assert_eq!(zip.read_name("missing.json").unwrap(), None);
+    }
+
+    #[test]
+    fn damaged_archives_are_errors_not_panics() {
+        let text = b"hello".to_vec();
+        let bytes = archive(&[("x", 8, vec![1, 2, 3], 5), ("y", 0, text, 5)]);
+        let zip = Archive::new(&bytes).unwrap();
+        assert!(zip.read_name("x").unwrap_err().contains("deflate"));
+        for cut in [0, 10, bytes.len() / 2, bytes.len() - 1] {
+            let _ = Archive::new(&bytes[..cut]).map(|z| {
+                for e in &z.entries {
+                    let _ = z.read(e);
+                }
+            });
+        }
+        let wrong_size = archive(&[("z", 0, b"abc".to_vec(), 4)]);
+        let zip = Archive::new(&wrong_size).unwrap();
+        assert!(zip.read_name("z").is_err());
+    }
+}

@@ -22,7 +22,7 @@ use crate::drill::{self, Fields, SampleRow, StepComparison, text_of};
 use crate::registry::{Benchmark, Paired};
 use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile};
 use metrics_core::InputError;
-use metrics_core::imports::inspect::{self, Log};
+use metrics_core::imports::inspect::{self, Log, Reduced};
 
 pub struct Inspect;
 
@@ -156,10 +156,14 @@ impl Benchmark for Inspect {
         if scorers.is_empty() {
             return Err(CompareError("the two logs have no scorer in common".into()));
         }
-        let reduced_a: Vec<Vec<(String, Option<f64>)>> =
-            scorers.iter().map(|s| inspect::reduced(la, s)).collect();
-        let reduced_b: Vec<Vec<(String, Option<f64>)>> =
-            scorers.iter().map(|s| inspect::reduced(lb, s)).collect();
+        let reduced_a: Vec<Reduced> = scorers
+            .iter()
+            .map(|s| inspect::reduced(la, s, None))
+            .collect();
+        let reduced_b: Vec<Reduced> = scorers
+            .iter()
+            .map(|s| inspect::reduced(lb, s, None))
+            .collect();
         let ids =
             |r: &Vec<(String, Option<f64>)>| r.iter().map(|(id, _)| id.clone()).collect::<Vec<_>>();
         let (ids_a, ids_b) = (ids(&reduced_a[0]), ids(&reduced_b[0]));
