@@ -176,14 +176,25 @@ impl<'a> Archive<'a> {
     }
 }
 
-/// Every Zstandard frame of `data`, decoded (at most `size` bytes).
+/// Every Zstandard frame of `data`, decoded (at most `size` bytes). The output buffer starts
+/// near the usual JSON ratio and grows fourfold while too small, so a directory that claims a
+/// huge size cannot make the reader allocate it up front.
 fn zstd(data: &[u8], size: usize) -> Result<Vec<u8>, String> {
-    let mut out = Vec::with_capacity(size);
-    let mut decoder = ruzstd::decoding::FrameDecoder::new();
-    decoder
-        .decode_all_to_vec(data, &mut out)
-        .map_err(|e| e.to_string())?;
-    Ok(out)
+    use ruzstd::decoding::{FrameDecoder, errors::FrameDecoderError};
+    let mut capacity = size.min(data.len().saturating_mul(16).max(1 << 20));
+    loop {
+        let mut out = Vec::with_capacity(capacity);
+        match FrameDecoder::new().decode_all_to_vec(data, &mut out) {
+            Ok(()) => return Ok(out),
+            Err(FrameDecoderError::TargetTooSmall) if capacity < size => {
+                capacity = size.min(capacity.saturating_mul(4));
+            }
+            Err(FrameDecoderError::TargetTooSmall) => {
+                return Err("larger than the size in the directory".into());
+            }
+            Err(e) => return Err(e.to_string()),
+        }
+    }
 }
 
 #[cfg(test)]
