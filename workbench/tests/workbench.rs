@@ -891,6 +891,12 @@ mod imports {
             assert_eq!(run.report.samples.as_ref().unwrap().len(), 36);
         }
         compared(&runs[0], &runs[1], &["acc,none", "acc_norm,none"]);
+        // Multiple choice: the answer is the choice with the highest log-likelihood.
+        let first = &runs[0].report.samples.as_ref().unwrap()[0];
+        assert!(
+            first["response"].as_str().unwrap().starts_with("choice "),
+            "{first}"
+        );
         // The observed values are the pooled means over both tasks: the group's acc.
         let mut boot = Bootstrap::new(&runs[0], &runs[1], Variant::Official, 1, 1000).unwrap();
         boot.step(1);
@@ -927,6 +933,19 @@ mod imports {
         }
         // model-a.eval, model-a.json, model-b.eval in name order.
         compared(&runs[0], &runs[2], &["match", "includes"]);
+        // The detail of a sample shows the model's reply: from its own entry of the .eval
+        // archive, from the sample itself in the .json log (q00 epoch 1 in both).
+        let outcomes = score_files(&files, &ScoreOptions::default());
+        for outcome in &outcomes[..2] {
+            let detail = workbench::drill::sample_detail(&files, outcome, 0).unwrap();
+            let output = detail.fields.iter().find(|(k, _)| k == "Model output");
+            assert_eq!(
+                output.map(|(_, v)| v.as_str()),
+                Some("It is 5, or rather 6"),
+                "{}",
+                outcome.job.title
+            );
+        }
     }
 
     #[test]

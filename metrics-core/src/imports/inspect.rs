@@ -71,6 +71,14 @@ struct RawSample {
     target: Value,
     #[serde(default)]
     scores: Option<IndexMap<String, RawScore>>,
+    #[serde(default)]
+    output: Option<RawOutput>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct RawOutput {
+    #[serde(default)]
+    completion: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -137,6 +145,9 @@ pub struct Sample {
     pub target: String,
     /// Scorer → (value as logged, its float, answer).
     pub scores: Vec<(String, Value, Option<f64>, Option<String>)>,
+    /// The model's final reply, when the log holds it with the sample (`.json` logs; a `.eval`
+    /// keeps it in `samples/<id>_epoch_<n>.json`, see [`sample_completion`]).
+    pub completion: Option<String>,
 }
 
 /// Per sample id, a reduced value's float (`None` = unscored).
@@ -229,6 +240,7 @@ fn sample_of(raw: RawSample) -> Sample {
         epoch: raw.epoch,
         input: text_of(&raw.input),
         target: text_of(&raw.target),
+        completion: raw.output.and_then(|o| o.completion),
         scores: raw
             .scores
             .unwrap_or_default()
@@ -373,6 +385,30 @@ fn parse_eval(file: NamedBytes<'_>) -> Result<Log, InputError> {
     ))
 }
 
+/// The model's final reply to sample `id` in `epoch` of a `.eval` archive (its
+/// `samples/<id>_epoch_<epoch>.json` entry); `None` for a `.json` log or a missing entry.
+pub fn sample_completion(
+    file: NamedBytes<'_>,
+    id: &str,
+    epoch: u32,
+) -> Result<Option<String>, InputError> {
+    if !is_zip(file.bytes) {
+        return Ok(None);
+    }
+    let whole = |m: String| InputError::whole_file(file.name, m);
+    let archive = Archive::new(file.bytes).map_err(whole)?;
+    let name = format!("samples/{id}_epoch_{epoch}.json");
+    let Some(bytes) = archive.read_name(&name).map_err(whole)? else {
+        return Ok(None);
+    };
+    let text =
+        String::from_utf8(bytes).map_err(|e| whole(format!("{name}: not UTF-8 text: {e}")))?;
+    let sample: RawSample = serde_json::from_str(&lenient_json(&text)).map_err(|e| {
+        InputError::at_line(&format!("{}:{name}", file.name), e.line(), e.to_string())
+    })?;
+    Ok(sample.output.and_then(|o| o.completion))
+}
+
 /// The reduced per-sample floats of `scorer` (`None` = unscored): from the reductions (those of
 /// `reducer` when the results name one), else from the samples of the first epoch.
 pub fn reduced(log: &Log, scorer: &str, reducer: Option<&str>) -> Reduced {
@@ -496,6 +532,9 @@ fn sample_json(s: &Sample) -> Value {
     o.insert("input".into(), json!(s.input));
     let answer = s.scores.iter().find_map(|(_, _, _, a)| a.clone());
     o.insert("answer".into(), json!(answer));
+    if let Some(c) = &s.completion {
+        o.insert("completion".into(), json!(c));
+    }
     let mut scores = Map::new();
     for (name, value, f, _) in &s.scores {
         scores.insert(name.clone(), value.clone());

@@ -39,8 +39,11 @@ pub struct Sample {
     pub doc_id: String,
     pub filter: String,
     pub target: String,
-    /// `filtered_resps` as compact JSON (what the metrics were computed from).
+    /// What the model answered: for multiple choice the choice with the highest log-likelihood
+    /// (`choice 2 of 4`, first of equals as `np.argmax`), for generation the filtered text.
     pub response: String,
+    /// `filtered_resps` as compact JSON (what the metrics were computed from).
+    pub filtered_resps: String,
     /// Metric name → the per-sample value (`None` when not a number).
     pub values: Vec<(String, Option<f64>)>,
     /// The file and 1-based line it came from.
@@ -122,6 +125,38 @@ pub fn task_of_file_name(name: &str) -> String {
             }
         }
         None => stem.to_string(),
+    }
+}
+
+/// The answer in `filtered_resps`: `[[loglik, is_greedy], …]` (multiple choice, numbers or their
+/// strings) → the first choice with the highest log-likelihood; `["text"]` → the text.
+fn response_of(v: Option<&Value>) -> String {
+    let Some(Value::Array(items)) = v else {
+        return v.map(Value::to_string).unwrap_or_default();
+    };
+    let number = |x: &Value| match x {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse::<f64>().ok(),
+        _ => None,
+    };
+    let lls: Option<Vec<f64>> = items
+        .iter()
+        .map(|c| c.as_array().and_then(|pair| pair.first()).and_then(number))
+        .collect();
+    match lls {
+        Some(lls) if !lls.is_empty() => {
+            let mut best = 0;
+            for (i, ll) in lls.iter().enumerate() {
+                if *ll > lls[best] {
+                    best = i;
+                }
+            }
+            format!("choice {best} of {}", lls.len())
+        }
+        _ => match items.as_slice() {
+            [Value::String(text)] => text.clone(),
+            _ => Value::Array(items.clone()).to_string(),
+        },
     }
 }
 
@@ -230,7 +265,8 @@ pub fn parse_samples(file: NamedBytes<'_>, task: &str) -> Result<Vec<Sample>, In
                 .unwrap_or("none")
                 .to_string(),
             target: text_of(record.get("target")),
-            response: text_of(record.get("filtered_resps")),
+            response: response_of(record.get("filtered_resps")),
+            filtered_resps: text_of(record.get("filtered_resps")),
             values,
             path: file.name.to_string(),
             line: n,
@@ -481,6 +517,7 @@ fn sample_json(s: &Sample) -> Value {
     o.insert("filter".into(), json!(s.filter));
     o.insert("target".into(), json!(s.target));
     o.insert("response".into(), json!(s.response));
+    o.insert("filtered_resps".into(), json!(s.filtered_resps));
     for (m, v) in &s.values {
         o.insert(m.clone(), json!(v));
     }

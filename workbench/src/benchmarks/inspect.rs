@@ -115,8 +115,8 @@ impl Benchmark for Inspect {
 
     fn detail(
         &self,
-        _files: &[WorkFile],
-        _outcome: &Outcome,
+        files: &[WorkFile],
+        outcome: &Outcome,
         _index: usize,
         s: &Map<String, Value>,
     ) -> Result<(Fields, Vec<StepComparison>), InputError> {
@@ -126,8 +126,23 @@ impl Benchmark for Inspect {
                 ("input", "Input"),
                 ("target", "Target"),
                 ("answer", "Answer"),
+                ("completion", "Model output"),
             ],
         );
+        // A .eval archive keeps the reply in the sample's own entry: read that one entry.
+        if !s.contains_key("completion")
+            && let Some(file) = named(files, &outcome.job)?.into_iter().next()
+        {
+            let id = text_of(s.get("id"));
+            let epoch = s
+                .get("epoch")
+                .and_then(Value::as_u64)
+                .and_then(|e| u32::try_from(e).ok())
+                .unwrap_or(1);
+            if let Some(reply) = inspect::sample_completion(file, &id, epoch)? {
+                fields.push(("Model output".into(), reply));
+            }
+        }
         if let Some(Value::Object(scores)) = s.get("scores") {
             for (name, value) in scores {
                 fields.push((format!("Score: {name}"), text_of(Some(value))));

@@ -178,7 +178,14 @@ impl Benchmark for LmEval {
         row.id = text_of(s.get("id"));
         row.gold = short(&text_of(s.get("target")), 120);
         row.pred = short(&text_of(s.get("response")), 120);
-        let reserved = ["subset", "id", "filter", "target", "response"];
+        let reserved = [
+            "subset",
+            "id",
+            "filter",
+            "target",
+            "response",
+            "filtered_resps",
+        ];
         let first = s
             .iter()
             .find(|(k, _)| !reserved.contains(&k.as_str()))
@@ -200,7 +207,8 @@ impl Benchmark for LmEval {
                 s,
                 &[
                     ("target", "Target"),
-                    ("response", "Filtered response"),
+                    ("response", "Answer"),
+                    ("filtered_resps", "Filtered responses"),
                     ("filter", "Filter"),
                 ],
             ),
