@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Recreate tests/imports/: real logs of lm-evaluation-harness, Inspect AI and EvalScope, made by
+# Recreate tests/imports/ (all but its README.md): real logs of lm-evaluation-harness, Inspect AI and EvalScope, made by
 # the tools themselves (pinned versions from PyPI, each in its own throw-away venv: their pins
 # conflict), offline, on the small local datasets of scripts/import-fixtures/make_data.py:
 #   Inspect AI   its `mockllm` provider with deterministic replies (two "models")
@@ -26,7 +26,7 @@ venv() { # name, pip requirement
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-rm -rf "$out"
+rm -rf "$out/data" "$out/inspect" "$out/lm-eval" "$out/evalscope"   # README.md stays
 mkdir -p "$out/data" "$out/inspect" "$out/lm-eval" "$out/evalscope"
 python3 "$here/make_data.py" "$out/data"
 
