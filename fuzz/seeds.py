@@ -67,6 +67,38 @@ def sgibench():
             put("sgibench", read(f))
 
 
+def imports():
+    """Logs of other tools (tests/imports/, made by the tools): lm-eval results \0 samples,
+    EvalScope report \0 reviews (both cut to a few records), a small Inspect JSON log with a bare
+    NaN, and the same log as a deflate ZIP archive (the .eval layout of older Inspect versions)."""
+    import io
+    import zipfile
+    imp = ROOT / "tests" / "imports"
+    for run in sorted((imp / "lm-eval").glob("dummy-*")):
+        results = next(run.glob("results_*.json"))
+        samples = sorted(run.glob("samples_*.jsonl"))[0]
+        put("imports", read(results), b"".join(read(samples).splitlines(True)[:4]))
+    for model in sorted((imp / "evalscope").glob("model-*")):
+        report = next(model.glob("reports/*/*.json"))
+        reviews = sorted(model.glob("reviews/*/*.jsonl"))[0]
+        put("imports", read(report), b"".join(read(reviews).splitlines(True)[:3]))
+    header = {"status": "success", "eval": {"task": "t", "model": "m"},
+              "results": {"scores": [{"name": "s", "scored_samples": 1, "metrics": {
+                  "accuracy": {"name": "accuracy", "value": 0.5, "params": {}},
+                  "stderr": {"name": "stderr", "value": float("nan"), "params": {}}}}]}}
+    samples = [{"id": i, "epoch": 1, "input": "q", "target": "a",
+                "scores": {"s": {"value": v, "answer": "a"}}} for i, v in [(1, "C"), (2, float("nan"))]]
+    reductions = [{"scorer": "s", "samples": [{"value": 1.0, "sample_id": 1},
+                                              {"value": float("nan"), "sample_id": 2}]}]
+    put("imports", json.dumps({**header, "samples": samples, "reductions": reductions}))
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("header.json", json.dumps(header))
+        z.writestr("summaries.json", json.dumps(samples))
+        z.writestr("reductions.json", json.dumps(reductions))
+    put("imports", buf.getvalue())
+
+
 def small():
     put("pairs", "gold,pred\n0,0\n1,2\n2,2\n3,2\n")
     put("pairs", '{"gold": 1, "pred": "2"}\n{"gold": 3.5, "pred": 1e300}\n\n{"gold": -0.0, "pred": 0}\n')
@@ -90,5 +122,6 @@ if __name__ == "__main__":
     msqa()
     sgibench()
     small()
+    imports()
     for d in sorted(CORPUS.iterdir()):
         print(d.name, len(list(d.iterdir())))

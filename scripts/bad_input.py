@@ -111,13 +111,27 @@ def main():
         "sgi-deep-research": (g / "sgibench" / "deep_research" / "dr_01_basic_exact_match" / "step2_input.json").read_bytes(),
         "sgi-idea": (g / "sgibench" / "idea_generation" / "idea_01_json_full_win" / "step2_input.json").read_bytes(),
     }
+    # Logs of other tools (tests/imports/, made by the tools themselves).
+    imp = g.parent / "imports"
+    lm = sorted((imp / "lm-eval" / "dummy-a").glob("*.json*"))
+    es = imp / "evalscope" / "model-a"
+    valid["lm-eval-results"] = next(p for p in lm if p.name.startswith("results_")).read_bytes()
+    valid["lm-eval-samples"] = next(p for p in lm if p.name.startswith("samples_")).read_bytes()
+    valid["inspect-eval"] = (imp / "inspect" / "model-a.eval").read_bytes()
+    valid["inspect-json"] = (imp / "inspect" / "model-a.json").read_bytes()
+    valid["evalscope-report"] = (es / "reports" / "model-a" / "general_mcq.json").read_bytes()
+    valid["evalscope-reviews"] = (es / "reviews" / "model-a" / "general_mcq_easy.jsonl").read_bytes()
     files = {}
     for key, data in valid.items():
         d = work / "valid" / key
         d.mkdir(parents=True)
         name = {"sasbench-taxonomy": "error_type.jsonl", "sasbench-gold": "7_Math_ShortAns.jsonl",
                 "sasbench-prediction": "7_Math_ShortAns_prediction.jsonl",
-                "sasbench-scored": "7_Math_ShortAns_scored.jsonl"}.get(key, key + (".csv" if key == "pairs" else ".json"))
+                "sasbench-scored": "7_Math_ShortAns_scored.jsonl",
+                "lm-eval-results": "results_2026-01-01T00-00-00.000000.json",
+                "lm-eval-samples": "samples_t_2026-01-01T00-00-00.000000.jsonl",
+                "inspect-eval": "log.eval", "evalscope-report": "general_mcq.json",
+                "evalscope-reviews": "general_mcq_easy.jsonl"}.get(key, key + (".csv" if key == "pairs" else ".json"))
         files[key] = d / name
         files[key].write_bytes(data)
     dataset_dir = work / "valid" / "dataset"
@@ -144,11 +158,19 @@ def main():
         ("sgi-deep-research", "log", ["sgi-deep-research", "@"]),
         ("sgi-idea", "log", ["sgi-idea", "@"]),
         ("sgi-idea", "embeddings", ["sgi-idea", str(files["sgi-idea"]), "--embeddings", "@"]),
+        ("lm-eval", "lm-eval-results", ["lm-eval", "@", str(files["lm-eval-samples"])]),
+        ("lm-eval", "lm-eval-samples", ["lm-eval", str(files["lm-eval-results"]), "@"]),
+        ("inspect", "inspect-eval", ["inspect", "@"]),
+        ("inspect", "inspect-json", ["inspect", "@"]),
+        ("evalscope", "evalscope-report", ["evalscope", "@", str(files["evalscope-reviews"])]),
+        ("evalscope", "evalscope-reviews", ["evalscope", str(files["evalscope-report"]), "@"]),
     ]
     slot_valid = {"pairs": "pairs", "prediction": "sasbench-prediction", "taxonomy": "sasbench-taxonomy",
                   "scored": "sasbench-scored", "dataset-gold": "sasbench-gold", "gold": "eotgc-gold",
                   "pred": "eotgc-pred", "track2": "eotgc-track2", "comments": "eotgc-comments",
-                  "evaluation": "msqa", "judge-replies": "sgi-dry", "embeddings": "sgi-idea"}
+                  "evaluation": "msqa", "judge-replies": "sgi-dry", "embeddings": "sgi-idea",
+                  **{k: k for k in ["lm-eval-results", "lm-eval-samples", "inspect-eval", "inspect-json",
+                                    "evalscope-report", "evalscope-reviews"]}}
 
     sparse = work / "sparse-2GB.json"
     with open(sparse, "wb") as f:

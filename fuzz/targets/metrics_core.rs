@@ -15,7 +15,7 @@ use metrics_core::sasbench::{
 use metrics_core::{eotgc, msqa, pairs, sgibench};
 
 /// The names of the targets, for the corpus replay.
-pub const TARGETS: [&str; 9] = [
+pub const TARGETS: [&str; 10] = [
     "lenient_json",
     "sasbench_raw",
     "sasbench_predictions",
@@ -25,6 +25,7 @@ pub const TARGETS: [&str; 9] = [
     "pairs",
     "stats",
     "python",
+    "imports",
 ];
 
 /// Run the target called `name`.
@@ -39,6 +40,7 @@ pub fn run(name: &str, data: &[u8]) {
         "pairs" => pairs(data),
         "stats" => stats(data),
         "python" => python(data),
+        "imports" => imports(data),
         _ => panic!("no fuzz target {name}"),
     }
 }
@@ -237,5 +239,35 @@ pub fn python(data: &[u8]) {
     let _ = metrics_core::python::strip(&text);
     if let Ok(v) = lenient_json::json_loads(&text) {
         let _ = (v.py_str(), v.json_dumps(), v.py_int(), v.to_value());
+    }
+}
+
+/// Logs of other tools: lm-eval (results \0 samples) and EvalScope (report \0 reviews) through
+/// their reports, the whole input as an Inspect log (`.eval` archive or `.json`), and the ZIP
+/// reader over every entry.
+pub fn imports(data: &[u8]) {
+    use metrics_core::imports::{NamedBytes, evalscope, inspect, lm_eval, zip};
+    let mut parts = data.splitn(2, |&b| b == 0);
+    let (a, b) = (parts.next().unwrap_or(&[]), parts.next().unwrap_or(&[]));
+    let named = |name, bytes| NamedBytes { name, bytes };
+    let _ = lm_eval::score(
+        &[
+            named("results_2026-01-01T00-00-00.000000.json", a),
+            named("samples_t_2026-01-01T00-00-00.000000.jsonl", b),
+        ],
+        true,
+    );
+    let _ = evalscope::score(
+        &[
+            named("general_mcq.json", a),
+            named("general_mcq_easy.jsonl", b),
+        ],
+        true,
+    );
+    let _ = inspect::score(named("log.eval", data), true);
+    if let Ok(archive) = zip::Archive::new(data) {
+        for entry in &archive.entries {
+            let _ = archive.read(entry);
+        }
     }
 }

@@ -42,6 +42,9 @@ pub static REGISTRY: &[&dyn Benchmark] = &[
     &benchmarks::sgibench::SgiReasoning,
     &benchmarks::sgibench::SgiScore,
     &benchmarks::asap_aes::AsapAes,
+    &benchmarks::lm_eval::LmEval,
+    &benchmarks::inspect::Inspect,
+    &benchmarks::evalscope::EvalScope,
     &benchmarks::pairs::PairsBenchmark,
 ];
 

@@ -800,3 +800,179 @@ fn teacher_class_with_gold_in_the_samples_layout() {
     let check = &outcomes[1].result.as_ref().unwrap().report;
     assert_eq!(check.variant, "comments");
 }
+
+/// Logs made by the real tools (`tests/imports/`): dropped as the page drops them (base names
+/// only), recognised, planned into one job per run, scored to the tools' own numbers, and two
+/// runs of each tool compared with paired intervals.
+mod imports {
+    use super::*;
+    use workbench::compare::Bootstrap;
+
+    fn root() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/imports")
+    }
+
+    /// Every log file of a tool (not the numbers, the console output or the run config).
+    fn dropped(tool: &str) -> Vec<WorkFile> {
+        let mut paths = files_under(&root().join(tool));
+        paths.retain(|p| {
+            let name = p.file_name().unwrap().to_str().unwrap();
+            !["numbers.json", "printed.txt", "task_config.yaml"].contains(&name)
+        });
+        paths.sort();
+        paths
+            .iter()
+            .map(|p| {
+                let name = p.file_name().unwrap().to_str().unwrap().to_string();
+                WorkFile::new(name, std::fs::read(p).unwrap())
+            })
+            .collect()
+    }
+
+    fn numbers(tool: &str) -> Value {
+        serde_json::from_str(&read(&root().join(tool).join("numbers.json"))).unwrap()
+    }
+
+    fn scored(files: &[WorkFile]) -> Vec<workbench::session::Scored> {
+        score_files(files, &ScoreOptions::default())
+            .into_iter()
+            .map(|o| o.result.unwrap())
+            .collect()
+    }
+
+    fn metric(report: &metrics_core::Report, subset: &str, key: &str) -> Option<u64> {
+        report
+            .metric(subset, key)
+            .and_then(|m| m.as_scalar())
+            .map(f64::to_bits)
+    }
+
+    fn compared(a: &workbench::session::Scored, b: &workbench::session::Scored, keys: &[&str]) {
+        let mut boot = Bootstrap::new(a, b, Variant::Official, 11, 1000).unwrap();
+        assert!(boot.aligned_records > 0);
+        boot.step(usize::MAX);
+        let intervals = boot.finish();
+        for key in keys {
+            let i = intervals
+                .iter()
+                .find(|i| i.metric == *key)
+                .unwrap_or_else(|| panic!("no interval for {key}: {intervals:?}"));
+            let (lo, hi, d) = (i.low.unwrap(), i.high.unwrap(), i.difference.unwrap());
+            assert!(lo <= d && d <= hi && lo < hi, "{i:?}");
+            assert_eq!(i.resamples_defined, 1000);
+        }
+    }
+
+    #[test]
+    fn lm_eval_runs_are_recognised_planned_scored_and_compared() {
+        let files = dropped("lm-eval");
+        for f in &files {
+            let expected = if f.name.starts_with("results_") {
+                "lm-eval-results"
+            } else {
+                "lm-eval-samples"
+            };
+            assert_eq!(f.role, role(expected), "{}", f.name);
+        }
+        let runs = scored(&files);
+        assert_eq!(runs.len(), 2);
+        let expected = numbers("lm-eval");
+        for (run, name) in runs.iter().zip(["dummy-a", "dummy-b"]) {
+            assert!(run.report.warnings.is_empty(), "{:?}", run.report.warnings);
+            for (task, metrics) in expected["runs"][name].as_object().unwrap() {
+                for (key, value) in metrics.as_object().unwrap() {
+                    assert_eq!(
+                        metric(&run.report, task, key),
+                        value.as_f64().map(f64::to_bits),
+                        "{name} {task} {key}"
+                    );
+                }
+            }
+            assert_eq!(run.report.samples.as_ref().unwrap().len(), 36);
+        }
+        compared(&runs[0], &runs[1], &["acc,none", "acc_norm,none"]);
+        // Multiple choice: the answer is the choice with the highest log-likelihood.
+        let first = &runs[0].report.samples.as_ref().unwrap()[0];
+        assert!(
+            first["response"].as_str().unwrap().starts_with("choice "),
+            "{first}"
+        );
+        // The observed values are the pooled means over both tasks: the group's acc.
+        let mut boot = Bootstrap::new(&runs[0], &runs[1], Variant::Official, 1, 1000).unwrap();
+        boot.step(1);
+        let acc = boot
+            .finish()
+            .into_iter()
+            .find(|i| i.metric == "acc,none")
+            .unwrap();
+        let group = expected["runs"]["dummy-a"]["arith_mc"]["acc,none"]
+            .as_f64()
+            .unwrap();
+        assert!((acc.a.unwrap() - group).abs() < 1e-12);
+    }
+
+    #[test]
+    fn inspect_logs_are_recognised_scored_and_compared() {
+        let files = dropped("inspect");
+        assert!(files.iter().all(|f| f.role == role("inspect-log")));
+        let runs = scored(&files);
+        assert_eq!(runs.len(), 3);
+        let expected = numbers("inspect");
+        for (run, file) in runs.iter().zip(&files) {
+            assert!(run.report.warnings.is_empty(), "{:?}", run.report.warnings);
+            for (scorer, metrics) in expected["logs"][&file.name].as_object().unwrap() {
+                for (key, value) in metrics.as_object().unwrap() {
+                    assert_eq!(
+                        metric(&run.report, scorer, key),
+                        value.as_f64().map(f64::to_bits),
+                        "{} {scorer} {key}",
+                        file.name
+                    );
+                }
+            }
+        }
+        // model-a.eval, model-a.json, model-b.eval in name order.
+        compared(&runs[0], &runs[2], &["match", "includes"]);
+        // The detail of a sample shows the model's reply: from its own entry of the .eval
+        // archive, from the sample itself in the .json log (q00 epoch 1 in both).
+        let outcomes = score_files(&files, &ScoreOptions::default());
+        for outcome in &outcomes[..2] {
+            let detail = workbench::drill::sample_detail(&files, outcome, 0).unwrap();
+            let output = detail.fields.iter().find(|(k, _)| k == "Model output");
+            assert_eq!(
+                output.map(|(_, v)| v.as_str()),
+                Some("It is 5, or rather 6"),
+                "{}",
+                outcome.job.title
+            );
+        }
+    }
+
+    #[test]
+    fn evalscope_runs_are_recognised_planned_by_order_scored_and_compared() {
+        let files = dropped("evalscope");
+        for f in &files {
+            let expected = if f.name.ends_with(".json") {
+                "evalscope-report"
+            } else {
+                "evalscope-reviews"
+            };
+            assert_eq!(f.role, role(expected), "{}", f.name);
+        }
+        // Base names only: the two models' files have the same names and are told apart by order.
+        let runs = scored(&files);
+        assert_eq!(runs.len(), 2);
+        let expected = numbers("evalscope");
+        for (run, model) in runs.iter().zip(["model-a", "model-b"]) {
+            assert!(run.report.warnings.is_empty(), "{:?}", run.report.warnings);
+            let m = &expected["runs"][model][0];
+            let name = m["name"].as_str().unwrap();
+            assert_eq!(
+                metric(&run.report, "overall", name),
+                m["score"].as_f64().map(f64::to_bits)
+            );
+            assert_eq!(run.report.samples.as_ref().unwrap().len(), 36);
+        }
+        compared(&runs[0], &runs[1], &["accuracy"]);
+    }
+}

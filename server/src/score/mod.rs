@@ -13,6 +13,7 @@ use metrics_core::{InputError, InputFile, Report};
 
 pub mod asap_aes;
 pub mod eotgc;
+pub mod imports;
 pub mod msqa;
 pub mod pairs;
 pub mod sasbench;
@@ -136,6 +137,9 @@ pub static COMMANDS: &[&dyn ScoreCommand] = &[
     &sgibench::REASONING,
     &sgibench::SGI_SCORE,
     &asap_aes::COMMAND,
+    &imports::LM_EVAL,
+    &imports::INSPECT,
+    &imports::EVALSCOPE,
 ];
 
 /// `scorebench benchmarks [--json]`.

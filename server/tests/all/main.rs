@@ -14,6 +14,7 @@ mod dry_sandbox;
 mod fuzz_corpus;
 mod golden_asap_aes;
 mod golden_eotgc;
+mod golden_imports;
 mod golden_msqa;
 mod golden_sasbench;
 mod golden_sgibench;

@@ -1,0 +1,278 @@
+//! Reading a ZIP archive held in memory (Inspect's `.eval` logs), without IO.
+//!
+//! ```text
+//! end of central directory   the last record PK\5\6 (ZIP64: its locator PK\6\7 → PK\6\6)
+//! central directory          PK\1\2 entries: name, method, sizes, local header offset
+//!                            (ZIP64 extra field 0x0001 when a size or offset is 0xFFFFFFFF)
+//! local header               PK\3\4, then the entry's data
+//! methods                    0 stored, 8 deflate (miniz_oxide), 93 Zstandard (ruzstd, every
+//!                            frame: Inspect writes zstd since 0.3.1xx, deflate before)
+//! ```
+//! Why not the `zip` crate: its Zstandard support binds the C library, which does not build for
+//! `wasm32-unknown-unknown`; both decoders used here are pure Rust. Encrypted entries are refused;
+//! CRC-32 is not checked (the JSON inside is parsed, which catches a damaged entry).
+//! Every entry is limited to [`crate::MAX_FILE_BYTES`] uncompressed bytes.
+
+/// One file in the archive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub name: String,
+    method: u16,
+    flags: u16,
+    compressed_size: u64,
+    size: u64,
+    header_offset: u64,
+}
+
+/// An archive's directory over its bytes.
+#[derive(Debug)]
+pub struct Archive<'a> {
+    bytes: &'a [u8],
+    pub entries: Vec<Entry>,
+}
+
+fn u16_at(b: &[u8], at: usize) -> Option<u16> {
+    Some(u16::from_le_bytes(b.get(at..at + 2)?.try_into().ok()?))
+}
+
+fn u32_at(b: &[u8], at: usize) -> Option<u32> {
+    Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?))
+}
+
+fn u64_at(b: &[u8], at: usize) -> Option<u64> {
+    Some(u64::from_le_bytes(b.get(at..at + 8)?.try_into().ok()?))
+}
+
+const EOCD: u32 = 0x0605_4b50;
+const ZIP64_LOCATOR: u32 = 0x0706_4b50;
+const ZIP64_EOCD: u32 = 0x0606_4b50;
+const CENTRAL: u32 = 0x0201_4b50;
+const LOCAL: u32 = 0x0403_4b50;
+
+/// Whether `bytes` start like a ZIP archive (a local header or an empty archive).
+pub fn is_zip(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06")
+}
+
+impl<'a> Archive<'a> {
+    /// Read the central directory; an error says what is wrong with the archive.
+    pub fn new(bytes: &'a [u8]) -> Result<Self, String> {
+        let bad = |what: &str| format!("not a readable ZIP archive: {what}");
+        // The EOCD record is 22 bytes plus a comment of at most 65,535 bytes.
+        let lowest = bytes.len().saturating_sub(22 + 65_535);
+        let eocd = (lowest..=bytes.len().saturating_sub(22))
+            .rev()
+            .find(|&at| u32_at(bytes, at) == Some(EOCD))
+            .ok_or_else(|| bad("no end-of-central-directory record"))?;
+        let mut count = u64::from(u16_at(bytes, eocd + 10).unwrap_or(0));
+        let mut cd_offset = u64::from(u32_at(bytes, eocd + 16).unwrap_or(0));
+        if count == 0xFFFF || cd_offset == 0xFFFF_FFFF {
+            let locator = eocd
+                .checked_sub(20)
+                .filter(|&at| u32_at(bytes, at) == Some(ZIP64_LOCATOR))
+                .ok_or_else(|| bad("ZIP64 locator missing"))?;
+            let z64 = u64_at(bytes, locator + 8)
+                .and_then(|o| usize::try_from(o).ok())
+                .filter(|&at| u32_at(bytes, at) == Some(ZIP64_EOCD))
+                .ok_or_else(|| bad("ZIP64 end record missing"))?;
+            count = u64_at(bytes, z64 + 32).ok_or_else(|| bad("ZIP64 end record cut off"))?;
+            cd_offset = u64_at(bytes, z64 + 48).ok_or_else(|| bad("ZIP64 end record cut off"))?;
+        }
+        let mut at = usize::try_from(cd_offset).map_err(|_| bad("directory offset too large"))?;
+        let mut entries = Vec::new();
+        for _ in 0..count {
+            if u32_at(bytes, at) != Some(CENTRAL) {
+                return Err(bad("central directory entry missing"));
+            }
+            let field =
+                |off: usize| u16_at(bytes, at + off).ok_or_else(|| bad("directory cut off"));
+            let flags = field(8)?;
+            let method = field(10)?;
+            let mut compressed_size = u64::from(u32_at(bytes, at + 20).unwrap_or(0));
+            let mut size = u64::from(u32_at(bytes, at + 24).unwrap_or(0));
+            let name_len = usize::from(field(28)?);
+            let extra_len = usize::from(field(30)?);
+            let comment_len = usize::from(field(32)?);
+            let mut header_offset = u64::from(u32_at(bytes, at + 42).unwrap_or(0));
+            let name_bytes = bytes
+                .get(at + 46..at + 46 + name_len)
+                .ok_or_else(|| bad("entry name cut off"))?;
+            let name = String::from_utf8_lossy(name_bytes).into_owned();
+            let extra = bytes
+                .get(at + 46 + name_len..at + 46 + name_len + extra_len)
+                .ok_or_else(|| bad("extra field cut off"))?;
+            // ZIP64 extended information: the 0xFFFFFFFF fields, in this order.
+            let mut e = 0;
+            while e + 4 <= extra.len() {
+                let id = u16_at(extra, e).unwrap_or(0);
+                let len = usize::from(u16_at(extra, e + 2).unwrap_or(0));
+                if id == 0x0001 {
+                    let mut p = e + 4;
+                    for value in [&mut size, &mut compressed_size, &mut header_offset] {
+                        if *value == 0xFFFF_FFFF {
+                            *value = u64_at(extra, p).ok_or_else(|| bad("ZIP64 field cut off"))?;
+                            p += 8;
+                        }
+                    }
+                }
+                e += 4 + len;
+            }
+            entries.push(Entry {
+                name,
+                method,
+                flags,
+                compressed_size,
+                size,
+                header_offset,
+            });
+            at += 46 + name_len + extra_len + comment_len;
+        }
+        Ok(Self { bytes, entries })
+    }
+
+    /// The entry called `name`.
+    pub fn entry(&self, name: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.name == name)
+    }
+
+    /// The uncompressed bytes of `entry`.
+    pub fn read(&self, entry: &Entry) -> Result<Vec<u8>, String> {
+        let bad = |what: &str| format!("ZIP entry {}: {what}", entry.name);
+        if entry.flags & 1 != 0 {
+            return Err(bad("encrypted entries are not supported"));
+        }
+        if entry.size > crate::MAX_FILE_BYTES {
+            return Err(bad("larger than the file size limit"));
+        }
+        let at = usize::try_from(entry.header_offset).map_err(|_| bad("offset too large"))?;
+        if u32_at(self.bytes, at) != Some(LOCAL) {
+            return Err(bad("local header missing"));
+        }
+        let name_len = usize::from(u16_at(self.bytes, at + 26).ok_or_else(|| bad("cut off"))?);
+        let extra_len = usize::from(u16_at(self.bytes, at + 28).ok_or_else(|| bad("cut off"))?);
+        let start = at + 30 + name_len + extra_len;
+        let len = usize::try_from(entry.compressed_size).map_err(|_| bad("too large"))?;
+        let data = self
+            .bytes
+            .get(start..start.saturating_add(len))
+            .ok_or_else(|| bad("data cut off"))?;
+        let size = usize::try_from(entry.size).map_err(|_| bad("too large"))?;
+        let out = match entry.method {
+            0 => data.to_vec(),
+            8 => miniz_oxide::inflate::decompress_to_vec_with_limit(data, size)
+                .map_err(|e| bad(&format!("deflate: {e}")))?,
+            93 => zstd(data, size).map_err(|e| bad(&format!("zstd: {e}")))?,
+            m => return Err(bad(&format!("compression method {m} is not supported"))),
+        };
+        if out.len() != size {
+            return Err(bad("uncompressed size differs from the directory's"));
+        }
+        Ok(out)
+    }
+
+    /// The bytes of the entry called `name`, `None` when there is no such entry.
+    pub fn read_name(&self, name: &str) -> Result<Option<Vec<u8>>, String> {
+        self.entry(name).map(|e| self.read(e)).transpose()
+    }
+}
+
+/// Every Zstandard frame of `data`, decoded (at most `size` bytes). The output buffer starts
+/// near the usual JSON ratio and grows fourfold while too small, so a directory that claims a
+/// huge size cannot make the reader allocate it up front.
+fn zstd(data: &[u8], size: usize) -> Result<Vec<u8>, String> {
+    use ruzstd::decoding::{FrameDecoder, errors::FrameDecoderError};
+    let mut capacity = size.min(data.len().saturating_mul(16).max(1 << 20));
+    loop {
+        let mut out = Vec::with_capacity(capacity);
+        match FrameDecoder::new().decode_all_to_vec(data, &mut out) {
+            Ok(()) => return Ok(out),
+            Err(FrameDecoderError::TargetTooSmall) if capacity < size => {
+                capacity = size.min(capacity.saturating_mul(4));
+            }
+            Err(FrameDecoderError::TargetTooSmall) => {
+                return Err("larger than the size in the directory".into());
+            }
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A ZIP archive of `(name, method, data as stored)` entries (sizes from `plain`).
+    fn archive(entries: &[(&str, u16, Vec<u8>, usize)]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut central = Vec::new();
+        for (name, method, data, plain) in entries {
+            let offset = out.len() as u32;
+            let header = |sig: u32, out: &mut Vec<u8>| {
+                out.extend(sig.to_le_bytes());
+                if sig == CENTRAL {
+                    out.extend(20u16.to_le_bytes()); // version made by
+                }
+                out.extend(20u16.to_le_bytes()); // version needed
+                out.extend(0u16.to_le_bytes()); // flags
+                out.extend(method.to_le_bytes());
+                out.extend([0u8; 8]); // time, date, crc
+                out.extend((data.len() as u32).to_le_bytes());
+                out.extend((*plain as u32).to_le_bytes());
+                out.extend((name.len() as u16).to_le_bytes());
+                out.extend(0u16.to_le_bytes()); // extra
+            };
+            header(LOCAL, &mut out);
+            out.extend(name.as_bytes());
+            out.extend(data);
+            header(CENTRAL, &mut central);
+            central.extend([0u8; 8]); // comment len, disk, internal attrs, (2 of) external
+            central.extend([0u8; 2]);
+            central.extend(offset.to_le_bytes());
+            central.extend(name.as_bytes());
+        }
+        let cd_offset = out.len() as u32;
+        out.extend(&central);
+        out.extend(EOCD.to_le_bytes());
+        out.extend([0u8; 4]);
+        out.extend((entries.len() as u16).to_le_bytes());
+        out.extend((entries.len() as u16).to_le_bytes());
+        out.extend((central.len() as u32).to_le_bytes());
+        out.extend(cd_offset.to_le_bytes());
+        out.extend(0u16.to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn stored_and_deflated_entries_read_back() {
+        let text = br#"{"eval": {"task": "t", "model": "m"}}"#.repeat(20);
+        let deflated = miniz_oxide::deflate::compress_to_vec(&text, 6);
+        let bytes = archive(&[
+            ("a.json", 0, text.clone(), text.len()),
+            ("header.json", 8, deflated, text.len()),
+        ]);
+        assert!(is_zip(&bytes));
+        let zip = Archive::new(&bytes).unwrap();
+        assert_eq!(zip.entries.len(), 2);
+        assert_eq!(zip.read_name("a.json").unwrap().unwrap(), text);
+        assert_eq!(zip.read_name("header.json").unwrap().unwrap(), text);
+        assert_eq!(zip.read_name("missing.json").unwrap(), None);
+    }
+
+    #[test]
+    fn damaged_archives_are_errors_not_panics() {
+        let text = b"hello".to_vec();
+        let bytes = archive(&[("x", 8, vec![1, 2, 3], 5), ("y", 0, text, 5)]);
+        let zip = Archive::new(&bytes).unwrap();
+        assert!(zip.read_name("x").unwrap_err().contains("deflate"));
+        for cut in [0, 10, bytes.len() / 2, bytes.len() - 1] {
+            let _ = Archive::new(&bytes[..cut]).map(|z| {
+                for e in &z.entries {
+                    let _ = z.read(e);
+                }
+            });
+        }
+        let wrong_size = archive(&[("z", 0, b"abc".to_vec(), 4)]);
+        let zip = Archive::new(&wrong_size).unwrap();
+        assert!(zip.read_name("z").is_err());
+    }
+}

@@ -1,0 +1,90 @@
+// Logs of other tools (tests/imports/, made by the tools themselves) dropped on the page: each
+// run is recognised, every table value equals `scorebench score <tool> … --json`, and two runs
+// dropped one after the other compare with a paired bootstrap interval per metric.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { startServer, launchBrowser, pageMetrics, artifacts, root, scorebench } from './support.mjs';
+
+const imports = join(root, 'tests', 'imports');
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const list = (dir, keep) => readdirSync(dir).filter(keep).sort().map((f) => join(dir, f));
+
+const tools = [
+  {
+    key: 'lm-eval',
+    metrics: ['acc,none', 'acc_norm,none'],
+    runs: ['dummy-a', 'dummy-b'].map((run) =>
+      list(join(imports, 'lm-eval', run), (f) => f.startsWith('results_') || f.startsWith('samples_'))),
+  },
+  {
+    key: 'inspect',
+    metrics: ['match', 'includes'],
+    runs: [[join(imports, 'inspect', 'model-a.eval')], [join(imports, 'inspect', 'model-b.eval')]],
+  },
+  {
+    key: 'evalscope',
+    metrics: ['accuracy'],
+    runs: ['model-a', 'model-b'].map((m) => [
+      join(imports, 'evalscope', m, 'reports', m, 'general_mcq.json'),
+      ...list(join(imports, 'evalscope', m, 'reviews', m), (f) => f.endsWith('.jsonl')),
+    ]),
+  },
+];
+
+for (const tool of tools) {
+  test(`${tool.key}: two runs dropped, the CLI's numbers, paired intervals`, async () => {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(server.url);
+    for (const [i, files] of tool.runs.entries()) {
+      await page.setInputFiles('input[type=file]', files);
+      const card = `section.card[data-benchmark="${tool.key}"][data-model="model ${i + 1}"]`;
+      await page.locator(`${card} [data-metric]`).first().waitFor({ timeout: 60_000 });
+      const cli = JSON.parse(execFileSync(scorebench, ['score', tool.key, ...files, '--json'], { encoding: 'utf8' }));
+      const expected = { };
+      for (const [k, v] of Object.entries(cli.overall.metrics)) expected[`overall/${k}`] = v;
+      for (const s of cli.subsets) for (const [k, v] of Object.entries(s.metrics)) expected[`${s.name}/${k}`] = v;
+      const shown = await pageMetrics(page, card);
+      let compared = 0;
+      for (const [cell, value] of Object.entries(shown)) {
+        if (!(cell in expected)) {
+          // A metric this subset does not have (e.g. `stderr` of another scorer): an empty cell.
+          assert.equal(value, null, `${cell} is not in the CLI report, so the page shows none`);
+          continue;
+        }
+        assert.equal(value, expected[cell], `${tool.key} ${cell}: page ${value} vs CLI ${expected[cell]}`);
+        compared += 1;
+      }
+      assert.ok(compared >= 3, `${tool.key}: ${compared} cells compared`);
+    }
+    await page.click('button[data-tab="compare"]');
+    await page.click('[data-testid="run-bootstrap"]');
+    await page.locator('[data-testid="intervals"]').waitFor({ timeout: 60_000 });
+    const cells = await page.$$eval('[data-testid="intervals"] td[data-metric]', (tds) => tds.map((td) => ({
+      metric: td.dataset.metric, diff: JSON.parse(td.dataset.value), low: JSON.parse(td.dataset.low), high: JSON.parse(td.dataset.high),
+    })));
+    for (const metric of tool.metrics) {
+      const c = cells.find((x) => x.metric === metric);
+      assert.ok(c, `an interval for ${metric}: ${JSON.stringify(cells)}`);
+      assert.equal(typeof c.low, 'number', `${metric} has an interval`);
+      assert.ok(c.low <= c.diff && c.diff <= c.high && c.low < c.high, `${metric}: ${c.low} ≤ ${c.diff} ≤ ${c.high}`);
+    }
+    await page.screenshot({ path: join(artifacts, `compare-${tool.key}.png`), fullPage: true });
+    await page.close();
+    assert.deepEqual(errors, [], 'no page errors');
+  });
+}

@@ -1,0 +1,223 @@
+//! Inspect AI logs: one `.eval` archive or `.json` log per run.
+//!
+//! ```text
+//! roles     inspect-log (a .eval archive, by name; a JSON object with `eval` and `results`)
+//! jobs      one per log
+//! table     a row per scorer with its metrics as logged; overall = the headline scorer
+//! samples   id, epoch, target, the first scorer's answer; disagreement = 1 − the first
+//!           scorer's value
+//! bootstrap samples aligned on id, each scorer's reduced value (after the epoch reducer;
+//!           unscored left out); per scorer the mean (accuracy / mean)
+//! ```
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+
+use super::imports::{MeanPaired, intern, short};
+use super::lm_eval::named;
+use crate::compare::{CompareError, align_ids};
+use crate::detect::{Confidence, Detected, Role, RoleInfo, Shape, Sniff};
+use crate::drill::{self, Fields, SampleRow, StepComparison, text_of};
+use crate::registry::{Benchmark, Paired};
+use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile};
+use metrics_core::InputError;
+use metrics_core::imports::inspect::{self, Log, Reduced};
+
+pub struct Inspect;
+
+static LOG_INFO: RoleInfo = RoleInfo {
+    key: "inspect-log",
+    label: "Inspect AI log (.eval / .json)",
+    shared: false,
+};
+static ROLES: [&RoleInfo; 1] = [&LOG_INFO];
+const LOG: Role = Role(&LOG_INFO);
+
+impl Benchmark for Inspect {
+    fn key(&self) -> &'static str {
+        inspect::BENCHMARK
+    }
+
+    fn label(&self) -> &'static str {
+        "Inspect AI"
+    }
+
+    fn metrics(&self) -> &'static [&'static str] {
+        &["accuracy", "mean", "stderr"]
+    }
+
+    fn roles(&self) -> &'static [&'static RoleInfo] {
+        &ROLES
+    }
+
+    fn recognise(&self, sniff: &Sniff<'_>) -> Option<Detected> {
+        if sniff.lower.ends_with(".eval") {
+            return Some(Detected::new(
+                LOG,
+                Confidence::High,
+                "a `.eval` file (an Inspect AI log archive)",
+            ));
+        }
+        if matches!(sniff.shape, Shape::Object { .. })
+            && sniff.has("eval")
+            && sniff.has_any(&["results", "samples", "plan"])
+            && sniff.has("status")
+        {
+            return Some(Detected::new(
+                LOG,
+                sniff.confidence(),
+                "a JSON object with `eval`, `status` and `results` (an Inspect AI log)",
+            ));
+        }
+        None
+    }
+
+    fn plan(&self, files: &[PlanFile<'_>]) -> Vec<Job> {
+        Job::one_per_file(self, files, LOG, "Inspect")
+    }
+
+    fn score(
+        &self,
+        files: &[WorkFile],
+        job: &Job,
+        _variant: Variant,
+    ) -> Result<Scored, InputError> {
+        let named = named(files, job)?;
+        let file = named
+            .first()
+            .copied()
+            .ok_or_else(|| InputError::whole_file(&job.title, "no log file"))?;
+        let log = inspect::parse(file)?;
+        let report = inspect::report(
+            &log,
+            vec![metrics_core::InputFile::from_bytes(file.name, file.bytes)],
+            true,
+        );
+        Ok(Scored::with_records(report, log))
+    }
+
+    fn sample_row(&self, index: usize, s: &Map<String, Value>) -> SampleRow {
+        let mut row = drill::empty_row(index, s);
+        row.subset = text_of(s.get("subset"));
+        row.id = text_of(s.get("id"));
+        row.gold = short(&text_of(s.get("target")), 120);
+        row.pred = short(&text_of(s.get("answer")), 120);
+        let first = s
+            .iter()
+            .find(|(k, _)| k.ends_with("_value"))
+            .and_then(|(_, v)| v.as_f64());
+        row.pred_value = first;
+        row.disagreement = first.map_or(1.0, |v| 1.0 - v);
+        let scores = s.get("scores").map(|v| v.to_string()).unwrap_or_default();
+        drill::finish_row(row, vec![short(&text_of(s.get("input")), 200), scores])
+    }
+
+    fn detail(
+        &self,
+        files: &[WorkFile],
+        outcome: &Outcome,
+        _index: usize,
+        s: &Map<String, Value>,
+    ) -> Result<(Fields, Vec<StepComparison>), InputError> {
+        let mut fields = drill::string_fields(
+            s,
+            &[
+                ("input", "Input"),
+                ("target", "Target"),
+                ("answer", "Answer"),
+                ("completion", "Model output"),
+            ],
+        );
+        // A .eval archive keeps the reply in the sample's own entry: read that one entry.
+        if !s.contains_key("completion")
+            && let Some(file) = named(files, &outcome.job)?.into_iter().next()
+        {
+            let id = text_of(s.get("id"));
+            let epoch = s
+                .get("epoch")
+                .and_then(Value::as_u64)
+                .and_then(|e| u32::try_from(e).ok())
+                .unwrap_or(1);
+            if let Some(reply) = inspect::sample_completion(file, &id, epoch)? {
+                fields.push(("Model output".into(), reply));
+            }
+        }
+        if let Some(Value::Object(scores)) = s.get("scores") {
+            for (name, value) in scores {
+                fields.push((format!("Score: {name}"), text_of(Some(value))));
+            }
+        }
+        Ok((fields, Vec::new()))
+    }
+
+    fn paired(
+        &self,
+        a: &Scored,
+        b: &Scored,
+        _variant: Variant,
+    ) -> Result<Box<dyn Paired>, CompareError> {
+        let (Some(la), Some(lb)) = (a.records::<Log>(), b.records::<Log>()) else {
+            return Err(CompareError("Inspect log records are missing".into()));
+        };
+        let scorers: Vec<&str> = la
+            .scorers
+            .iter()
+            .map(|s| s.name.as_str())
+            .filter(|n| {
+                !la.complex.iter().any(|c| c == n) && lb.scorers.iter().any(|s| s.name == *n)
+            })
+            .collect();
+        if scorers.is_empty() {
+            return Err(CompareError("the two logs have no scorer in common".into()));
+        }
+        let reduced_a: Vec<Reduced> = scorers
+            .iter()
+            .map(|s| inspect::reduced(la, s, None))
+            .collect();
+        let reduced_b: Vec<Reduced> = scorers
+            .iter()
+            .map(|s| inspect::reduced(lb, s, None))
+            .collect();
+        let ids =
+            |r: &Vec<(String, Option<f64>)>| r.iter().map(|(id, _)| id.clone()).collect::<Vec<_>>();
+        let (ids_a, ids_b) = (ids(&reduced_a[0]), ids(&reduced_b[0]));
+        let pairs = align_ids(
+            ids_a.iter().map(String::as_str),
+            ids_b.iter().map(String::as_str),
+        );
+        if pairs.is_empty() {
+            return Err(CompareError(
+                "no sample ids in common: nothing to compare".into(),
+            ));
+        }
+        // Per scorer, sample id → reduced value (the first occurrence of an id).
+        let index = |reduced: &[Vec<(String, Option<f64>)>]| -> Vec<HashMap<String, Option<f64>>> {
+            reduced
+                .iter()
+                .map(|r| {
+                    let mut m = HashMap::new();
+                    for (id, v) in r {
+                        m.entry(id.clone()).or_insert(*v);
+                    }
+                    m
+                })
+                .collect()
+        };
+        let (by_a, by_b) = (index(&reduced_a), index(&reduced_b));
+        let rows = pairs
+            .iter()
+            .map(|&(i, _)| {
+                let id = &ids_a[i];
+                let side = |by: &[HashMap<String, Option<f64>>]| {
+                    by.iter().map(|m| m.get(id).copied().flatten()).collect()
+                };
+                (side(&by_a), side(&by_b))
+            })
+            .collect();
+        Ok(Box::new(MeanPaired {
+            keys: scorers.iter().map(|s| intern(s)).collect(),
+            strata: vec![rows],
+        }))
+    }
+}
