@@ -16,6 +16,7 @@ pub mod pages;
 pub mod protocol;
 pub mod worker;
 pub mod worker_client;
+pub mod xlsx;
 
 /// Mount the page.
 pub fn mount() {

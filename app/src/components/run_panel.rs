@@ -13,12 +13,13 @@ use web_sys::HtmlInputElement;
 
 use crate::api::{self, Model, RunProgress, StartRun};
 use crate::files::list;
+use crate::i18n::{lang, run_state, t, tf};
 use crate::worker_client::WorkbenchState;
 
 /// How often a running run's progress is asked for.
-const POLL: Duration = Duration::from_millis(700);
+pub(crate) const POLL: Duration = Duration::from_millis(700);
 
-async fn sleep(duration: Duration) {
+pub(crate) async fn sleep(duration: Duration) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         if let Some(window) = web_sys::window() {
             let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
@@ -100,7 +101,7 @@ pub fn RunPanel(state: WorkbenchState) -> impl IntoView {
 
     let start = move |_| {
         let Some((_, rows)) = dataset.get_untracked() else {
-            return error.set(Some("choose the dataset file first".into()));
+            return error.set(Some(t(lang().get_untracked(), "run.need_dataset").into()));
         };
         let rows = match limit.get_untracked() {
             0 => rows,
@@ -184,25 +185,25 @@ pub fn RunPanel(state: WorkbenchState) -> impl IntoView {
     view! {
         <Show when=available>
             <details class="run-panel card" data-testid="run-panel">
-                <summary>"Run a model through the server"</summary>
-                <p class="hint">"The server holds the API keys and caches every reply: an interrupted run resumes without paying twice."</p>
+                <summary>{move || t(lang().get(), "run.title")}</summary>
+                <p class="hint">{move || t(lang().get(), "run.hint")}</p>
                 <div class="filters">
-                    <label>"benchmark "
+                    <label>{move || t(lang().get(), "run.benchmark")}
                         <select aria-label="benchmark" on:change=move |ev| benchmark.set(event_target_value(&ev))>
                             <option value="msqa">"MSQA_Short"</option>
-                            <option value="eotgc-1">"EOTGC Track 1 (levels)"</option>
-                            <option value="eotgc-2">"EOTGC Track 2 (comments)"</option>
+                            <option value="eotgc-1">{move || t(lang().get(), "run.eotgc1")}</option>
+                            <option value="eotgc-2">{move || t(lang().get(), "run.eotgc2")}</option>
                         </select>
                     </label>
-                    <label>"model " <select aria-label="model" on:change=move |ev| model.set(event_target_value(&ev))>{model_options}</select></label>
-                    <label>"dataset " <input type="file" accept=".json" aria-label="dataset" on:change=on_dataset /></label>
-                    <label>"samples per question " <input type="number" min="1" aria-label="samples" prop:value=move || samples.get().to_string()
+                    <label>{move || t(lang().get(), "run.model")} <select aria-label="model" on:change=move |ev| model.set(event_target_value(&ev))>{model_options}</select></label>
+                    <label>{move || t(lang().get(), "run.dataset")} <input type="file" accept=".json" aria-label="dataset" on:change=on_dataset /></label>
+                    <label>{move || t(lang().get(), "run.samples")} <input type="number" min="1" aria-label="samples" prop:value=move || samples.get().to_string()
                         on:input=move |ev| samples.set(event_target_value(&ev).parse().unwrap_or(1).max(1)) /></label>
-                    <label>"workers " <input type="number" min="1" aria-label="workers" prop:value=move || workers.get().to_string()
+                    <label>{move || t(lang().get(), "run.workers")} <input type="number" min="1" aria-label="workers" prop:value=move || workers.get().to_string()
                         on:input=move |ev| workers.set(event_target_value(&ev).parse().unwrap_or(8).max(1)) /></label>
-                    <label>"limit (0 = all) " <input type="number" min="0" aria-label="limit" prop:value=move || limit.get().to_string()
+                    <label>{move || t(lang().get(), "run.limit")} <input type="number" min="0" aria-label="limit" prop:value=move || limit.get().to_string()
                         on:input=move |ev| limit.set(event_target_value(&ev).parse().unwrap_or(0)) /></label>
-                    <button class="variant active" data-testid="start-run" on:click=start>"Start"</button>
+                    <button class="variant active" data-testid="start-run" on:click=start>{move || t(lang().get(), "run.start")}</button>
                 </div>
                 {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
                 {move || progress.get().map(|p| {
@@ -210,23 +211,28 @@ pub fn RunPanel(state: WorkbenchState) -> impl IntoView {
                     let id_pause = p.id.clone();
                     let id_resume = p.id.clone();
                     let state_text = p.state.clone();
-                    let cost = p.usage.model.cost.map(|c| format!(", cost {c:.4}")).unwrap_or_default();
-                    let eta = p.eta_s.map(|s| format!(", ETA {s:.0} s")).unwrap_or_default();
-                    let rate = p.rate_per_s.map(|r| format!(" at {r:.1}/s")).unwrap_or_default();
+                    let l = lang().get();
+                    let cost = p.usage.model.cost.map(|c| tf(l, "run.cost", &[("c", &format!("{c:.4}"))])).unwrap_or_default();
+                    let eta = p.eta_s.map(|s| tf(l, "run.eta", &[("s", &format!("{s:.0}"))])).unwrap_or_default();
+                    let rate = p.rate_per_s.map(|r| tf(l, "run.rate", &[("r", &format!("{r:.1}"))])).unwrap_or_default();
+                    let u = &p.usage.model;
+                    let text = tf(l, "run.progress", &[
+                        ("state", &run_state(l, &p.state)), ("done", &p.done.to_string()), ("total", &p.total.to_string()),
+                        ("rate", &rate), ("eta", &eta), ("calls", &u.upstream_calls.to_string()), ("hits", &u.cache_hits.to_string()),
+                        ("prompt", &u.prompt_tokens.to_string()), ("completion", &u.completion_tokens.to_string()), ("cost", &cost),
+                    ]);
                     view! {
                         <div class="run-progress" data-testid="run-progress" data-state=state_text.clone() data-done=p.done.to_string() data-total=p.total.to_string()>
                             <progress max="1" value=fraction.to_string()></progress>
-                            <span>{format!("{}: {} of {} records{rate}{eta} — {} upstream calls, {} cache hits, {} + {} tokens{cost}",
-                                p.state, p.done, p.total, p.usage.model.upstream_calls, p.usage.model.cache_hits,
-                                p.usage.model.prompt_tokens, p.usage.model.completion_tokens)}</span>
+                            <span>{text}</span>
                             {(state_text == "running").then(|| view! {
-                                <button class="export" on:click=move |_| { let id = id_pause.clone(); spawn_local(async move { if let Err(e) = api::pause(&id).await { error.set(Some(e.to_string())); } }); }>"Pause"</button>
+                                <button class="export" on:click=move |_| { let id = id_pause.clone(); spawn_local(async move { if let Err(e) = api::pause(&id).await { error.set(Some(e.to_string())); } }); }>{t(l, "run.pause")}</button>
                             })}
                             {(state_text == "paused").then(|| view! {
-                                <button class="export" on:click=move |_| { let id = id_resume.clone(); spawn_local(async move { if let Err(e) = api::resume(&id).await { error.set(Some(e.to_string())); } }); }>"Resume"</button>
+                                <button class="export" on:click=move |_| { let id = id_resume.clone(); spawn_local(async move { if let Err(e) = api::resume(&id).await { error.set(Some(e.to_string())); } }); }>{t(l, "run.resume")}</button>
                             })}
                             {(state_text == "finished" && !opened.get()).then(|| view! {
-                                <button class="variant active" data-testid="open-run" on:click=open_in_workbench>"Open in the workbench"</button>
+                                <button class="variant active" data-testid="open-run" on:click=open_in_workbench>{t(l, "run.open")}</button>
                             })}
                             {p.error.clone().map(|e| view! { <p class="error">{e}</p> })}
                         </div>

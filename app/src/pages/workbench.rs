@@ -320,7 +320,7 @@ fn SamplesTab(state: WorkbenchState, view_filter: RwSignal<Filter>) -> impl Into
             .filter(|o| o.result.is_ok())
             .collect();
         if outcomes.is_empty() {
-            return view! { <p class="hint">"Drop files to see their samples."</p> }.into_any();
+            return view! { <p class="hint">{move || t(crate::i18n::lang().get(), "samples.none")}</p> }.into_any();
         }
         let pick = chosen.get().min(outcomes.len() - 1);
         let options = outcomes
