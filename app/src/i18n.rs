@@ -153,6 +153,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "files.model" => ("model", "模型"),
         "files.role" => ("recognised as", "识别为"),
         "files.why" => ("why", "依据"),
+        "files.remove" => ("remove", "移除"),
         "export" => ("Export: ", "导出："),
         "samples.all_subsets" => ("all subsets", "全部子集"),
         "samples.all_errors" => ("all error types", "全部错误类型"),

@@ -134,6 +134,13 @@ test('ask the model: consent first, cancel sends nothing, accept fills only what
   assert.ok((await page.locator('[data-testid=consent-text]').innerText()).includes('essay-model'));
   await page.screenshot({ path: join(artifacts, 'teacher-ask-zh.png') });
   await page.click('[data-testid=consent-cancel]');
+  await dialog.waitFor({ state: 'detached' });
+  // Escape closes it too (Cancel has the focus, so Enter cannot send by accident).
+  await page.click('button[data-action=model-fill-class]');
+  await dialog.waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'consent-cancel');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
   await page.click('button.lang-switch');
   assert.deepEqual(calls, { levels: 0, comments: 0 }, 'cancel sends nothing');
 

@@ -221,6 +221,13 @@ pub fn AskModel(
         let (name, upstream) = model().map(|m| (m.id, m.owned_by)).unwrap_or_default();
         (sent.len(), chars, name, upstream)
     };
+    // The dialog opens with Cancel focused (Enter does not send by accident); Escape closes it.
+    let cancel_button = NodeRef::<leptos::html::Button>::new();
+    Effect::new(move |_| {
+        if let Some(button) = cancel_button.get() {
+            let _ = button.focus();
+        }
+    });
     let dialog = move || {
         scope.get()?;
         let l = lang().get();
@@ -252,7 +259,11 @@ pub fn AskModel(
         let n1 = move || counts().unwrap_or_default().0;
         let n2 = move || counts().unwrap_or_default().1;
         Some(view! {
-            <div class="dialog-backdrop">
+            <div class="dialog-backdrop" on:keydown=move |ev: web_sys::KeyboardEvent| {
+                if ev.key() == "Escape" {
+                    scope.set(None);
+                }
+            }>
                 <div class="dialog card" role="dialog" aria-modal="true" aria-labelledby="consent-title" data-testid="consent-dialog"
                     data-essays=move || summary().0.to_string() data-model=move || summary().2>
                     <h3 id="consent-title">{t(l, "ask.title")}</h3>
@@ -274,7 +285,7 @@ pub fn AskModel(
                         <button class="variant active" data-testid="consent-accept" prop:disabled=move || summary().0 == 0 on:click=accept>
                             {move || tf(l, "ask.send", &[("model", &summary().2)])}
                         </button>
-                        <button data-testid="consent-cancel" on:click=move |_| scope.set(None)>{t(l, "ask.cancel")}</button>
+                        <button data-testid="consent-cancel" node_ref=cancel_button on:click=move |_| scope.set(None)>{t(l, "ask.cancel")}</button>
                     </div>
                 </div>
             </div>

@@ -175,6 +175,7 @@ fn ClassPanel(class: ClassView, report: Option<Report>) -> impl IntoView {
                 .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
                 .is_some_and(|el| {
                     matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+                        || el.closest("[role=dialog]").ok().flatten().is_some()
                 });
             if typing {
                 return;

@@ -46,7 +46,7 @@ pub fn FilesPanel(state: WorkbenchState) -> impl IntoView {
                         </td>
                         <td class="why">{f.detected.why.clone()}</td>
                         <td>
-                            <button class="link" title="remove" on:click=move |_| state.remove(index)>
+                            <button class="link" title=move || t(lang().get(), "files.remove") on:click=move |_| state.remove(index)>
                                 "✕"
                             </button>
                         </td>
