@@ -127,8 +127,8 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "class.next" => ("next (j) →", "下一篇 (j) →"),
         "class.reset" => ("Reset my adjustments", "清除我的调整"),
         "class.reset_confirm" => (
-            "Forget every level, comment and review mark you set for this class?",
-            "清除您为这个班级设置的全部等级、评语和审阅标记？",
+            "Forget every level, comment and review mark you set for this class, and what the model wrote for it on request?",
+            "清除您为这个班级设置的全部等级、评语和审阅标记，以及应您请求由模型生成的等级和评语？",
         ),
         "class.private" => (
             "Your adjustments stay in this browser (IndexedDB); nothing is uploaded.",

@@ -190,6 +190,16 @@ test('ask the model: consent first, cancel sends nothing, accept fills only what
   for (const [level, n] of cells) {
     assert.equal(n, essays.filter((e) => (levelOf[e.id] ?? mockLevel(e.id)) === level).length, level);
   }
+
+  // What the model wrote is kept in this browser (IndexedDB, beside the adjustments): the same
+  // class dropped again after a reload shows it without asking the model again.
+  const total = { ...calls };
+  await page.goto(server.url + '?lang=en');
+  await page.setInputFiles('input[type=file]', [files.essays, files.levels, files.comments]);
+  await page.locator(`[data-essay-id="${noLevel.at(-1)}"][data-level="${mockLevel(noLevel.at(-1))}"]`).waitFor({ timeout: 30_000 });
+  const reloaded = await rowsOf(page);
+  assert.deepEqual(reloaded, after);
+  assert.deepEqual(calls, total, 'nothing is asked again');
   assert.deepEqual(errors, []);
   await page.close();
 });

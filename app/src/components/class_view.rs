@@ -108,6 +108,32 @@ fn ClassPanel(class: ClassView, report: Option<Report>) -> impl IntoView {
                 Ok(saved) => adjustments.set(saved),
                 Err(e) => store_error.set(Some(e)),
             }
+            match adjustments::load_model_results(&key).await {
+                // Runs that finished while loading come after what was saved.
+                Ok(saved) if !saved.is_empty() => results.update(|r| {
+                    let mut all = saved;
+                    all.levels.append(&mut r.levels);
+                    all.comments.append(&mut r.comments);
+                    *r = all;
+                }),
+                Ok(_) => {}
+                Err(e) => store_error.set(Some(e)),
+            }
+        });
+    }
+    // What the model wrote is kept beside the adjustments, so a reload does not ask again.
+    {
+        let key = key.clone();
+        Effect::new(move |first: Option<()>| {
+            let current = results.get();
+            if first.is_some() && !current.is_empty() {
+                let key = key.clone();
+                spawn_local(async move {
+                    if let Err(e) = adjustments::save_model_results(&key, &current).await {
+                        store_error.set(Some(e));
+                    }
+                });
+            }
         });
     }
     let save = {
@@ -463,6 +489,7 @@ fn ClassPanel(class: ClassView, report: Option<Report>) -> impl IntoView {
 
     let exports = move || {
         let l = lang().get();
+        let key = key.clone();
         let stem = class.with_untracked(|c| c.file.trim_end_matches(".json").to_string());
         let (s1, s2, s3, s4) = (stem.clone(), stem.clone(), stem.clone(), stem.clone());
         view! {
@@ -515,6 +542,13 @@ fn ClassPanel(class: ClassView, report: Option<Report>) -> impl IntoView {
                     if ok {
                         adjustments.set(Adjustments::new());
                         save.run(());
+                        results.set(ModelResults::default());
+                        let key = key.clone();
+                        spawn_local(async move {
+                            if let Err(e) = adjustments::save_model_results(&key, &ModelResults::default()).await {
+                                store_error.set(Some(e));
+                            }
+                        });
                     }
                 }>{t(l, "class.reset")}</button>
             </div>
