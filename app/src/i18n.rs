@@ -154,6 +154,8 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "files.role" => ("recognised as", "识别为"),
         "files.why" => ("why", "依据"),
         "files.remove" => ("remove", "移除"),
+        "files.shared" => ("shared", "共用"),
+        "files.model_n" => ("model", "模型"),
         "export" => ("Export: ", "导出："),
         "samples.all_subsets" => ("all subsets", "全部子集"),
         "samples.all_errors" => ("all error types", "全部错误类型"),
@@ -313,6 +315,16 @@ pub fn tf(lang: Lang, key: &'static str, values: &[(&str, &str)]) -> String {
         out = out.replace(&format!("{{{name}}}"), value);
     }
     out
+}
+
+/// The worker's name of a model group (`model 2`) or of the files all models share (`shared`)
+/// in `lang`; other names as they are.
+pub fn model_name(lang: Lang, name: &str) -> String {
+    match (name, name.strip_prefix("model ")) {
+        ("shared", _) => t(lang, "files.shared").to_string(),
+        (_, Some(n)) if n.parse::<u32>().is_ok() => format!("{} {n}", t(lang, "files.model_n")),
+        _ => name.to_string(),
+    }
 }
 
 /// A run state's name (`running`, `finished`, …) in `lang`; unknown states as they are.

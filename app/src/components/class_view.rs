@@ -19,7 +19,7 @@ use crate::adjustments::{self, Adjustments};
 use crate::api;
 use crate::components::ask_model::{AskModel, AskScope, can_ask};
 use crate::download::download_text;
-use crate::i18n::{Lang, lang, level_name, level_short, t};
+use crate::i18n::{Lang, lang, level_name, level_short, model_name, t};
 use crate::worker_client::WorkbenchState;
 use crate::xlsx;
 
@@ -41,7 +41,11 @@ pub fn ClassTab(state: WorkbenchState) -> impl IntoView {
             .into_iter()
             .filter_map(|o| {
                 let view = o.class.clone()?;
-                Some((format!("{} · {}", o.model, o.title), view, o.result.ok()))
+                Some((
+                    format!("{} · {}", model_name(l, &o.model), o.title),
+                    view,
+                    o.result.ok(),
+                ))
             })
             .collect();
         if classes.is_empty() {

@@ -250,7 +250,7 @@ fn OutcomeCard(outcome: OutcomeView) -> impl IntoView {
             data-benchmark=outcome.benchmark.clone()
             data-files=outcome.files.join(" ")
         >
-            <h2>{format!("{} · {}", outcome.model, outcome.title)}</h2>
+            <h2>{let (m, job) = (outcome.model.clone(), outcome.title.clone()); move || format!("{} · {}", crate::i18n::model_name(crate::i18n::lang().get(), &m), job)}</h2>
             <p class="files-line mono">{outcome.files.join(", ")}</p>
             {body}
         </section>
