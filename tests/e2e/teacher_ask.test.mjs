@@ -154,6 +154,8 @@ test('ask the model: consent first, cancel sends nothing, accept fills only what
   await page.locator('[data-testid=model-progress][data-merged=true]').nth(1).waitFor({ timeout: 60_000 });
   assert.deepEqual(calls, { levels: 1, comments: 1 });
   await page.locator(`[data-essay-id="${one}"][data-level="${mockLevel(one)}"]`).waitFor();
+  // The list is sorted again (the essay has a level now); the reader stays on the same essay.
+  await page.locator(`[data-testid=essay-reader][data-essay="${one}"] .comment`).getByText(mockComment(one)).waitFor();
 
   // The class: only comments this time (levels unticked), then levels.
   await page.click('button[data-action=model-fill-class]');

@@ -165,6 +165,23 @@ fn ClassPanel(class: ClassView, report: Option<Report>) -> impl IntoView {
         class.with(|c| filter_class(c, &f, |id| adj.get(id).cloned()))
     });
     let selected = RwSignal::new(None::<usize>);
+    // `selected` is an index into the list, which is sorted again when the model's results come
+    // in: follow the essay by its id.
+    let selected_id = StoredValue::new(None::<String>);
+    Effect::new(move |_| {
+        let i = selected.get();
+        let id = i.and_then(|i| class.with_untracked(|c| c.essays.get(i).map(|e| e.id.clone())));
+        selected_id.set_value(id);
+    });
+    Effect::new(move |_| {
+        let at = class.with(|c| {
+            let id = selected_id.get_value()?;
+            c.essays.iter().position(|e| e.id == id)
+        });
+        if at.is_some() && at != selected.get_untracked() {
+            selected.set(at);
+        }
+    });
     let (scroll, set_scroll) = signal(0.0f64);
     // The print view is built only when asked for (a class can have thousands of essays).
     let printing = RwSignal::new(false);
