@@ -1,14 +1,18 @@
 //! The teacher's adjustments, kept in this browser's IndexedDB (database `scorebench`, store
-//! `adjustments`), one record per class keyed by the essays file's SHA-256. Never uploaded.
+//! `adjustments`), one record per class keyed by the essays file's SHA-256; beside it, under
+//! `model:` + the SHA-256, the levels and comments the model wrote on request (`ask_model`).
+//! Never uploaded.
 
 use std::collections::HashMap;
 
 use js_sys::{Function, Promise};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{IdbDatabase, IdbOpenDbRequest, IdbRequest, IdbTransaction, IdbTransactionMode};
-use workbench::class::Adjustment;
+use workbench::class::{Adjustment, ModelResults};
 
 const DATABASE: &str = "scorebench";
 const STORE: &str = "adjustments";
@@ -78,19 +82,39 @@ async fn open() -> Result<IdbDatabase, String> {
 
 /// The class's adjustments (empty when none were saved).
 pub async fn load(class: &str) -> Result<Adjustments, String> {
+    load_record(class, "saved adjustments").await
+}
+
+/// Save the class's adjustments (replacing what was saved).
+pub async fn save(class: &str, adjustments: &Adjustments) -> Result<(), String> {
+    save_record(class, adjustments).await
+}
+
+/// The levels and comments the model wrote for the class on request (empty when none).
+pub async fn load_model_results(class: &str) -> Result<ModelResults, String> {
+    load_record(&format!("model:{class}"), "saved model results").await
+}
+
+/// Save the levels and comments the model wrote for the class.
+pub async fn save_model_results(class: &str, results: &ModelResults) -> Result<(), String> {
+    save_record(&format!("model:{class}"), results).await
+}
+
+/// The record `key` (its type's default when none was saved); `what` names it in errors.
+async fn load_record<T: DeserializeOwned + Default>(key: &str, what: &str) -> Result<T, String> {
     let db = open().await?;
     let store = db
         .transaction_with_str(STORE)
         .and_then(|t| t.object_store(STORE))
         .map_err(|e| format!("IndexedDB: {e:?}"))?;
     let request = store
-        .get(&JsValue::from_str(class))
+        .get(&JsValue::from_str(key))
         .map_err(|e| format!("IndexedDB get: {e:?}"))?;
     let value = done(&request).await?;
     db.close();
     match value.as_string() {
-        Some(text) => serde_json::from_str(&text).map_err(|e| format!("saved adjustments: {e}")),
-        None => Ok(Adjustments::new()),
+        Some(text) => serde_json::from_str(&text).map_err(|e| format!("{what}: {e}")),
+        None => Ok(T::default()),
     }
 }
 
@@ -111,16 +135,16 @@ pub async fn settled() {
     }
 }
 
-/// Save the class's adjustments (replacing what was saved).
-pub async fn save(class: &str, adjustments: &Adjustments) -> Result<(), String> {
+/// Save `value` as the record `key` (replacing what was saved), counted as under way until done.
+async fn save_record<T: Serialize>(key: &str, value: &T) -> Result<(), String> {
     SAVING.set(SAVING.get() + 1);
-    let result = save_now(class, adjustments).await;
+    let result = save_record_now(key, value).await;
     SAVING.set(SAVING.get().saturating_sub(1));
     result
 }
 
-async fn save_now(class: &str, adjustments: &Adjustments) -> Result<(), String> {
-    let text = serde_json::to_string(adjustments).map_err(|e| e.to_string())?;
+async fn save_record_now<T: Serialize>(key: &str, value: &T) -> Result<(), String> {
+    let text = serde_json::to_string(value).map_err(|e| e.to_string())?;
     let db = open().await?;
     let tx = db
         .transaction_with_str_and_mode(STORE, IdbTransactionMode::Readwrite)
@@ -129,7 +153,7 @@ async fn save_now(class: &str, adjustments: &Adjustments) -> Result<(), String> 
         .object_store(STORE)
         .map_err(|e| format!("IndexedDB: {e:?}"))?;
     store
-        .put_with_key(&JsValue::from_str(&text), &JsValue::from_str(class))
+        .put_with_key(&JsValue::from_str(&text), &JsValue::from_str(key))
         .map_err(|e| format!("IndexedDB put: {e:?}"))?;
     committed(&tx).await?;
     db.close();

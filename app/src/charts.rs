@@ -136,12 +136,24 @@ pub fn grouped_bars(
             }
             SegmentValue::Last => String::new(),
         };
+        // Counts (every value whole) get whole-number ticks only: "2", not "2.0" or "2.5".
+        let counts = values().all(|v| v.fract() == 0.0);
+        let whole = |v: &f64| {
+            if v.fract() == 0.0 {
+                format!("{v:.0}")
+            } else {
+                String::new()
+            }
+        };
         let mut mesh = chart.configure_mesh();
         mesh.disable_x_mesh()
             .x_labels(slots)
             .x_label_formatter(&fmt)
             .y_desc(y_desc)
             .light_line_style(RGBColor(241, 245, 249));
+        if counts {
+            mesh.y_label_formatter(&whole);
+        }
         if long_labels {
             mesh.x_label_style((FONT, 11).into_font().transform(FontTransform::Rotate90));
         } else {

@@ -198,8 +198,8 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "class.next" => ("next (j) →", "下一篇 (j) →"),
         "class.reset" => ("Reset my adjustments", "清除我的调整"),
         "class.reset_confirm" => (
-            "Forget every level, comment and review mark you set for this class?",
-            "清除您为这个班级设置的全部等级、评语和审阅标记？",
+            "Forget every level, comment and review mark you set for this class, and what the model wrote for it on request?",
+            "清除您为这个班级设置的全部等级、评语和审阅标记，以及应您请求由模型生成的等级和评语？",
         ),
         "class.private" => (
             "Your adjustments stay in this browser (IndexedDB); nothing is uploaded.",
@@ -224,6 +224,9 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "files.model" => ("model", "模型"),
         "files.role" => ("recognised as", "识别为"),
         "files.why" => ("why", "依据"),
+        "files.remove" => ("remove", "移除"),
+        "files.shared" => ("shared", "共用"),
+        "files.model_n" => ("model", "模型"),
         "export" => ("Export: ", "导出："),
         "samples.all_subsets" => ("all subsets", "全部子集"),
         "samples.all_errors" => ("all error types", "全部错误类型"),
@@ -266,6 +269,106 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "run.field.track" => ("track ", "赛道 "),
         "run.id" => ("run id ", "运行编号 "),
         "run.show" => ("Show", "查看"),
+        "class.export_xlsx_busy" => ("XLSX…", "XLSX…"),
+        "ask.class" => ("Ask the model…", "请模型补全…"),
+        "ask.essay" => ("Ask the model for this essay…", "请模型评阅本篇…"),
+        "ask.title" => ("Ask the model", "请模型补全"),
+        "ask.model" => ("model ", "模型 "),
+        "ask.levels" => (
+            "levels for the {n} essays without one",
+            "为 {n} 篇无等级的作文生成等级",
+        ),
+        "ask.comments" => (
+            "comments for the {n} essays without one",
+            "为 {n} 篇无评语的作文生成评语",
+        ),
+        "ask.where" => (
+            "Before anything is sent: the prompt, title and text of {n} essays ({chars} characters) will leave this browser for this server, which sends them to the model \u{201c}{model}\u{201d} (configured upstream \u{201c}{upstream}\u{201d}). Its replies are cached on the server. Nothing has been sent yet.",
+            "发送之前请确认：{n} 篇作文的写作要求、题目和正文（共 {chars} 字）将离开本浏览器，发送到本服务器，再由服务器发给模型\u{201c}{model}\u{201d}（已配置的上游\u{201c}{upstream}\u{201d}）。回复会缓存在服务器上。目前尚未发送任何内容。",
+        ),
+        "ask.nothing" => (
+            "Every essay already has what you asked for.",
+            "所选作文都已有等级和评语，无需补全。",
+        ),
+        "ask.send" => ("Send to {model}", "发送给 {model}"),
+        "ask.cancel" => ("Cancel", "取消"),
+        "ask.track1" => ("levels", "等级"),
+        "ask.track2" => ("comments", "评语"),
+        "ask.progress" => (
+            "{what}: {done} of {total} essays ({state}) — {calls} upstream calls, {hits} cached, {tokens} tokens, cost {cost}",
+            "{what}：{done} / {total} 篇（{state}）— 上游调用 {calls} 次，缓存命中 {hits} 次，{tokens} 个 token，费用 {cost}",
+        ),
+        "ask.no_price" => ("not priced", "未设置价格"),
+        "ask.done" => ("results are in the list", "结果已显示在列表中"),
+        "run.title" => ("Run a model through the server", "通过服务器运行模型"),
+        "run.hint" => (
+            "The server holds the API keys and caches every reply: an interrupted run resumes without paying twice.",
+            "服务器保管 API 密钥并缓存每个回复：中断的运行可以继续，不会重复付费。",
+        ),
+        "run.benchmark" => ("benchmark ", "评测 "),
+        "run.model" => ("model ", "模型 "),
+        "run.dataset" => ("dataset ", "数据集 "),
+        "run.samples" => ("samples per question ", "每题采样次数 "),
+        "run.workers" => ("workers ", "并发数 "),
+        "run.limit" => ("limit (0 = all) ", "数量上限（0 = 全部）"),
+        "run.start" => ("Start", "开始"),
+        "run.pause" => ("Pause", "暂停"),
+        "run.resume" => ("Resume", "继续"),
+        "run.open" => ("Open in the workbench", "在工作台中打开"),
+        "run.progress" => (
+            "{state}: {done} of {total} items{rate}{eta} — {model_usage}{judge_usage}",
+            "{state}：{done} / {total} 条{rate}{eta} — {model_usage}{judge_usage}",
+        ),
+        "run.usage_model" => (
+            "model: {calls} upstream calls, {hits} cache hits, {prompt} + {completion} tokens{cost}",
+            "模型：上游调用 {calls} 次，缓存命中 {hits} 次，{prompt} + {completion} 个 token{cost}",
+        ),
+        "run.usage_judge" => (
+            "; judge: {calls} upstream calls, {hits} cache hits, {prompt} + {completion} tokens{cost}",
+            "；评审：上游调用 {calls} 次，缓存命中 {hits} 次，{prompt} + {completion} 个 token{cost}",
+        ),
+        "run.rate" => (" at {r}/s", "，每秒 {r} 条"),
+        "run.eta" => (", ETA {s} s", "，预计还需 {s} 秒"),
+        "run.cost" => (", cost {c}", "，费用 {c}"),
+        "state.running" => ("running", "运行中"),
+        "state.paused" => ("paused", "已暂停"),
+        "state.finished" => ("finished", "已完成"),
+        "state.failed" => ("failed", "失败"),
+        "state.cancelled" => ("cancelled", "已取消"),
+        "state.interrupted" => ("interrupted", "已中断"),
+        "charts.gold" => ("gold", "标准"),
+        "charts.predicted" => ("predicted", "预测"),
+        "charts.records" => ("records", "条记录"),
+        "charts.essays" => ("essays", "篇作文"),
+        "charts.errors" => ("errors", "错误数"),
+        "charts.gold_x_pred" => ("gold × predicted", "标准 × 预测"),
+        "charts.gold_vs_pred" => ("gold vs predicted scores", "标准分与预测分"),
+        "charts.per_subset" => ("{metric} per subset", "各子集 {metric}"),
+        "charts.per_subset_note" => (
+            "{metric} per subset (undefined drawn as 0)",
+            "各子集 {metric}（无定义的画作 0）",
+        ),
+        "charts.error_types" => ("{subset}: error types", "{subset}：错误类型"),
+        "charts.tier" => (
+            "{subset}: error types, {tier} (ρ = {rho})",
+            "{subset}：错误类型，{tier}（ρ = {rho}）",
+        ),
+        "charts.levels_of" => ("levels · {grade}", "等级 · {grade}"),
+        "charts.png" => ("PNG", "PNG"),
+        "compare.not_scored" => ("a selected model did not score", "所选模型未能计算出结果"),
+        "compare.no_table" => ("a selected model has no table", "所选模型没有结果表"),
+        "compare.caption" => (
+            "paired bootstrap, {resamples} resamples, seed {seed}, {aligned} aligned records: difference = A − B, 95 % percentile interval",
+            "配对自助法，重采样 {resamples} 次，随机种子 {seed}，{aligned} 条对齐记录：差异 = A − B，95 % 百分位区间",
+        ),
+        "compare.metric" => ("metric", "指标"),
+        "compare.interval" => ("95 % interval", "95 % 区间"),
+        "compare.defined" => ("defined", "有定义"),
+        "samples.step" => ("step", "步骤"),
+        "samples.response" => ("response", "回答"),
+        "samples.gold_errors" => ("gold errors", "标准错误类型"),
+        "samples.pred_errors" => ("predicted errors", "预测错误类型"),
+        "charts.svg" => ("SVG", "SVG"),
         _ => (key, key),
     };
     match lang {
@@ -288,4 +391,37 @@ pub fn level_short(lang: Lang, chinese: &str, english: &str) -> String {
         Lang::Zh => chinese.to_string(),
         Lang::En => english.to_string(),
     }
+}
+
+/// The text `key` in `lang` with each `{name}` replaced by its value.
+pub fn tf(lang: Lang, key: &'static str, values: &[(&str, &str)]) -> String {
+    let mut out = t(lang, key).to_string();
+    for (name, value) in values {
+        out = out.replace(&format!("{{{name}}}"), value);
+    }
+    out
+}
+
+/// The worker's name of a model group (`model 2`) or of the files all models share (`shared`)
+/// in `lang`; other names as they are.
+pub fn model_name(lang: Lang, name: &str) -> String {
+    match (name, name.strip_prefix("model ")) {
+        ("shared", _) => t(lang, "files.shared").to_string(),
+        (_, Some(n)) if n.parse::<u32>().is_ok() => format!("{} {n}", t(lang, "files.model_n")),
+        _ => name.to_string(),
+    }
+}
+
+/// A run state's name (`running`, `finished`, …) in `lang`; unknown states as they are.
+pub fn run_state(lang: Lang, state: &str) -> String {
+    let key = match state {
+        "running" => "state.running",
+        "paused" => "state.paused",
+        "finished" => "state.finished",
+        "failed" => "state.failed",
+        "cancelled" => "state.cancelled",
+        "interrupted" => "state.interrupted",
+        _ => return state.to_string(),
+    };
+    t(lang, key).to_string()
 }

@@ -17,6 +17,7 @@ pub mod protocol;
 pub mod share;
 pub mod worker;
 pub mod worker_client;
+pub mod xlsx;
 
 /// Mount the page.
 pub fn mount() {

@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { startServer, launchBrowser, tempDir, artifacts, scorebench } from './support.mjs';
+import { readXlsx } from './xlsx.mjs';
 
 const LEVELS = ['优秀', '较好', '一般', '合格', '不合格'];
 let server;
@@ -145,6 +146,32 @@ test('a class without gold: distribution, list, reader, adjustments, exports, ag
   const csv = await download('class-csv');
   assert.ok(csv.startsWith('\ufeffid,grade,title,model_level'), 'CSV with a BOM');
   assert.ok(csv.split('\n').some((l) => l.startsWith('5,') && l.includes('教师改写的评语') && l.includes(',优秀,') && l.endsWith(',yes')));
+  // The XLSX (written by its own wasm module, loaded only now) has the CSV's cells: read both
+  // back and compare cell by cell; essay 5 carries the teacher's level, comment and mark.
+  const [xd] = await Promise.all([page.waitForEvent('download'), page.click('button[data-export=class-xlsx]')]);
+  assert.match(xd.suggestedFilename(), /-class\.xlsx$/);
+  const sheet = readXlsx(readFileSync(await xd.path()));
+  const csvRows = await page.evaluate((text) => {
+    // The CSV parsed by the browser-independent rules of RFC 4180 (quotes, doubled quotes).
+    const rows = []; let row = []; let cell = ''; let quoted = false;
+    for (let i = 0; i < text.length; i += 1) {
+      const ch = text[i];
+      if (quoted) {
+        if (ch === '"' && text[i + 1] === '"') { cell += '"'; i += 1; } else if (ch === '"') quoted = false; else cell += ch;
+      } else if (ch === '"') quoted = true;
+      else if (ch === ',') { row.push(cell); cell = ''; } else if (ch === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; } else if (ch !== '\r') cell += ch;
+    }
+    if (cell !== '' || row.length) { row.push(cell); rows.push(row); }
+    return rows;
+  }, csv.replace(/^\ufeff/, ''));
+  assert.equal(sheet.length, essays.length + 1);
+  assert.deepEqual(sheet.map((r) => r.map(String)), csvRows);
+  const x5 = sheet.find((r) => r[0] === 5);
+  const col = (name) => sheet[0].indexOf(name);
+  assert.equal(x5[col('teacher_level')], '优秀');
+  assert.equal(x5[col('comment')], '教师改写的评语');
+  assert.equal(x5[col('comment_chars')], 7);
+  assert.equal(x5[col('reviewed')], 'yes');
   const t1 = JSON.parse(await download('track1'));
   assert.equal(t1.length, essays.length);
   assert.equal(t1.find((r) => r.id === 5).classification, '优秀');
@@ -186,5 +213,13 @@ test('a class with gold (samples layout): ACC_A, Pearson and Score equal the CLI
   const gold = await page.$$eval('[data-essay-id][data-gold-level]', (els) => els.length);
   assert.equal(gold, 185, 'every row shows the gold level');
   await page.screenshot({ path: join(artifacts, 'teacher-class-zh.png'), fullPage: false });
+  // The charts speak Chinese too, and their SVG text asks for a CJK font first.
+  await page.click('button[data-tab=charts]');
+  const chart = page.locator('figure.chart[data-chart^="eotgc-levels"]').first();
+  await chart.waitFor();
+  const svg = await chart.locator('.chart-svg').innerHTML();
+  assert.ok(svg.includes('标准') && svg.includes('预测') && svg.includes('年级'), 'legend and title in Chinese');
+  assert.match(svg, /font-family="Noto Sans CJK SC/);
+  await chart.screenshot({ path: join(artifacts, 'teacher-chart-zh.png') });
   await page.close();
 });

@@ -219,6 +219,129 @@ impl ClassView {
     }
 }
 
+/// Levels and comments a model wrote for essays that had none (the teacher's "ask the model"),
+/// by essay id: the model's Track 1 label and Track 2 comment.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ModelResults {
+    pub levels: Vec<(String, String)>,
+    pub comments: Vec<(String, String)>,
+}
+
+impl ModelResults {
+    pub fn is_empty(&self) -> bool {
+        self.levels.is_empty() && self.comments.is_empty()
+    }
+}
+
+impl ClassView {
+    /// The essays that have no model level (`levels`) or no model comment (`comments`), in id
+    /// order: what the model is asked for.
+    pub fn missing(&self, levels: bool, comments: bool) -> Vec<&ClassRow> {
+        let mut rows: Vec<&ClassRow> = self
+            .essays
+            .iter()
+            .filter(|e| (levels && e.level.is_none()) || (comments && e.comment.is_none()))
+            .collect();
+        rows.sort_by_key(|e| id_order(&e.id));
+        rows
+    }
+
+    /// This view with `results` filled in where an essay has no level or no comment; a level or
+    /// comment the view already has is never replaced, and a label that names no level is
+    /// skipped. The distributions are counted again; essays are listed weakest first, then in
+    /// id order.
+    pub fn with_model_results(&self, results: &ModelResults) -> ClassView {
+        if results.is_empty() {
+            return self.clone();
+        }
+        let level_of: std::collections::HashMap<&str, &str> = results
+            .levels
+            .iter()
+            .map(|(id, l)| (id.as_str(), l.as_str()))
+            .collect();
+        let comment_of: std::collections::HashMap<&str, &str> = results
+            .comments
+            .iter()
+            .map(|(id, c)| (id.as_str(), c.as_str()))
+            .collect();
+        let mut essays = self.essays.clone();
+        for e in &mut essays {
+            if e.level.is_none()
+                && let Some(level) = level_of.get(e.id.as_str()).and_then(|l| Level::parse(l))
+            {
+                e.level_rank = Level::ALL.iter().position(|x| *x == level);
+                e.level = e
+                    .level_rank
+                    .and_then(|k| self.levels.get(k))
+                    .map(|n| n.label.clone());
+            }
+            if e.comment.is_none()
+                && let Some(c) = comment_of.get(e.id.as_str())
+            {
+                e.comment_chars = Some(c.chars().count());
+                e.comment_flag = comment_flag(c, self.comment_limit);
+                e.comment = Some((*c).to_string());
+            }
+        }
+        essays.sort_by_key(|e| id_order(&e.id));
+        let mut view = ClassView::new(
+            self.file.clone(),
+            self.sha256.clone(),
+            self.levels.clone(),
+            essays,
+            self.comment_limit,
+        );
+        view.open_first = self.open_first;
+        view
+    }
+}
+
+impl ClassRow {
+    /// The essay as a record of the EOTGC test file (`{id, grade, requirement, title,
+    /// content}`, the id a number when it is one): what a model run is given.
+    pub fn essay_record(&self) -> serde_json::Value {
+        serde_json::json!({
+            "id": id_value(&self.id),
+            "grade": self.grade,
+            "requirement": self.requirement,
+            "title": self.title,
+            "content": self.content,
+        })
+    }
+}
+
+/// One record of a run's `track1.json` / `track2.json` (null where the reply had no answer).
+#[derive(Deserialize)]
+struct RunRecord {
+    id: serde_json::Value,
+    #[serde(default)]
+    classification: Option<String>,
+    #[serde(default)]
+    comment: Option<String>,
+}
+
+impl ModelResults {
+    /// Adds a model run's output file (`track1.json` `[{id, classification}]` or `track2.json`
+    /// `[{id, comment}]`); records whose answer is null are skipped. The error names `file`.
+    pub fn add_run_output(&mut self, file: &str, text: &str) -> Result<(), String> {
+        let records: Vec<RunRecord> = serde_json::from_str(text)
+            .map_err(|e| format!("{file}: expected [{{id, classification|comment}}]: {e}"))?;
+        for r in records {
+            let id = match r.id {
+                serde_json::Value::String(s) => s,
+                other => other.to_string(),
+            };
+            if let Some(level) = r.classification {
+                self.levels.push((id.clone(), level));
+            }
+            if let Some(comment) = r.comment {
+                self.comments.push((id, comment));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The class list's filter; empty fields do not filter.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ClassFilter {
@@ -570,6 +693,57 @@ mod tests {
             Vec::<usize>::new()
         );
         assert_eq!(v.distribution[0].percent[2], 100.0 / 3.0);
+    }
+
+    #[test]
+    fn model_results_fill_only_what_is_missing() {
+        let mut v = view();
+        v.essays[0].comment = None;
+        assert_eq!(
+            v.missing(true, false)
+                .iter()
+                .map(|e| e.id.as_str())
+                .collect::<Vec<_>>(),
+            ["2"]
+        );
+        assert_eq!(v.missing(false, true)[0].id, "1");
+        let filled = v.with_model_results(&ModelResults {
+            levels: vec![("2".into(), "较好".into()), ("0".into(), "不合格".into())],
+            comments: vec![("1".into(), "新".into()), ("3".into(), "不用".into())],
+        });
+        let get = |id: &str| filled.essays.iter().find(|e| e.id == id).unwrap().clone();
+        assert_eq!(get("2").level.as_deref(), Some("较好"));
+        assert_eq!(get("2").level_rank, Some(1));
+        assert_eq!(get("0").level_rank, Some(0), "an existing level is kept");
+        assert_eq!(get("1").comment.as_deref(), Some("新"));
+        assert_eq!(get("1").comment_chars, Some(1));
+        assert_eq!(
+            get("3").comment.as_deref(),
+            Some("好"),
+            "an existing comment is kept"
+        );
+        assert_eq!(filled.distribution[0].unlevelled, 0);
+        assert_eq!(filled.distribution[0].counts, [0, 1, 1, 0, 1]);
+        assert!(filled.missing(true, true).is_empty());
+    }
+
+    #[test]
+    fn run_outputs_and_essay_records() {
+        let mut r = ModelResults::default();
+        r.add_run_output(
+            "track1.json",
+            r#"[{"id": 3, "classification": "一般"}, {"id": "x", "classification": null}]"#,
+        )
+        .unwrap();
+        r.add_run_output("track2.json", r#"[{"id": 3, "comment": "好"}]"#)
+            .unwrap();
+        assert_eq!(r.levels, [("3".to_string(), "一般".to_string())]);
+        assert_eq!(r.comments, [("3".to_string(), "好".to_string())]);
+        let e = r.add_run_output("track1.json", "{}").unwrap_err();
+        assert!(e.starts_with("track1.json: expected"), "{e}");
+        let v = view();
+        assert_eq!(v.essays[0].essay_record()["id"], 1);
+        assert_eq!(v.essays[0].essay_record()["grade"], "9");
     }
 
     #[test]

@@ -8,10 +8,28 @@ use workbench::drill::SampleRow;
 
 use crate::charts::{Series, confusion_heatmap, grouped_bars};
 use crate::components::chart_box::ChartBox;
-use crate::i18n::{lang, t};
+use crate::i18n::{Lang, lang, t, tf};
 
+/// The charts, drawn again when the interface language changes (titles, axes, legends).
 #[component]
 pub fn ChartsView(report: Report, rows: Vec<SampleRow>, charts: Vec<Chart>) -> impl IntoView {
+    let data = StoredValue::new((report, rows, charts));
+    move || {
+        let l = lang().get();
+        data.with_value(|(report, rows, charts)| draw(l, report, rows, charts.clone()))
+    }
+}
+
+/// A grade group's name (`grade 7`, `overall`) in `l`.
+fn group_name(l: Lang, group: &str) -> String {
+    match group.strip_prefix("grade ") {
+        Some(g) => format!("{} {g}", t(l, "class.grade")),
+        None if group == "overall" => t(l, "class.overall").to_string(),
+        None => group.to_string(),
+    }
+}
+
+fn draw(l: Lang, report: &Report, rows: &[SampleRow], charts: Vec<Chart>) -> impl IntoView + use<> {
     let mut ecs_errors = Vec::new();
     let mut levels = Vec::new();
     for chart in charts {
@@ -21,33 +39,39 @@ pub fn ChartsView(report: Report, rows: Vec<SampleRow>, charts: Vec<Chart>) -> i
         }
     }
     let stem = report.benchmark.clone();
+    let (gold, predicted) = (t(l, "charts.gold"), t(l, "charts.predicted"));
     let mut charts: Vec<(String, String, Result<String, String>)> = Vec::new();
-    if let Some(cm) = confusion(&rows) {
+    if let Some(cm) = confusion(rows) {
         charts.push((
             format!("{stem}-confusion"),
-            t(lang().get_untracked(), "charts.confusion").into(),
-            confusion_heatmap(&cm, "gold × predicted"),
+            t(l, "charts.confusion").into(),
+            confusion_heatmap(&cm, t(l, "charts.gold_x_pred")),
         ));
     }
     if !rows.is_empty() {
-        let h = histogram(&rows);
+        let h = histogram(rows);
         let series = [
             Series {
-                name: "gold",
+                name: gold,
                 values: h.gold.iter().map(|&c| c as f64).collect(),
             },
             Series {
-                name: "predicted",
+                name: predicted,
                 values: h.pred.iter().map(|&c| c as f64).collect(),
             },
         ];
         charts.push((
             format!("{stem}-distribution"),
-            t(lang().get_untracked(), "charts.distributions").into(),
-            grouped_bars("gold vs predicted scores", &h.labels, &series, "records"),
+            t(l, "charts.distributions").into(),
+            grouped_bars(
+                t(l, "charts.gold_vs_pred"),
+                &h.labels,
+                &series,
+                t(l, "charts.records"),
+            ),
         ));
     }
-    for bars in subset_bars(&report) {
+    for bars in subset_bars(report) {
         if bars.labels.len() < 2 {
             continue;
         }
@@ -57,9 +81,9 @@ pub fn ChartsView(report: Report, rows: Vec<SampleRow>, charts: Vec<Chart>) -> i
         }];
         charts.push((
             format!("{stem}-{}-by-subset", bars.metric),
-            format!("{} per subset (undefined drawn as 0)", bars.metric),
+            tf(l, "charts.per_subset_note", &[("metric", &bars.metric)]),
             grouped_bars(
-                &format!("{} per subset", bars.metric),
+                &tf(l, "charts.per_subset", &[("metric", &bars.metric)]),
                 &bars.labels,
                 &series,
                 &bars.metric,
@@ -72,32 +96,37 @@ pub fn ChartsView(report: Report, rows: Vec<SampleRow>, charts: Vec<Chart>) -> i
                 for tier in &e.tiers {
                     let series = [
                         Series {
-                            name: "gold",
+                            name: gold,
                             values: tier.gold.clone(),
                         },
                         Series {
-                            name: "predicted",
+                            name: predicted,
                             values: tier.pred.clone(),
                         },
                     ];
                     charts.push((
                         format!("ecs-{subset}-tier{}", tier.tier),
-                        format!(
-                            "{subset}: error types, {} (ρ = {:.3})",
-                            tier.label, tier.correlation
+                        tf(
+                            l,
+                            "charts.tier",
+                            &[
+                                ("subset", subset),
+                                ("tier", &tier.label),
+                                ("rho", &format!("{:.3}", tier.correlation)),
+                            ],
                         ),
                         grouped_bars(
                             &format!("{subset} · {}", tier.label),
                             &e.errors,
                             &series,
-                            "errors",
+                            t(l, "charts.errors"),
                         ),
                     ));
                 }
             }
             Err(why) => charts.push((
                 format!("ecs-{subset}"),
-                format!("{subset}: error types"),
+                tf(l, "charts.error_types", &[("subset", subset)]),
                 Err(why.clone()),
             )),
         }
@@ -105,26 +134,26 @@ pub fn ChartsView(report: Report, rows: Vec<SampleRow>, charts: Vec<Chart>) -> i
     for grade in &levels {
         let series = [
             Series {
-                name: "gold",
+                name: gold,
                 values: grade.gold.iter().map(|&c| c as f64).collect(),
             },
             Series {
-                name: "predicted",
+                name: predicted,
                 values: grade.pred.iter().map(|&c| c as f64).collect(),
             },
         ];
         charts.push((
             format!("eotgc-levels-{}", grade.grade.replace(' ', "-")),
-            format!(
-                "{}, {}",
-                t(lang().get_untracked(), "charts.levels"),
-                grade.grade
-            ),
+            format!("{}, {}", t(l, "charts.levels"), group_name(l, &grade.grade)),
             grouped_bars(
-                &format!("levels · {}", grade.grade),
+                &tf(
+                    l,
+                    "charts.levels_of",
+                    &[("grade", &group_name(l, &grade.grade))],
+                ),
                 &grade.levels,
                 &series,
-                "essays",
+                t(l, "charts.essays"),
             ),
         ));
     }

@@ -10,16 +10,19 @@ use metrics_core::Report;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 use workbench::class::{
-    Adjustment, ClassFilter, ClassRow, ClassView, GroupCounts, agreement, class_csv, filter_class,
-    track1_json, track2_json,
+    Adjustment, ClassFilter, ClassRow, ClassView, GroupCounts, ModelResults, agreement, class_csv,
+    class_table, filter_class, track1_json, track2_json,
 };
 use workbench::table::OVERALL;
 
 use crate::adjustments::{self, Adjustments};
+use crate::api;
+use crate::components::ask_model::{AskModel, AskScope, can_ask};
 use crate::components::share_view::ShareButton;
 use crate::download::download_text;
-use crate::i18n::{Lang, lang, level_name, level_short, t};
+use crate::i18n::{Lang, lang, level_name, level_short, model_name, t};
 use crate::worker_client::WorkbenchState;
+use crate::xlsx;
 
 const ROW_PX: f64 = 34.0;
 const VIEW_PX: f64 = 520.0;
@@ -39,7 +42,11 @@ pub fn ClassTab(state: WorkbenchState) -> impl IntoView {
             .into_iter()
             .filter_map(|o| {
                 let view = o.class.clone()?;
-                Some((format!("{} · {}", o.model, o.title), view, o.result.ok()))
+                Some((
+                    format!("{} · {}", model_name(l, &o.model), o.title),
+                    view,
+                    o.result.ok(),
+                ))
             })
             .collect();
         if classes.is_empty() {
@@ -90,8 +97,14 @@ fn flag_text(l: Lang, flag: Option<&str>) -> &'static str {
 
 #[component]
 fn ClassPanel(class: ClassView, report: Option<Report>) -> impl IntoView {
-    let class = StoredValue::new(class);
-    let key = class.with_value(|c| c.sha256.clone());
+    let key = class.sha256.clone();
+    let base = StoredValue::new(class);
+    // Levels and comments the model wrote on request, filled in where the files had none.
+    let results = RwSignal::new(ModelResults::default());
+    let class = Memo::new(move |_| results.with(|r| base.with_value(|b| b.with_model_results(r))));
+    let models = LocalResource::new(api::models);
+    let ask = RwSignal::new(None::<AskScope>);
+    let xlsx_busy = RwSignal::new(false);
     let adjustments = RwSignal::new(Adjustments::new());
     let store_error = RwSignal::new(None::<String>);
     {
@@ -100,6 +113,32 @@ fn ClassPanel(class: ClassView, report: Option<Report>) -> impl IntoView {
             match adjustments::load(&key).await {
                 Ok(saved) => adjustments.set(saved),
                 Err(e) => store_error.set(Some(e)),
+            }
+            match adjustments::load_model_results(&key).await {
+                // Runs that finished while loading come after what was saved.
+                Ok(saved) if !saved.is_empty() => results.update(|r| {
+                    let mut all = saved;
+                    all.levels.append(&mut r.levels);
+                    all.comments.append(&mut r.comments);
+                    *r = all;
+                }),
+                Ok(_) => {}
+                Err(e) => store_error.set(Some(e)),
+            }
+        });
+    }
+    // What the model wrote is kept beside the adjustments, so a reload does not ask again.
+    {
+        let key = key.clone();
+        Effect::new(move |first: Option<()>| {
+            let current = results.get();
+            if first.is_some() && !current.is_empty() {
+                let key = key.clone();
+                spawn_local(async move {
+                    if let Err(e) = adjustments::save_model_results(&key, &current).await {
+                        store_error.set(Some(e));
+                    }
+                });
             }
         });
     }
@@ -125,9 +164,26 @@ fn ClassPanel(class: ClassView, report: Option<Report>) -> impl IntoView {
     let visible = Memo::new(move |_| {
         let f = filter.get();
         let adj = adjustments.get();
-        class.with_value(|c| filter_class(c, &f, |id| adj.get(id).cloned()))
+        class.with(|c| filter_class(c, &f, |id| adj.get(id).cloned()))
     });
     let selected = RwSignal::new(None::<usize>);
+    // `selected` is an index into the list, which is sorted again when the model's results come
+    // in: follow the essay by its id.
+    let selected_id = StoredValue::new(None::<String>);
+    Effect::new(move |_| {
+        let i = selected.get();
+        let id = i.and_then(|i| class.with_untracked(|c| c.essays.get(i).map(|e| e.id.clone())));
+        selected_id.set_value(id);
+    });
+    Effect::new(move |_| {
+        let at = class.with(|c| {
+            let id = selected_id.get_value()?;
+            c.essays.iter().position(|e| e.id == id)
+        });
+        if at.is_some() && at != selected.get_untracked() {
+            selected.set(at);
+        }
+    });
     let (scroll, set_scroll) = signal(0.0f64);
     // The print view is built only when asked for (a class can have thousands of essays).
     let printing = RwSignal::new(false);
@@ -168,6 +224,7 @@ fn ClassPanel(class: ClassView, report: Option<Report>) -> impl IntoView {
                 .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
                 .is_some_and(|el| {
                     matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+                        || el.closest("[role=dialog]").ok().flatten().is_some()
                 });
             if typing {
                 return;
@@ -207,7 +264,7 @@ fn ClassPanel(class: ClassView, report: Option<Report>) -> impl IntoView {
             let first = (scroll.get() / ROW_PX).floor().max(0.0) as usize;
             (first, (VIEW_PX / ROW_PX).ceil() as usize + 2)
         };
-        class.with_value(|c| {
+        class.with(|c| {
             list.iter()
                 .enumerate()
                 .skip(first)
@@ -251,7 +308,7 @@ fn ClassPanel(class: ClassView, report: Option<Report>) -> impl IntoView {
 
     let filters = move || {
         let l = lang().get();
-        class.with_value(|c| {
+        class.with(|c| {
             let grades = c
                 .distribution
                 .iter()
@@ -307,7 +364,7 @@ fn ClassPanel(class: ClassView, report: Option<Report>) -> impl IntoView {
         let l = lang().get();
         let i = selected.get()?;
         let adj = adjustments.get();
-        class.with_value(|c| {
+        class.with(|c| {
             let e = c.essays.get(i)?.clone();
             let a = adj.get(&e.id).cloned().unwrap_or_default();
             let paragraphs = e
@@ -323,12 +380,17 @@ fn ClassPanel(class: ClassView, report: Option<Report>) -> impl IntoView {
                 .map(|(k, n)| view! { <option value=k.to_string() selected=a.level == Some(k)>{level_name(l, &n.chinese, &n.english)}</option> })
                 .collect_view();
             let id = e.id.clone();
-            let (id2, id3) = (id.clone(), id.clone());
+            let (id2, id3, id4) = (id.clone(), id.clone(), id.clone());
+            let lacks = e.level.is_none() || e.comment.is_none();
             Some(view! {
                 <aside class="reader" data-testid="essay-reader" data-essay=e.id.clone()>
                     <div class="nav">
                         <button on:click=move |_| step(-1)>{t(l, "class.prev")}</button>
                         <button on:click=move |_| step(1)>{t(l, "class.next")}</button>
+                        {move || (lacks && can_ask(models)).then(|| {
+                            let id = id4.clone();
+                            view! { <button data-action="model-fill-essay" on:click=move |_| ask.set(Some(AskScope::Essay(id.clone())))>{t(lang().get(), "ask.essay")}</button> }
+                        })}
                     </div>
                     <h3>{format!("{} · {} {} · {}", e.id, t(l, "class.grade"), e.grade, e.title)}</h3>
                     <h4>{t(l, "class.requirement")}</h4>
@@ -389,7 +451,7 @@ fn ClassPanel(class: ClassView, report: Option<Report>) -> impl IntoView {
     let agreement_panel = move || {
         let l = lang().get();
         let adj = adjustments.get();
-        class.with_value(|c| {
+        class.with(|c| {
             let a = agreement(c, |id| adj.get(id).cloned());
             if a.n == 0 {
                 return view! { <p class="hint">{t(l, "class.agreement_none")}</p> }.into_any();
@@ -450,23 +512,39 @@ fn ClassPanel(class: ClassView, report: Option<Report>) -> impl IntoView {
 
     let exports = move || {
         let l = lang().get();
-        let stem = class.with_value(|c| c.file.trim_end_matches(".json").to_string());
-        let (s1, s2, s3) = (stem.clone(), stem.clone(), stem.clone());
+        let key = key.clone();
+        let stem = class.with_untracked(|c| c.file.trim_end_matches(".json").to_string());
+        let (s1, s2, s3, s4) = (stem.clone(), stem.clone(), stem.clone(), stem.clone());
         view! {
             <div class="exports">
+                {move || can_ask(models).then(|| view! {
+                    <button class="variant active" data-action="model-fill-class" on:click=move |_| ask.set(Some(AskScope::Class))>{t(lang().get(), "ask.class")}</button>
+                })}
                 <button data-export="class-csv" on:click=move |_| {
                     let adj = adjustments.get_untracked();
-                    let text = class.with_value(|c| class_csv(c, |id| adj.get(id).cloned()));
+                    let text = class.with_untracked(|c| class_csv(c, |id| adj.get(id).cloned()));
                     download_text(&format!("{s1}-class.csv"), "text/csv;charset=utf-8", &text);
                 }>{t(l, "class.export_csv")}</button>
+                <button data-export="class-xlsx" prop:disabled=xlsx_busy on:click=move |_| {
+                    let adj = adjustments.get_untracked();
+                    let rows = class.with_untracked(|c| class_table(c, |id| adj.get(id).cloned()));
+                    let name = format!("{s4}-class.xlsx");
+                    xlsx_busy.set(true);
+                    xlsx::export(name, rows, move |result| {
+                        xlsx_busy.set(false);
+                        if let Err(e) = result {
+                            store_error.set(Some(e));
+                        }
+                    });
+                }>{move || t(lang().get(), if xlsx_busy.get() { "class.export_xlsx_busy" } else { "class.export_xlsx" })}</button>
                 <button data-export="track1" on:click=move |_| {
                     let adj = adjustments.get_untracked();
-                    let text = class.with_value(|c| track1_json(c, |id| adj.get(id).cloned()));
+                    let text = class.with_untracked(|c| track1_json(c, |id| adj.get(id).cloned()));
                     download_text(&format!("{s2}-track1.json"), "application/json", &text);
                 }>{t(l, "class.export_t1")}</button>
                 <button data-export="track2" on:click=move |_| {
                     let adj = adjustments.get_untracked();
-                    let text = class.with_value(|c| track2_json(c, |id| adj.get(id).cloned()));
+                    let text = class.with_untracked(|c| track2_json(c, |id| adj.get(id).cloned()));
                     download_text(&format!("{s3}-track2.json"), "application/json", &text);
                 }>{t(l, "class.export_t2")}</button>
                 <button data-action="print" on:click=move |_| {
@@ -487,6 +565,13 @@ fn ClassPanel(class: ClassView, report: Option<Report>) -> impl IntoView {
                     if ok {
                         adjustments.set(Adjustments::new());
                         save.run(());
+                        results.set(ModelResults::default());
+                        let key = key.clone();
+                        spawn_local(async move {
+                            if let Err(e) = adjustments::save_model_results(&key, &ModelResults::default()).await {
+                                store_error.set(Some(e));
+                            }
+                        });
                     }
                 }>{t(l, "class.reset")}</button>
             </div>
@@ -497,11 +582,12 @@ fn ClassPanel(class: ClassView, report: Option<Report>) -> impl IntoView {
         <div class="class-panel">
             <p class="hint">{move || t(lang().get(), "class.private")}</p>
             {move || store_error.get().map(|e| view! { <p class="error">{e}</p> })}
-            {move || class.with_value(|c| view! { <Distribution class=c.clone() /> })}
+            {move || class.with(|c| view! { <Distribution class=c.clone() /> })}
             {gold_scores}
             <h3>{move || t(lang().get(), "class.agreement")}</h3>
             {agreement_panel}
             {exports}
+            <AskModel class=class models=models scope=ask results=results />
             {filters}
             <div class="class-body">
                 <div class="class-list">
@@ -620,11 +706,11 @@ fn Distribution(class: ClassView) -> impl IntoView {
 /// What `window.print()` prints: a class summary page, then one essay per page with its level
 /// and comment as released (the teacher's where set). Hidden on screen.
 #[component]
-fn PrintView(class: StoredValue<ClassView>, adjustments: RwSignal<Adjustments>) -> impl IntoView {
+fn PrintView(class: Memo<ClassView>, adjustments: RwSignal<Adjustments>) -> impl IntoView {
     move || {
         let l = lang().get();
         let adj = adjustments.get();
-        class.with_value(|c| {
+        class.with(|c| {
             let mut essays: Vec<&ClassRow> = c.essays.iter().collect();
             essays.sort_by_key(|e| (e.grade.parse::<u64>().unwrap_or(u64::MAX), e.id.parse::<u64>().unwrap_or(u64::MAX)));
             let pages = essays

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::i18n::{lang, t};
+use crate::i18n::{lang, t, tf};
 use workbench::compare::{metrics_table, sample_diff};
 
 use crate::components::table_view::TableView;
@@ -69,10 +69,11 @@ pub fn CompareView(state: WorkbenchState) -> impl IntoView {
         let (oa, ob) = (list[ia].clone(), list[ib].clone());
         let (ra, rb) = match (&oa.result, &ob.result) {
             (Ok(ra), Ok(rb)) => (ra.clone(), rb.clone()),
-            _ => return view! { <p class="error">"a selected model did not score"</p> }.into_any(),
+            _ => return view! { <p class="error">{move || t(lang().get(), "compare.not_scored")}</p> }.into_any(),
         };
         let (Some(ta), Some(tb)) = (oa.table.clone(), ob.table.clone()) else {
-            return view! { <p class="error">"a selected model has no table"</p> }.into_any();
+            return view! { <p class="error">{move || t(lang().get(), "compare.no_table")}</p> }
+                .into_any();
         };
         let table = metrics_table(&[(name(&oa), &ra, &ta), (name(&ob), &rb, &tb)]);
         let diff = sample_diff(&oa.rows, &ob.rows);
@@ -130,9 +131,9 @@ pub fn CompareView(state: WorkbenchState) -> impl IntoView {
                         view! {
                             <table class="metrics intervals" data-testid="intervals">
                                 <caption>
-                                    {format!("paired bootstrap, {} resamples, seed {}, {} aligned records: difference = A − B, 95 % percentile interval", c.resamples, c.seed, c.aligned_records)}
+                                    {move || tf(lang().get(), "compare.caption", &[("resamples", &c.resamples.to_string()), ("seed", &c.seed.to_string()), ("aligned", &c.aligned_records.to_string())])}
                                 </caption>
-                                <thead><tr><th>"metric"</th><th>"A"</th><th>"B"</th><th>"A − B"</th><th>"95 % interval"</th><th>"defined"</th></tr></thead>
+                                <thead><tr><th>{move || t(lang().get(), "compare.metric")}</th><th>"A"</th><th>"B"</th><th>"A − B"</th><th>{move || t(lang().get(), "compare.interval")}</th><th>{move || t(lang().get(), "compare.defined")}</th></tr></thead>
                                 <tbody>{rows}</tbody>
                             </table>
                         }
@@ -159,7 +160,7 @@ pub fn CompareView(state: WorkbenchState) -> impl IntoView {
                 {intervals}
                 <h3>{move || format!("{} ({} {})", t(lang().get(), "compare.diff"), diff_len, t(lang().get(), "compare.diff_hint"))}</h3>
                 <table class="metrics diff">
-                    <thead><tr><th>"subset"</th><th>"id"</th><th>"gold"</th><th>"A"</th><th>"B"</th><th>"|A − B|"</th></tr></thead>
+                    <thead><tr><th>{move || t(lang().get(), "samples.subset")}</th><th>{move || t(lang().get(), "samples.id")}</th><th>{move || t(lang().get(), "samples.gold")}</th><th>"A"</th><th>"B"</th><th>"|A − B|"</th></tr></thead>
                     <tbody>{diff_rows}</tbody>
                 </table>
             </div>

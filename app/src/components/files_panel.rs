@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::i18n::{lang, t};
+use crate::i18n::{lang, model_name, t};
 use crate::worker_client::WorkbenchState;
 
 fn size_text(bytes: usize) -> String {
@@ -35,7 +35,7 @@ pub fn FilesPanel(state: WorkbenchState) -> impl IntoView {
                     <tr data-file=f.name.clone() data-role=f.role.clone()>
                         <td class="mono">{f.name.clone()}</td>
                         <td class="num">{size_text(f.size_bytes)}</td>
-                        <td class="model">{f.model.clone()}</td>
+                        <td class="model">{let m = f.model.clone(); move || model_name(lang().get(), &m)}</td>
                         <td>
                             <select
                                 aria-label="role"
@@ -46,7 +46,7 @@ pub fn FilesPanel(state: WorkbenchState) -> impl IntoView {
                         </td>
                         <td class="why">{f.detected.why.clone()}</td>
                         <td>
-                            <button class="link" title="remove" on:click=move |_| state.remove(index)>
+                            <button class="link" title=move || t(lang().get(), "files.remove") on:click=move |_| state.remove(index)>
                                 "✕"
                             </button>
                         </td>

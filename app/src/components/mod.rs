@@ -1,3 +1,4 @@
+pub mod ask_model;
 pub mod chart_box;
 pub mod charts_view;
 pub mod class_view;

@@ -15,7 +15,7 @@ use web_sys::HtmlInputElement;
 
 use crate::api::{self, FormField, Model, RunKind, RunProgress};
 use crate::files::list;
-use crate::i18n::{Lang, lang, t};
+use crate::i18n::{Lang, lang, run_state, t, tf};
 use crate::worker_client::WorkbenchState;
 
 /// How often a running run's progress is asked for.
@@ -384,10 +384,10 @@ pub fn RunPanel(state: WorkbenchState) -> impl IntoView {
     view! {
         <Show when=available>
             <details class="run-panel card" data-testid="run-panel">
-                <summary>"Run a model through the server"</summary>
-                <p class="hint">"The server holds the API keys and caches every reply: an interrupted run resumes without paying twice."</p>
+                <summary>{move || t(lang().get(), "run.title")}</summary>
+                <p class="hint">{move || t(lang().get(), "run.hint")}</p>
                 <div class="filters">
-                    <label>"benchmark "
+                    <label>{move || t(lang().get(), "run.benchmark")}
                         <select aria-label="benchmark" on:change=move |ev| {
                             inputs.set(HashMap::new());
                             kind_key.set(event_target_value(&ev));
@@ -397,9 +397,9 @@ pub fn RunPanel(state: WorkbenchState) -> impl IntoView {
                 </div>
                 <div class="filters" data-testid="run-fields">
                     {fields}
-                    <label>"limit (0 = all) " <input type="number" min="0" aria-label="limit" prop:value=move || limit.get().to_string()
+                    <label>{move || t(lang().get(), "run.limit")} <input type="number" min="0" aria-label="limit" prop:value=move || limit.get().to_string()
                         on:input=move |ev| limit.set(event_target_value(&ev).parse().unwrap_or(0)) /></label>
-                    <button class="variant active" data-testid="start-run" on:click=start>"Start"</button>
+                    <button class="variant active" data-testid="start-run" on:click=start>{move || t(lang().get(), "run.start")}</button>
                 </div>
                 <div class="filters">
                     <label>{move || t(lang().get(), "run.id")} <input type="text" aria-label="run id" prop:value=move || run_id.get()
@@ -412,18 +412,23 @@ pub fn RunPanel(state: WorkbenchState) -> impl IntoView {
                     let id_pause = p.id.clone();
                     let id_resume = p.id.clone();
                     let state_text = p.state.clone();
-                    let usage = |who: &str, u: &api::Usage| {
-                        let cost = u.cost.map(|c| format!(", cost {c:.4}")).unwrap_or_default();
-                        format!("{who}: {} upstream calls, {} cache hits, {} + {} tokens{cost}",
-                            u.upstream_calls, u.cache_hits, u.prompt_tokens, u.completion_tokens)
+                    let l = lang().get();
+                    let usage = |key: &'static str, u: &api::Usage| {
+                        let cost = u.cost.map(|c| tf(l, "run.cost", &[("c", &format!("{c:.4}"))])).unwrap_or_default();
+                        tf(l, key, &[
+                            ("calls", &u.upstream_calls.to_string()), ("hits", &u.cache_hits.to_string()),
+                            ("prompt", &u.prompt_tokens.to_string()), ("completion", &u.completion_tokens.to_string()), ("cost", &cost),
+                        ])
                     };
                     let judge = &p.usage.judge;
                     let judge_used = judge.upstream_calls + judge.cache_hits > 0;
-                    let eta = p.eta_s.map(|s| format!(", ETA {s:.0} s")).unwrap_or_default();
-                    let rate = p.rate_per_s.map(|r| format!(" at {r:.1}/s")).unwrap_or_default();
-                    let text = format!("{}: {} of {} items{rate}{eta} — {}{}", p.state, p.done, p.total,
-                        usage("model", &p.usage.model),
-                        if judge_used { format!("; {}", usage("judge", judge)) } else { String::new() });
+                    let eta = p.eta_s.map(|s| tf(l, "run.eta", &[("s", &format!("{s:.0}"))])).unwrap_or_default();
+                    let rate = p.rate_per_s.map(|r| tf(l, "run.rate", &[("r", &format!("{r:.1}"))])).unwrap_or_default();
+                    let text = tf(l, "run.progress", &[
+                        ("state", &run_state(l, &p.state)), ("done", &p.done.to_string()), ("total", &p.total.to_string()),
+                        ("rate", &rate), ("eta", &eta), ("model_usage", &usage("run.usage_model", &p.usage.model)),
+                        ("judge_usage", &if judge_used { usage("run.usage_judge", judge) } else { String::new() }),
+                    ]);
                     let resumable = matches!(state_text.as_str(), "failed" | "cancelled" | "interrupted");
                     let links: Vec<_> = p.files.iter().map(|f| {
                         let href = format!("/api/v1/runs/{}/files/{f}", p.id);
@@ -434,13 +439,13 @@ pub fn RunPanel(state: WorkbenchState) -> impl IntoView {
                             <progress max="1" value=fraction.to_string()></progress>
                             <span>{text}</span>
                             {(state_text == "running").then(|| view! {
-                                <button class="export" on:click=move |_| { let id = id_pause.clone(); spawn_local(async move { if let Err(e) = api::pause(&id).await { error.set(Some(e.to_string())); } }); }>"Pause"</button>
+                                <button class="export" on:click=move |_| { let id = id_pause.clone(); spawn_local(async move { if let Err(e) = api::pause(&id).await { error.set(Some(e.to_string())); } }); }>{t(l, "run.pause")}</button>
                             })}
                             {(state_text == "paused" || resumable).then(|| view! {
-                                <button class="export" data-testid="resume-run" on:click=move |_| resume(id_resume.clone())>"Resume"</button>
+                                <button class="export" data-testid="resume-run" on:click=move |_| resume(id_resume.clone())>{t(l, "run.resume")}</button>
                             })}
                             {(state_text == "finished" && !opened.get()).then(|| view! {
-                                <button class="variant active" data-testid="open-run" on:click=open_in_workbench>"Open in the workbench"</button>
+                                <button class="variant active" data-testid="open-run" on:click=open_in_workbench>{t(l, "run.open")}</button>
                             })}
                             <span class="run-files">" "{links}</span>
                             {p.error.clone().map(|e| view! { <p class="error">{e}</p> })}

@@ -159,7 +159,7 @@ fn SampleDetailPane(state: WorkbenchState) -> impl IntoView {
                         .collect_view();
                     view! {
                         <table class="steps">
-                            <thead><tr><th>"step"</th><th>"response"</th><th>"gold"</th><th>"pred"</th><th>"gold errors"</th><th>"predicted errors"</th></tr></thead>
+                            <thead><tr><th>{move || t(lang().get(), "samples.step")}</th><th>{move || t(lang().get(), "samples.response")}</th><th>{move || t(lang().get(), "samples.gold")}</th><th>{move || t(lang().get(), "samples.pred")}</th><th>{move || t(lang().get(), "samples.gold_errors")}</th><th>{move || t(lang().get(), "samples.pred_errors")}</th></tr></thead>
                             <tbody>{rows}</tbody>
                         </table>
                     }

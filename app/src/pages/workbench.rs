@@ -262,7 +262,7 @@ fn OutcomeCard(outcome: OutcomeView) -> impl IntoView {
             data-benchmark=outcome.benchmark.clone()
             data-files=outcome.files.join(" ")
         >
-            <h2>{format!("{} · {}", outcome.model, outcome.title)}</h2>
+            <h2>{let (m, job) = (outcome.model.clone(), outcome.title.clone()); move || format!("{} · {}", crate::i18n::model_name(crate::i18n::lang().get(), &m), job)}</h2>
             <p class="files-line mono">{outcome.files.join(", ")}</p>
             {body}
         </section>
@@ -334,7 +334,7 @@ fn SamplesTab(state: WorkbenchState, view_filter: RwSignal<Filter>) -> impl Into
             .filter(|o| o.result.is_ok())
             .collect();
         if outcomes.is_empty() {
-            return view! { <p class="hint">"Drop files to see their samples."</p> }.into_any();
+            return view! { <p class="hint">{move || t(crate::i18n::lang().get(), "samples.none")}</p> }.into_any();
         }
         let pick = chosen.get().min(outcomes.len() - 1);
         let options = outcomes
