@@ -1,0 +1,252 @@
+//! `scorebench run sasbench` (the real binary) against the mock upstream, checked against the
+//! OFFICIAL step 1: `server/tests/data/sasbench_step1/make.sh` ran the unmodified
+//! `sas_pipelines/1_predict_scores.py` of PKU-DAIR/SAS-Bench (4ef718b) over golden dataset
+//! folders with a stub model client, recording every prompt it sent and the reply it got
+//! (`calls.jsonl`) and keeping the `_scored.jsonl` files it wrote (`out/`). Here the mock answers
+//! exactly those prompts with those replies (any other prompt gets "YES", which would show in
+//! the files), so:
+//! - the prompts scorebench sends are byte for byte the official ones (zero-shot over three
+//!   files, three few-shot examples, records with no steps), each asked once;
+//! - the files it writes are byte for byte the official files, and `scorebench score sasbench
+//!   --dataset` gives the same report for both;
+//! - a run killed halfway and resumed by id asks nothing twice but the request in flight.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::mock_upstream::MockUpstream;
+use crate::proxy::temp_dir;
+use crate::run_msqa::{scorebench_cmd, write_config};
+use crate::support::golden_dir;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/sasbench_step1")
+        .join(name)
+}
+
+/// The official calls of a fixture: (prompt, reply) in call order.
+fn calls(name: &str) -> Vec<(String, String)> {
+    std::fs::read_to_string(fixture(name).join("calls.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            (
+                v["prompt"].as_str().unwrap().to_string(),
+                v["reply"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn mock_for(calls: &[(String, String)]) -> MockUpstream {
+    let table = calls
+        .iter()
+        .map(|(prompt, reply)| {
+            (
+                prompt.clone(),
+                json!({"content": reply, "reasoning_content": null, "finish_reason": "stop", "completion_tokens": 7}),
+            )
+        })
+        .collect();
+    MockUpstream::start(table)
+}
+
+fn sorted_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+}
+
+/// `score sasbench --dataset` of `files`, without the input names and hashes.
+fn score(dataset: &Path, files: &[PathBuf]) -> Value {
+    let mut argv = vec![
+        "score".to_string(),
+        "sasbench".into(),
+        "--dataset".into(),
+        dataset.display().to_string(),
+        "--json".into(),
+    ];
+    argv.extend(files.iter().map(|f| f.display().to_string()));
+    let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+    let output = scorebench_cmd(&argv).output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    report.as_object_mut().unwrap().remove("inputs");
+    report
+}
+
+#[test]
+fn prompts_and_files_are_the_official_ones() {
+    for (name, case, few_shot) in [
+        ("zero_shot", "case_10", "0"),
+        ("few_shot", "case_06", "3"),
+        ("zero_steps", "case_14", "0"),
+    ] {
+        let calls = calls(name);
+        let mock = mock_for(&calls);
+        let dir = temp_dir(&format!("run-sas-{name}"));
+        let config = write_config(&dir, &mock);
+        let db = dir.join("db.sqlite3");
+        let out = dir.join("out");
+        let dataset = golden_dir().join("sasbench").join(case).join("datasets");
+        let output = scorebench_cmd(&[
+            "run",
+            "sasbench",
+            "--config",
+            config.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
+            "--dataset",
+            dataset.to_str().unwrap(),
+            "--model",
+            "test-model",
+            "--few-shot",
+            few_shot,
+            "--workers",
+            "4",
+            "--retry-wait-ms",
+            "0",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{name}: {stderr}");
+        // Every official prompt asked once, and nothing else.
+        assert_eq!(mock.calls(), calls.len(), "{name}");
+        for (prompt, _) in &calls {
+            assert_eq!(mock.calls_for(prompt), 1, "{name}: {prompt}");
+        }
+        // The files, byte for byte.
+        let official = sorted_files(&fixture(name).join("out"));
+        let ours = sorted_files(&out);
+        assert_eq!(
+            ours.iter().map(|p| p.file_name()).collect::<Vec<_>>(),
+            official.iter().map(|p| p.file_name()).collect::<Vec<_>>(),
+            "{name}"
+        );
+        for (a, b) in ours.iter().zip(&official) {
+            assert_eq!(
+                std::fs::read_to_string(a).unwrap(),
+                std::fs::read_to_string(b).unwrap(),
+                "{name}: {}",
+                a.display()
+            );
+        }
+        // `score sasbench --dataset` reads them, with the numbers of the official files.
+        assert_eq!(score(&dataset, &ours), score(&dataset, &official), "{name}");
+        // Again: the files are kept, nothing is asked.
+        let again = scorebench_cmd(&[
+            "run",
+            "sasbench",
+            "--config",
+            config.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
+            "--dataset",
+            dataset.to_str().unwrap(),
+            "--model",
+            "test-model",
+            "--few-shot",
+            few_shot,
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+        assert!(again.status.success(), "{name}");
+        assert_eq!(mock.calls(), calls.len(), "{name}: asked again");
+        for (a, b) in ours.iter().zip(&official) {
+            assert_eq!(
+                std::fs::read(a).unwrap(),
+                std::fs::read(b).unwrap(),
+                "{name}"
+            );
+        }
+    }
+}
+
+/// 50 prompts at 120 ms each with one worker; SIGKILL after 6 calls; `run resume <id>`
+/// finishes with the official files, and only the request in flight at the kill is asked twice.
+#[test]
+fn a_killed_run_resumes_by_id_without_asking_again() {
+    let calls = calls("zero_shot");
+    let mock = mock_for(&calls);
+    mock.state
+        .delay_ms
+        .store(120, std::sync::atomic::Ordering::SeqCst);
+    let dir = temp_dir("run-sas-kill");
+    let config = write_config(&dir, &mock);
+    let db = dir.join("db.sqlite3");
+    let out = dir.join("out");
+    let dataset = golden_dir().join("sasbench/case_10/datasets");
+    let mut child = scorebench_cmd(&[
+        "run",
+        "sasbench",
+        "--config",
+        config.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+        "--dataset",
+        dataset.to_str().unwrap(),
+        "--model",
+        "test-model",
+        "--workers",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+    .stdout(Stdio::null())
+    .stderr(Stdio::null())
+    .spawn()
+    .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while mock.calls() < 6 {
+        assert!(Instant::now() < deadline, "the run never got going");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let before = mock.calls();
+    assert!(before < calls.len());
+    let conn = server::db::open(&db).unwrap();
+    let id: String = conn
+        .query_row("SELECT id FROM run", [], |r| r.get(0))
+        .unwrap();
+    drop(conn);
+    mock.state
+        .delay_ms
+        .store(0, std::sync::atomic::Ordering::SeqCst);
+    let resumed = scorebench_cmd(&["run", "resume", &id, "--db", db.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    let twice = calls.iter().filter(|(p, _)| mock.calls_for(p) == 2).count();
+    assert!(twice <= 1, "{twice} prompts asked twice");
+    assert_eq!(mock.calls(), calls.len() + twice);
+    for (p, _) in &calls {
+        assert!(mock.calls_for(p) >= 1);
+    }
+    let official = sorted_files(&fixture("zero_shot").join("out"));
+    for b in &official {
+        let a = out.join(b.file_name().unwrap());
+        assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(b).unwrap());
+    }
+}
