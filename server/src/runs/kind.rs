@@ -90,7 +90,8 @@ pub struct Form {
     pub fields: &'static [Field],
     /// Files of the finished run handed to the workbench, when the run has them.
     pub open: &'static [&'static str],
-    /// Inputs (record fields) handed to the workbench too (a gold file).
+    /// Inputs (record or files fields) handed to the workbench too (a gold file, a dataset
+    /// folder's files).
     pub open_inputs: &'static [&'static str],
 }
 
@@ -317,9 +318,8 @@ mod tests {
                 }
                 for input in form.open_inputs {
                     assert!(
-                        form.fields
-                            .iter()
-                            .any(|f| f.name == *input && f.kind == FieldKind::Records),
+                        form.fields.iter().any(|f| f.name == *input
+                            && matches!(f.kind, FieldKind::Records | FieldKind::Files)),
                         "{}: {input}",
                         k.key()
                     );

@@ -300,7 +300,8 @@ impl RunKind for Sasbench {
                 Field::WORKERS,
             ],
             open: &FILES,
-            open_inputs: &[],
+            // The gold files and error_type.jsonl: the workbench scores raw files with them.
+            open_inputs: &["dataset"],
         };
         Some(&FORM)
     }

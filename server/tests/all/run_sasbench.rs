@@ -250,3 +250,96 @@ fn a_killed_run_resumes_by_id_without_asking_again() {
         assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(b).unwrap());
     }
 }
+
+/// `POST /api/v1/runs {"benchmark": "sasbench", "dataset": [{name, text}], …}`: the files the
+/// page sends; the run writes the official files (downloadable), and its form is listed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_http_the_dataset_files_travel_in_the_body() {
+    use axum::http::StatusCode;
+
+    use crate::proxy::{send, state_with};
+
+    let calls = calls("few_shot");
+    let mock = mock_for(&calls);
+    let (state, _) = state_with(&mock, "runs-sas-http", "");
+    let dataset = golden_dir().join("sasbench/case_06/datasets");
+    let files: Vec<Value> = ["error_type.jsonl", "3_Geography_ShortAns.jsonl"]
+        .iter()
+        .map(|name| json!({"name": name, "text": std::fs::read_to_string(dataset.join(name)).unwrap()}))
+        .collect();
+
+    let (status, _, body) = send(&state, "GET", "/api/v1/runs/kinds", &[], None).await;
+    assert_eq!(status, StatusCode::OK);
+    let kinds: Value = serde_json::from_str(&body).unwrap();
+    let kind = kinds["kinds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["key"] == "sasbench")
+        .unwrap();
+    assert_eq!(kind["fields"][0]["type"], "files");
+
+    // Bad requests are a 400 before anything is asked.
+    for (request, message) in [
+        (
+            json!({"benchmark": "sasbench", "model": "test-model", "dataset": [files[1].clone()]}),
+            "no error_type.jsonl",
+        ),
+        (
+            json!({"benchmark": "sasbench", "model": "test-model", "dataset": [files[0].clone(), {"name": "../7_Math_ShortAns.jsonl", "text": ""}]}),
+            "a file name, not a path",
+        ),
+        (
+            json!({"benchmark": "sasbench", "model": "test-model", "dataset": [files[0].clone(), {"name": "3_Geography_ShortAns.jsonl", "text": "{\"id\": \"a\"}\nnot json\n"}]}),
+            "3_Geography_ShortAns.jsonl:2: not a JSON line",
+        ),
+    ] {
+        let (status, _, body) = send(&state, "POST", "/api/v1/runs", &[], Some(request)).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        assert!(body.contains(message), "{body}");
+    }
+    assert_eq!(mock.calls(), 0);
+
+    let (status, _, body) = send(
+        &state,
+        "POST",
+        "/api/v1/runs",
+        &[],
+        Some(json!({"benchmark": "sasbench", "model": "test-model", "dataset": files, "few_shot": 3, "retry_wait_ms": 0})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{body}");
+    let id = serde_json::from_str::<Value>(&body).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let finished = loop {
+        let (_, _, body) = send(&state, "GET", &format!("/api/v1/runs/{id}"), &[], None).await;
+        let v: Value = serde_json::from_str(&body).unwrap();
+        if v["state"] == "finished" {
+            break v;
+        }
+        assert!(Instant::now() < deadline, "{v}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert_eq!(finished["total"], calls.len());
+    assert_eq!(
+        finished["files"],
+        json!(["3_Geography_ShortAns_scored.jsonl"])
+    );
+    assert_eq!(mock.calls(), calls.len());
+    let (status, _, body) = send(
+        &state,
+        "GET",
+        &format!("/api/v1/runs/{id}/files/3_Geography_ShortAns_scored.jsonl"),
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let official =
+        std::fs::read_to_string(fixture("few_shot").join("out/3_Geography_ShortAns_scored.jsonl"))
+            .unwrap();
+    assert_eq!(body, official);
+}
