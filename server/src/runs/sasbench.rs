@@ -34,9 +34,9 @@
 //! Ours, where the official code gives no answer: the few-shot examples are drawn with a seeded
 //! choice (`--seed`; the official `random.choice` is unseeded, so no run of it can be
 //! reproduced) — the k-th example of a file is bucket entry `sha256("{seed}/{stem}/{k}") mod len`;
-//! a request is tried up to 3 times (the OpenAI client's default retries) and a record without
-//! a reply stays `false` instead of stopping the run; a reply with no `content` string is such a
-//! record. With duplicate ids the official file holds the reply only at the id's last record
+//! a request is tried up to 3 times (the OpenAI client's default retries); a record still
+//! without a reply (or whose reply has no `content` string) stays `false` while the others are
+//! asked, and the run then ends failed, resumable (the official script stops at the first). With duplicate ids the official file holds the reply only at the id's last record
 //! (its earlier records keep `false`), so only that record is asked. Every reply is in the
 //! reply cache: a killed run resumes without asking again.
 
@@ -456,6 +456,12 @@ fn jsonl(name: &str, text: &str) -> Result<Vec<Value>, RunError> {
     text.split_inclusive('\n')
         .enumerate()
         .map(|(i, line)| {
+            if strip(line).is_empty() {
+                return Err(RunError::Input(format!(
+                    "{name}:{}: an empty line (the official json.loads stops here)",
+                    i + 1
+                )));
+            }
             serde_json::from_str(line)
                 .map_err(|e| RunError::Input(format!("{name}:{}: not a JSON line: {e}", i + 1)))
         })
@@ -967,10 +973,18 @@ pub async fn run(
             state.write(&file.ids)?;
         }
     }
+    if failed > 0 {
+        // Where the official script stops with the exception; the files hold `false` there.
+        return Err(RunError::NoScore(format!(
+            "{failed} record(s) got no reply after {ATTEMPTS} attempts (written as false in \
+             {}); resume the run to ask them again",
+            out_dir.display()
+        )));
+    }
     let records: usize = prepared.files.iter().map(|f| f.ids.len()).sum();
     Ok(format!(
-        "SAS-Bench step 1: {} file(s), {records} records, {reused} kept from earlier files, \
-         {failed} without a reply (written as false); files in {}",
+        "SAS-Bench step 1: {} file(s), {records} records, {reused} kept from earlier files; \
+         files in {}",
         prepared.files.len(),
         out_dir.display()
     ))

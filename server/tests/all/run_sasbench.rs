@@ -343,3 +343,70 @@ async fn over_http_the_dataset_files_travel_in_the_body() {
             .unwrap();
     assert_eq!(body, official);
 }
+
+/// A record whose request fails every attempt is written `false`, the others are asked, and the
+/// run ends failed (exit 1); resumed by id it asks only that record and ends with the official
+/// files.
+#[test]
+fn a_record_without_a_reply_fails_the_run_and_resume_asks_it() {
+    use crate::mock_upstream::Fail;
+
+    let calls = calls("zero_steps");
+    let mock = mock_for(&calls);
+    mock.fail_next(&[Fail::Status(500); 3]);
+    let dir = temp_dir("run-sas-fail");
+    let config = write_config(&dir, &mock);
+    let db = dir.join("db.sqlite3");
+    let out = dir.join("out");
+    let dataset = golden_dir().join("sasbench/case_14/datasets");
+    let first = scorebench_cmd(&[
+        "run",
+        "sasbench",
+        "--config",
+        config.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+        "--dataset",
+        dataset.to_str().unwrap(),
+        "--model",
+        "test-model",
+        "--workers",
+        "1",
+        "--retry-wait-ms",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+    .output()
+    .unwrap();
+    assert_eq!(first.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&first.stderr);
+    assert!(stderr.contains("1 record(s) got no reply"), "{stderr}");
+    let file = out.join("10_Math_gapfilling_scored.jsonl");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.lines().filter(|l| l.ends_with("\tfalse")).count(), 1);
+    assert_eq!(mock.calls(), calls.len() + 2);
+
+    let conn = server::db::open(&db).unwrap();
+    let id: String = conn
+        .query_row("SELECT id FROM run", [], |r| r.get(0))
+        .unwrap();
+    drop(conn);
+    let resumed = scorebench_cmd(&["run", "resume", &id, "--db", db.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    assert_eq!(
+        mock.calls(),
+        calls.len() + 3,
+        "only the failed record is asked"
+    );
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        std::fs::read(fixture("zero_steps").join("out/10_Math_gapfilling_scored.jsonl")).unwrap()
+    );
+}
