@@ -6,7 +6,8 @@
 //! exactly those prompts with those replies (any other prompt gets "YES", which would show in
 //! the files), so:
 //! - the prompts scorebench sends are byte for byte the official ones (zero-shot over three
-//!   files, three few-shot examples, records with no steps), each asked once;
+//!   files, three few-shot examples, records with no steps, two few-shot examples with another
+//!   seed and no guideline), each asked once;
 //! - the files it writes are byte for byte the official files, and `scorebench score sasbench
 //!   --dataset` gives the same report for both;
 //! - a run killed halfway and resumed by id asks nothing twice but the request in flight.
@@ -89,11 +90,17 @@ fn score(dataset: &Path, files: &[PathBuf]) -> Value {
 
 #[test]
 fn prompts_and_files_are_the_official_ones() {
-    for (name, case, few_shot) in [
-        ("zero_shot", "case_10", "0"),
-        ("few_shot", "case_06", "3"),
-        ("zero_steps", "case_14", "0"),
+    for (name, case, few_shot, seed, guideline) in [
+        ("zero_shot", "case_10", "0", "0", true),
+        ("few_shot", "case_06", "3", "0", true),
+        ("zero_steps", "case_14", "0", "0", true),
+        ("few_shot_2_no_guideline", "case_06", "2", "5", false),
     ] {
+        let options: Vec<&str> = if guideline {
+            vec!["--few-shot", few_shot, "--seed", seed]
+        } else {
+            vec!["--few-shot", few_shot, "--seed", seed, "--no-guideline"]
+        };
         let calls = calls(name);
         let mock = mock_for(&calls);
         let dir = temp_dir(&format!("run-sas-{name}"));
@@ -101,7 +108,7 @@ fn prompts_and_files_are_the_official_ones() {
         let db = dir.join("db.sqlite3");
         let out = dir.join("out");
         let dataset = golden_dir().join("sasbench").join(case).join("datasets");
-        let output = scorebench_cmd(&[
+        let mut argv = vec![
             "run",
             "sasbench",
             "--config",
@@ -112,15 +119,13 @@ fn prompts_and_files_are_the_official_ones() {
             dataset.to_str().unwrap(),
             "--model",
             "test-model",
-            "--few-shot",
-            few_shot,
-            "--workers",
-            "4",
-            "--retry-wait-ms",
-            "0",
             "--out",
             out.to_str().unwrap(),
-        ])
+        ];
+        argv.extend(&options);
+        let output = scorebench_cmd(
+            &[argv.as_slice(), &["--workers", "4", "--retry-wait-ms", "0"]].concat(),
+        )
         .output()
         .unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -149,24 +154,7 @@ fn prompts_and_files_are_the_official_ones() {
         // `score sasbench --dataset` reads them, with the numbers of the official files.
         assert_eq!(score(&dataset, &ours), score(&dataset, &official), "{name}");
         // Again: the files are kept, nothing is asked.
-        let again = scorebench_cmd(&[
-            "run",
-            "sasbench",
-            "--config",
-            config.to_str().unwrap(),
-            "--db",
-            db.to_str().unwrap(),
-            "--dataset",
-            dataset.to_str().unwrap(),
-            "--model",
-            "test-model",
-            "--few-shot",
-            few_shot,
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
+        let again = scorebench_cmd(&argv).output().unwrap();
         assert!(again.status.success(), "{name}");
         assert_eq!(mock.calls(), calls.len(), "{name}: asked again");
         for (a, b) in ours.iter().zip(&official) {

@@ -15,10 +15,11 @@ git -C "$repo" archive 4ef718b6433623d492d483a38d4045a4b32d6f45 | tar -x -C "$wo
 cp "$here/stub/openai.py" "$work/main/predictor/openai.py"
 printf 'def tqdm(x, *a, **k):\n    return x\n' > "$work/sas_pipelines/tqdm.py"
 echo "sk-stub" > "$work/sas_pipelines/api_key.txt"
-# case name, golden case, few-shot examples
-for spec in "zero_shot case_10 0" "few_shot case_06 3" "zero_steps case_14 0"; do
+# case name, golden case, few-shot examples, few-shot seed, use_guideline
+for spec in "zero_shot case_10 0 0 1" "few_shot case_06 3 0 1" "zero_steps case_14 0 0 1" \
+            "few_shot_2_no_guideline case_06 2 5 0"; do
   set -- $spec
-  name=$1 case=$2 few=$3
+  name=$1 case=$2 few=$3 seed=$4 guideline=$5
   rm -rf "$here/$name" "$work/ds" "$work/ds_gpt-4o-mini_Scored"
   mkdir -p "$here/$name/out"
   cp -r "$golden/$case/datasets" "$work/ds"
@@ -27,9 +28,10 @@ for spec in "zero_shot case_10 0" "few_shot case_06 3" "zero_steps case_14 0"; d
   : > "$STUB_CALLS"
   for f in "$work/ds"/[0-9]*_*.jsonl; do
     stem=$(basename "$f" .jsonl)
-    export STUB_STEM=$stem STUB_SEED=0
+    export STUB_STEM=$stem STUB_SEED=$seed
     (cd "$work/sas_pipelines" && "$py" 1_predict_scores.py --file_dir ../ds --file_name "$stem" \
-       --llm_name gpt-4o-mini --save_type_name gpt-4o-mini --few_shot_num "$few" >/dev/null)
+       --llm_name gpt-4o-mini --save_type_name gpt-4o-mini --few_shot_num "$few" \
+       --use_guideline "$guideline" >/dev/null)
   done
   cp "$work/ds_gpt-4o-mini_Scored"/*_scored.jsonl "$here/$name/out/"
   echo "$name: $(wc -l < "$STUB_CALLS") calls"
