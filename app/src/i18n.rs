@@ -267,6 +267,12 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "run.field.judge_models" => ("judge models ", "评审模型（多个） "),
         "run.field.embedding_model" => ("embedding model ", "嵌入模型 "),
         "run.field.track" => ("track ", "赛道 "),
+        "run.field.dataset_files" => (
+            "dataset files (error_type.jsonl + gold .jsonl) ",
+            "数据集文件（error_type.jsonl 与标注 .jsonl） ",
+        ),
+        "run.field.few_shot" => ("few-shot examples ", "少样本示例数 "),
+        "run.field.seed" => ("few-shot seed ", "示例抽取种子 "),
         "run.id" => ("run id ", "运行编号 "),
         "run.show" => ("Show", "查看"),
         "class.export_xlsx_busy" => ("XLSX…", "XLSX…"),

@@ -225,3 +225,115 @@ test('an SGI deep-research judge run survives a killed server and resumes by id 
     await page.close();
   }
 });
+
+// SAS-Bench step 1 started from the page with a dataset folder's files (error_type.jsonl and
+// three gold files); the mock answers the prompts the official step 1 sends with the replies
+// recorded for them (server/tests/data/sasbench_step1/zero_shot, made by the official script),
+// and holds the sixth call; the server is killed (SIGKILL) with that call in flight, started
+// again, and the run resumed by id from the page: no reply received is asked for again, the
+// files equal the official step 1's byte for byte, and the workbench shows `scorebench score
+// sasbench --dataset`'s numbers.
+const SAS_CASE = join(root, 'tests', 'golden', 'sasbench', 'case_10', 'datasets');
+const SAS_FIXTURE = join(root, 'server', 'tests', 'data', 'sasbench_step1', 'zero_shot');
+const SAS_FILES = ['error_type.jsonl', '7_Math_ShortAns.jsonl', '10_Math_gapfilling.jsonl', '11_Chemistry_gapfilling.jsonl'];
+
+function startSasMock() {
+  const calls = readFileSync(join(SAS_FIXTURE, 'calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const replies = new Map(calls.map((c) => [c.prompt, c.reply]));
+  const mock = { asked: new Map(), answered: new Map(), unknown: 0, held: [], hold: true, calls: calls.length };
+  mock.server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => { body += c; });
+    req.on('end', () => {
+      const request = JSON.parse(body);
+      const prompt = request.messages.at(-1).content;
+      mock.asked.set(prompt, (mock.asked.get(prompt) ?? 0) + 1);
+      if (!replies.has(prompt)) mock.unknown += 1;
+      const answer = () => {
+        mock.answered.set(prompt, (mock.answered.get(prompt) ?? 0) + 1);
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({
+          id: 'e2e', object: 'chat.completion', model: request.model,
+          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: replies.get(prompt) ?? 'YES' } }],
+          usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+        }));
+      };
+      const answeredSoFar = [...mock.answered.values()].reduce((a, b) => a + b, 0);
+      if (mock.hold && answeredSoFar >= 5) mock.held.push(answer);
+      else answer();
+    });
+  });
+  return new Promise((resolve) => mock.server.listen(0, '127.0.0.1', () => resolve(mock)));
+}
+
+test('a SAS-Bench step-1 run from the page survives a killed server and writes the official files', async () => {
+  const mock = await startSasMock();
+  const dir = tempDir('run-sas');
+  const config = join(dir, 'upstreams.toml');
+  writeFileSync(config, `[[upstream]]\nname = "model"\nbase_url = "http://127.0.0.1:${mock.server.address().port}/v1"\n` +
+    `api_key_env = "E2E_JUDGE_KEY"\nmodels = ["test-model"]\nmax_retries = 0\n`);
+  let first = await serve(dir, config);
+  const page = await browser.newPage();
+  try {
+    await page.goto(first.url);
+    await page.locator('[data-testid="run-panel"] summary').click();
+    await page.locator('select[aria-label="benchmark"] option[value="sasbench"]').waitFor({ state: 'attached' });
+    await page.selectOption('select[aria-label="benchmark"]', 'sasbench');
+    await page.locator('select[aria-label="model"] option[value="test-model"]').waitFor({ state: 'attached' });
+    await page.setInputFiles('input[aria-label="dataset"]', SAS_FILES.map((f) => join(SAS_CASE, f)));
+    await page.fill('input[aria-label="workers"]', '1');
+    await page.waitForTimeout(300);
+    await page.click('[data-testid="start-run"]');
+    const running = page.locator('[data-testid="run-progress"]');
+    await running.waitFor();
+    const id = await running.getAttribute('data-run');
+    await until('the sixth call', () => mock.held.length === 1);
+
+    first.child.kill('SIGKILL');
+    await new Promise((r) => first.child.once('exit', r));
+    mock.hold = false;
+    const second = await serve(dir, config);
+    first = null;
+    try {
+      await page.goto(second.url);
+      await page.locator('[data-testid="run-panel"] summary').click();
+      await page.fill('input[aria-label="run id"]', id);
+      await page.click('[data-testid="find-run"]');
+      await page.locator(`[data-testid="run-progress"][data-run="${id}"][data-state="interrupted"]`).waitFor();
+      await page.click('[data-testid="resume-run"]');
+      await page.locator(`[data-testid="run-progress"][data-run="${id}"][data-state="finished"]`).waitFor({ timeout: 60_000 });
+
+      assert.equal(mock.unknown, 0, 'every prompt is one the official step 1 sends');
+      assert.equal(mock.answered.size, mock.calls, 'every prompt answered');
+      for (const [prompt, n] of mock.answered) assert.equal(n, 1, `answered twice: ${prompt.slice(0, 40)}`);
+      const askedTwice = [...mock.asked.values()].filter((n) => n === 2).length;
+      assert.equal(askedTwice, 1, 'only the call in flight at the kill is asked again');
+
+      const out = join(dir, 'runs', id);
+      const scored = [];
+      for (const name of ['7_Math_ShortAns_scored.jsonl', '10_Math_gapfilling_scored.jsonl', '11_Chemistry_gapfilling_scored.jsonl']) {
+        assert.equal(readFileSync(join(out, name), 'utf8'), readFileSync(join(SAS_FIXTURE, 'out', name), 'utf8'), name);
+        scored.push(join(out, name));
+      }
+      await page.click('[data-testid="open-run"]');
+      // The reloaded page no longer holds the dataset files the form sent: the user adds them.
+      await page.setInputFiles('[data-testid="file-input"]', SAS_FILES.map((f) => join(SAS_CASE, f)));
+      const expected = scoreJson(['sasbench', '--dataset', SAS_CASE, ...scored]).overall.metrics;
+      for (const metric of ['qwk', 'ccs', 'ecs']) {
+        const cell = page.locator(`section.card[data-benchmark="sasbench"] [data-metric="${metric}"][data-subset="overall"]`);
+        await cell.waitFor({ timeout: 30_000 });
+        assert.equal(typeof expected[metric], 'number', metric);
+        assert.equal(JSON.parse(await cell.getAttribute('data-value')), expected[metric], metric);
+      }
+      assert.ok(!(await page.content()).includes(KEY), 'the key never reaches the page');
+      await page.screenshot({ path: join(artifacts, 'run-sasbench-resume.png'), fullPage: true });
+    } finally {
+      second.child.kill('SIGTERM');
+    }
+  } finally {
+    first?.child.kill('SIGKILL');
+    for (const answer of mock.held) answer();
+    mock.server.close();
+    await page.close();
+  }
+});

@@ -38,6 +38,8 @@ pub(crate) async fn sleep(duration: Duration) {
 enum Input {
     /// A JSON file's array: (file name, records).
     Records(String, Vec<Value>),
+    /// Several text files: (file name, text).
+    Files(Vec<(String, String)>),
     Text(String),
     Number(i64),
 }
@@ -63,6 +65,12 @@ fn request_body(
                 Some(Value::Array(rows))
             }
             ("records", _) => None,
+            ("files", Some(Input::Files(files))) if !files.is_empty() => Some(Value::Array(
+                files
+                    .iter()
+                    .map(|(name, text)| json!({"name": name, "text": text}))
+                    .collect(),
+            )),
             ("model", Some(Input::Text(m))) if !m.is_empty() => Some(json!(m)),
             ("model", _) => first_model.map(|m| json!(m)),
             ("optional_model", Some(Input::Text(m))) if !m.is_empty() => Some(json!(m)),
@@ -90,23 +98,31 @@ fn request_body(
 }
 
 /// The files a finished run hands to the workbench: its outputs named by the form that it has,
-/// then the record inputs the form names (a gold file), under their file names.
+/// then the record inputs the form names (a gold file) and the files of a files input (a
+/// dataset folder), under their file names.
 fn workbench_inputs(kind: &RunKind, inputs: &HashMap<String, Input>) -> Vec<(String, Vec<u8>)> {
     kind.open_inputs
         .iter()
-        .filter_map(|name| match inputs.get(name) {
-            Some(Input::Records(file, rows)) => {
-                serde_json::to_vec(rows).ok().map(|b| (file.clone(), b))
-            }
-            _ => None,
+        .flat_map(|name| match inputs.get(name) {
+            Some(Input::Records(file, rows)) => serde_json::to_vec(rows)
+                .ok()
+                .map(|b| (file.clone(), b))
+                .into_iter()
+                .collect(),
+            Some(Input::Files(files)) => files
+                .iter()
+                .map(|(file, text)| (file.clone(), text.as_bytes().to_vec()))
+                .collect(),
+            _ => Vec::new(),
         })
         .collect()
 }
 
-/// A field's label in the interface language: the i18n table's text for a known field name,
-/// else the English label the server sends.
-fn field_label(l: Lang, name: &str, server_label: &str) -> String {
+/// A field's label in the interface language: the i18n table's text for a known field name
+/// (and kind), else the English label the server sends.
+fn field_label(l: Lang, name: &str, kind: &str, server_label: &str) -> String {
     let key = match name {
+        "dataset" if kind == "files" => "run.field.dataset_files",
         "dataset" => "run.dataset",
         "model" => "run.model",
         "n" => "run.samples",
@@ -116,6 +132,8 @@ fn field_label(l: Lang, name: &str, server_label: &str) -> String {
         "judge_models" => "run.field.judge_models",
         "embedding_model" => "run.field.embedding_model",
         "track" => "run.field.track",
+        "few_shot" => "run.field.few_shot",
+        "seed" => "run.field.seed",
         _ => return format!("{server_label} "),
     };
     match t(l, key) {
@@ -138,8 +156,9 @@ fn FieldInput(
             m.insert(name, value);
         });
     };
-    let (label_name, server_label) = (field.name.clone(), field.label.clone());
-    let label = move || field_label(lang().get(), &label_name, &server_label);
+    let (label_name, label_kind, server_label) =
+        (field.name.clone(), field.kind.clone(), field.label.clone());
+    let label = move || field_label(lang().get(), &label_name, &label_kind, &server_label);
     let aria = field.name.clone();
     let model_options = move |none: bool| {
         let mut options: Vec<_> = models
@@ -181,6 +200,36 @@ fn FieldInput(
                 });
             };
             view! { <input type="file" accept=".json" aria-label=aria on:change=on_file /> }
+                .into_any()
+        }
+        "files" => {
+            let on_files = move |ev: web_sys::Event| {
+                let input: HtmlInputElement = event_target(&ev);
+                let Some(files) = input.files().map(|f| list(&f)) else {
+                    return;
+                };
+                let set = set.clone();
+                spawn_local(async move {
+                    let mut read = Vec::new();
+                    for file in files {
+                        let name = file.name();
+                        let text = wasm_bindgen_futures::JsFuture::from(file.text())
+                            .await
+                            .ok()
+                            .and_then(|t| t.as_string());
+                        match text {
+                            Some(text) => read.push((name, text)),
+                            None => {
+                                error.set(Some(format!("{name}: cannot read the file")));
+                                return;
+                            }
+                        }
+                    }
+                    error.set(None);
+                    set(Input::Files(read));
+                });
+            };
+            view! { <input type="file" multiple accept=".jsonl" aria-label=aria on:change=on_files /> }
                 .into_any()
         }
         "model" | "optional_model" => {

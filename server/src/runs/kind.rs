@@ -90,7 +90,8 @@ pub struct Form {
     pub fields: &'static [Field],
     /// Files of the finished run handed to the workbench, when the run has them.
     pub open: &'static [&'static str],
-    /// Inputs (record fields) handed to the workbench too (a gold file).
+    /// Inputs (record or files fields) handed to the workbench too (a gold file, a dataset
+    /// folder's files).
     pub open_inputs: &'static [&'static str],
 }
 
@@ -118,6 +119,8 @@ pub struct Field {
 pub enum FieldKind {
     /// A JSON file holding an array of records, sent as that array.
     Records,
+    /// Several text files (a dataset folder's), sent as `[{"name", "text"}]`.
+    Files,
     /// One model the server serves.
     Model,
     /// Several models the server serves (a list).
@@ -186,6 +189,7 @@ pub static REGISTRY: &[&dyn RunKind] = &[
     &super::sgi::dry::Dry,
     &super::sgi::dry_exec::DryExec,
     &super::sgi::idea::Idea,
+    &super::sasbench::Sasbench,
 ];
 
 /// The run kind named `key`.
@@ -314,9 +318,8 @@ mod tests {
                 }
                 for input in form.open_inputs {
                     assert!(
-                        form.fields
-                            .iter()
-                            .any(|f| f.name == *input && f.kind == FieldKind::Records),
+                        form.fields.iter().any(|f| f.name == *input
+                            && matches!(f.kind, FieldKind::Records | FieldKind::Files)),
                         "{}: {input}",
                         k.key()
                     );
@@ -332,7 +335,7 @@ mod tests {
         assert_eq!(err("[]"), "missing field `benchmark` at line 1 column 2");
         assert_eq!(
             err(r#"{"benchmark": "sgi"}"#),
-            "unknown variant `sgi`, expected one of `msqa`, `eotgc`, `sgi-deep-research`, `sgi-dry`, `sgi-idea` at line 1 column 19"
+            "unknown variant `sgi`, expected one of `msqa`, `eotgc`, `sgi-deep-research`, `sgi-dry`, `sgi-idea`, `sasbench` at line 1 column 19"
         );
         assert_eq!(
             err(r#"{"benchmark": 3}"#),

@@ -8,6 +8,7 @@
 //!   - [`msqa`]: MSQA_Short, the official `run.py` procedure (evaluation.json, score.json)
 //!   - [`eotgc`]: EOTGC Track 1 (levels) and Track 2 (comments) submission files
 //!   - [`sgi`]: the SGI-Bench judges (deep research, dry experiment, idea generation)
+//!   - [`sasbench`]: SAS-Bench step 1, the official prediction prompt (`_scored.jsonl` files)
 //! - [`http`]: the `/api/v1/runs` routes; [`cli`]: `scorebench run`
 //! - [`judge`]: judge calls counted apart (role `judge`) and the judge-list reading
 
@@ -17,6 +18,7 @@ pub mod http;
 pub mod judge;
 pub mod kind;
 pub mod msqa;
+pub mod sasbench;
 pub mod sgi;
 
 use std::collections::HashMap;

@@ -26,6 +26,7 @@ mod proxy;
 mod run_http;
 mod run_msqa;
 mod run_sampling;
+mod run_sasbench;
 mod run_sgi;
 mod run_sgi_http;
 mod run_sgi_idea;

@@ -241,7 +241,14 @@ async fn run_kinds_describe_their_forms() {
     let keys: Vec<&str> = kinds.iter().map(|k| k["key"].as_str().unwrap()).collect();
     assert_eq!(
         keys,
-        ["msqa", "eotgc", "sgi-deep-research", "sgi-dry", "sgi-idea"]
+        [
+            "msqa",
+            "eotgc",
+            "sgi-deep-research",
+            "sgi-dry",
+            "sgi-idea",
+            "sasbench"
+        ]
     );
     let fields = |key: &str| -> Vec<(String, String)> {
         kinds.iter().find(|k| k["key"] == key).unwrap()["fields"]
