@@ -186,7 +186,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
             "Parsing and scoring (in a background worker)…",
             "正在解析和计算（后台线程）…",
         ),
-        _ => (key, key),
+        _ => crate::leaderboard::texts::text(key).unwrap_or((key, key)),
     };
     match lang {
         Lang::En => en,

@@ -81,7 +81,10 @@ pub fn Workbench() -> impl IntoView {
         set_location_query(&view.to_query());
     });
 
+    // The dropped files' handles, read again only if the user publishes to a leaderboard.
+    let dropped = StoredValue::new_local(Vec::<web_sys::File>::new());
     let on_files = Callback::new(move |files: Vec<web_sys::File>| {
+        dropped.update_value(|d| d.extend(files.iter().cloned()));
         spawn_local(async move {
             let total: f64 = files.iter().map(|f| f.size()).sum();
             let mut done = 0.0;
@@ -171,6 +174,7 @@ pub fn Workbench() -> impl IntoView {
                     Tab::Class => view! { <ClassTab state=state /> }.into_any(),
                 }}
             </div>
+            <crate::leaderboard::publish::PublishPanel state=state dropped=dropped />
             <p class="timing">
                 {move || state.elapsed_ms.get().map(|ms| format!("{} {ms:.0} ms", t(lang.get(), "scored.in")))}
             </p>

@@ -78,14 +78,17 @@ border-bottom:1px solid #d0d7de;text-align:left}td.num{text-align:right;font-var
 tabular-nums}.tied{color:#9a6700}.reported{color:#6e7781;font-style:italic}code{font-size:.9em}\
 .muted{color:#6e7781}";
 
-/// A whole document.
+/// A whole document; the app's assets go where [`crate::http::APP_ASSETS_MARKER`] stands, so
+/// the app takes over the page once its wasm has loaded (`<main id="leaderboard-ssr">` is what
+/// it replaces).
 fn document(title: &str, meta: &str, body: &str) -> String {
     format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{}</title>\n{meta}<style>{STYLE}</style>\n</head>\n<body>\n\
+         <title>{}</title>\n{meta}<style>{STYLE}</style>\n{}\n</head>\n<body>\n\
          <main id=\"leaderboard-ssr\">\n{body}</main>\n</body>\n</html>\n",
-        text(title)
+        text(title),
+        crate::http::APP_ASSETS_MARKER
     )
 }
 
