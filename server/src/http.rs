@@ -378,6 +378,22 @@ mod tests {
     }
 
     #[test]
+    fn head_assets_are_the_links_and_scripts_of_the_head() {
+        let index = "<html><head><meta charset=utf-8><title>t</title>\
+                     <link rel=\"stylesheet\" href=\"/s-0123456789abcdef.css\"/>\
+                     <script type=\"module\">import x from '/a.js';</script>\
+                     <link rel=\"modulepreload\" href=\"/a.js\"></head>\
+                     <body><script>late()</script></body></html>";
+        assert_eq!(
+            head_assets(index),
+            "<link rel=\"stylesheet\" href=\"/s-0123456789abcdef.css\"/>\n\
+             <script type=\"module\">import x from '/a.js';</script>\n\
+             <link rel=\"modulepreload\" href=\"/a.js\">\n"
+        );
+        assert_eq!(head_assets("<p>no head</p>"), "");
+    }
+
+    #[test]
     fn hashed_assets_are_recognised() {
         assert!(is_hashed_asset("/app-8b2f0c4d1e3a5f67_bg.wasm"));
         assert!(is_hashed_asset("/app-8b2f0c4d1e3a5f67.js"));
