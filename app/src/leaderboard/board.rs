@@ -284,7 +284,7 @@ fn Board(view: BoardView) -> impl IntoView {
             </nav>
             <p class="hint">
                 {move || t(lang().get(), "lb.ties_note")}
-                {" "}{format!("({} resamples, seed {})", bootstrap.resamples, bootstrap.seed)}
+                " (" {move || t(lang().get(), "compare.resamples")} {bootstrap.resamples} ", " {move || t(lang().get(), "compare.seed")} {bootstrap.seed} ")"
                 {(bootstrap.pending > 0).then(|| view! { " · " {move || t(lang().get(), "lb.pending")} " " {bootstrap.pending} })}
             </p>
             <p class="hint">{move || t(lang().get(), "lb.compare_pick")} " " {compare_link}</p>
@@ -321,6 +321,19 @@ fn entry_row(
         _ => None,
     };
     let tied = e.tied_with_leader == Some(true);
+    // The interval behind the mark: entry − leader on the primary metric, 95 %.
+    let interval = e
+        .versus_leader
+        .as_ref()
+        .map(|v| {
+            format!(
+                " ({} [{}, {}])",
+                full(v.difference),
+                full(v.low),
+                full(v.high)
+            )
+        })
+        .unwrap_or_default();
     let cells = metrics
         .iter()
         .map(|m| {
@@ -347,7 +360,7 @@ fn entry_row(
             <td class="num rank">
                 <span data-testid="rank">{rank}</span>
                 {range.map(|r| view! { " " <span class="muted rank-range" title=move || t(lang().get(), "lb.rank_range")>"(" {r} ")"</span> })}
-                {tied.then(|| view! { " " <span class="tied" data-testid="tied" title=move || t(lang().get(), "lb.tied")>"≈"</span> })}
+                {tied.then(|| view! { " " <span class="tied" data-testid="tied" title=move || format!("{}{interval}", t(lang().get(), "lb.tied"))>"≈"</span> })}
             </td>
             <td class="model">
                 <a href=entry_href>{e.model.clone()}</a>

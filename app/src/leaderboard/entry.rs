@@ -205,7 +205,7 @@ fn Entry(board: BoardView, entry: EntryDetail) -> impl IntoView {
             let ours = outcome.result.clone().map_err(|e| e.to_string());
             let next = match &stored {
                 Some(published) => Verify::Done(verdict(published, &files, &ours)),
-                None => Verify::Failed("the server sent no report for this entry".into()),
+                None => Verify::Failed(t(lang().get_untracked(), "lb.no_report").into()),
             };
             verify.set(next);
         });

@@ -127,7 +127,10 @@ pub fn text(key: &str) -> Option<(&'static str, &'static str)> {
             "This job has no prediction files of its own to publish.",
             "该任务没有可发布的预测文件。",
         ),
-        "lb.not_found" => ("No such leaderboard or entry.", "没有这个排行榜或条目。"),
+        "lb.no_report" => (
+            "The server sent no report for this entry.",
+            "服务器没有发送该条目的报告。",
+        ),
         _ => return None,
     })
 }
