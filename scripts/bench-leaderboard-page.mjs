@@ -17,23 +17,22 @@ try {
     const appMs = await page.evaluate(() => performance.now());
     const fcpMs = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null);
     const loadedMs = Number(await page.evaluate(() => document.body.dataset.boardLoadedMs));
-    const afterFrame = 'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))';
-    const sortMs = await page.evaluate(async (frame) => {
+    const sortMs = await page.evaluate(async () => {
       const t = performance.now();
       document.querySelector('th[data-sort=acc_a] button').click();
       while (!document.querySelector('th[data-sort=acc_a]').textContent.includes('▼')) await new Promise((r) => setTimeout(r, 0));
-      await eval(frame);
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       return performance.now() - t;
-    }, afterFrame);
+    });
     const values = await page.$$eval('[data-testid=ranked] tbody td[data-metric=acc_a]', (tds) => tds.map((td) => JSON.parse(td.dataset.value)));
     const sorted = values.every((v, k) => k === 0 || values[k - 1] >= v);
-    const pageMs = await page.evaluate(async (frame) => {
+    const pageMs = await page.evaluate(async () => {
       const t = performance.now();
       document.querySelector('[data-testid=next]').click();
       while (!document.querySelector('[data-testid=page]').textContent.includes('2 /')) await new Promise((r) => setTimeout(r, 0));
-      await eval(frame);
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       return performance.now() - t;
-    }, afterFrame);
+    });
     const rows = await page.locator('[data-testid=ranked] tbody tr').count();
     runs.push({ fcpMs, appMs, loadedMs, sortMs, pageMs, sorted, rows });
     await page.close();

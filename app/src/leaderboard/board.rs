@@ -97,6 +97,18 @@ fn mark_timing(name: &str, started: f64) {
     }
 }
 
+/// `?page=N` of the location, 1 when absent.
+fn query_page() -> usize {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .and_then(|q| {
+            q.trim_start_matches('?')
+                .split('&')
+                .find_map(|kv| kv.strip_prefix("page=")?.parse().ok())
+        })
+        .unwrap_or(1)
+}
+
 #[component]
 fn Board(view: BoardView) -> impl IntoView {
     let BoardView {
@@ -108,16 +120,19 @@ fn Board(view: BoardView) -> impl IntoView {
     let board = StoredValue::new(board);
     let order = RwSignal::new(Order::Rank);
     let filters = RwSignal::new(Filters::default());
-    let page = RwSignal::new(0usize);
+    // The server's `?page=N` (from 1) is where the app starts too.
+    let page = RwSignal::new(query_page().saturating_sub(1));
     let picked: RwSignal<Vec<i64>> = RwSignal::new(Vec::new());
     let arranged = Memo::new(move |_| {
         let (f, o) = (filters.get(), order.get());
         entries.with_value(|e| arrange(e, &f, &o))
     });
     // A new filter or order starts at the first page.
-    Effect::new(move |_| {
+    Effect::new(move |first_run: Option<()>| {
         arranged.track();
-        page.set(0);
+        if first_run.is_some() {
+            page.set(0);
+        }
     });
     let meta_keys: Vec<String> = entries.with_value(|e| {
         e.iter()

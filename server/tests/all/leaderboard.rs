@@ -1256,4 +1256,42 @@ fn pages_carry_the_app_primary_metric_and_hidden_entries_for_the_owner() {
         "{seen}"
     );
     assert_eq!(http(&server, "GET", &path, Some(&entry_token), None).0, 200);
+
+    // 150 more (imported) entries: the server page shows 100 rows a page, with links.
+    let table = temp("import-150").join("t.csv");
+    let mut csv = String::from("model,score\n");
+    for i in 0..150 {
+        csv.push_str(&format!(
+            "imported-{i:03},{}\n",
+            0.5 - f64::from(i) / 1000.0
+        ));
+    }
+    std::fs::write(&table, csv).unwrap();
+    lb_json(
+        &server,
+        &[
+            "import",
+            "--slug",
+            &s,
+            "--token",
+            &owner,
+            "--scale",
+            "1",
+            p(&table),
+        ],
+    );
+    let (_, first) = get(&format!("{}/leaderboard/{s}", server.url));
+    assert_eq!(first.matches("<tr data-entry=").count(), 100);
+    assert!(
+        first.contains("entries 1–100 of 150 (page 1 of 2)"),
+        "{first}"
+    );
+    assert!(first.contains(&format!("href=\"/leaderboard/{s}?page=2\" rel=\"next\"")));
+    assert!(first.contains(&format!(
+        "<link rel=\"preload\" href=\"/api/v1/leaderboards/{s}\" as=\"fetch\" crossorigin=\"anonymous\">"
+    )));
+    let (_, second) = get(&format!("{}/leaderboard/{s}?page=2", server.url));
+    assert_eq!(second.matches("<tr data-entry=").count(), 50);
+    assert!(second.contains("imported-149"));
+    assert!(!second.contains("imported-000<"));
 }
