@@ -92,6 +92,10 @@ try:
             break
         time.sleep(2)
     print(f"background bootstrap: every interval computed {time.perf_counter() - t:.0f} s after the first show")
+    if PAGE:
+        t = time.perf_counter(); page = request("GET", f"/leaderboard/{slug}"); dt = time.perf_counter() - t
+        print(f"settled (every interval computed): HTML /leaderboard/{slug}: {dt:.2f} s")
+        subprocess.run(["node", os.path.join(ROOT, "scripts/bench-leaderboard-page.mjs"), base, slug], check=True)
     print(f"db: {'postgres' if db.startswith('postgres') else f'sqlite {os.path.getsize(db) / 1e6:.0f} MB'}")
 finally:
     server.kill(); server.wait(); shutil.rmtree(tmp, ignore_errors=True)
