@@ -138,13 +138,17 @@ test('publish from the workbench, verify in a fresh browser, compare, inert user
     await board.click('[data-testid="run-bootstrap"]');
     await board.locator('[data-testid="intervals"]').waitFor({ timeout: 60_000 });
 
-    // 4. The entry page: Verify in my browser.
+    // 4. The entry page: Verify in my browser (in Chinese: the interface speaks both).
     await board.goto(`${base}/leaderboard/${slug}/entry/${entryId}`);
+    await board.locator('[data-testid=verify]').waitFor();
+    await board.click('.lang-switch');
+    assert.equal(await board.locator('[data-testid=verify]').innerText(), '在我的浏览器中验证');
     await board.locator('[data-testid=verify]').click();
     await board.locator('[data-testid=verdict]').waitFor({ timeout: 60_000 });
     assert.equal(await board.locator('[data-testid=verdict]').getAttribute('data-ok'), 'true',
       await board.locator('[data-testid=verdict]').innerText());
     await board.locator('[data-testid=verified-ok]').waitFor();
+    assert.match(await board.locator('[data-testid=verified-ok]').innerText(), /已在您的浏览器中验证/);
     const hashes = await board.$$eval('[data-testid=sha-row]', (rows) => rows.map((r) => [r.dataset.file, r.querySelector('.mono').textContent]));
     assert.deepEqual(Object.fromEntries(hashes), { 'pred.json': sha256(join(dir, 'pred.json')), 'gold.json': sha256(join(dir, 'gold.json')) });
     assert.equal(await board.locator('[data-testid=model]').innerText(), PROBE);
@@ -156,6 +160,20 @@ test('publish from the workbench, verify in a fresh browser, compare, inert user
     await board.screenshot({ path: join(artifacts, 'leaderboard-verify.png'), fullPage: true });
     await board.goto(`${base}/leaderboards`);
     await board.locator(`[data-testid=boards] tr[data-slug="${slug}"]`).waitFor();
+
+    // A hidden-gold board (competition): its entry shows the published SHA-256, no verify.
+    const comp = `${slug}-hidden`;
+    lb(['create', '--slug', comp, '--title', 'hidden', '--benchmark', 'eotgc', '--public-share', '1', '--hidden-gold', 'gold.json'], dir);
+    const queued = lb(['submit', '--slug', comp, '--model', 'queued', 'pred.json'], dir);
+    for (let i = 0; i < 200; i++) {
+      const r = await fetch(`${base}/api/v1/leaderboards/${comp}/entries/${queued.entry}`);
+      if (r.ok && (await r.json()).status === 'done') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await board.goto(`${base}/leaderboard/${comp}/entry/${queued.entry}`);
+    await board.locator('[data-testid=hidden-gold]').waitFor();
+    assert.equal(await board.locator('[data-testid=verify]').count(), 0, 'no verify on hidden gold');
+    assert.equal(await board.locator('[data-testid=published-sha]').first().innerText(), sha256(join(dir, 'pred.json')));
   } finally {
     await fresh.close();
   }
