@@ -18,6 +18,7 @@ pub fn ComparePage(slug: String, a: i64, b: i64) -> impl IntoView {
     let state = WorkbenchState::new();
     let names: RwSignal<Option<(String, String)>> = RwSignal::new(None);
     let error: RwSignal<Option<String>> = RwSignal::new(None);
+    let ui_lang = lang();
     {
         let slug = slug.clone();
         spawn_local(async move {
@@ -26,10 +27,10 @@ pub fn ComparePage(slug: String, a: i64, b: i64) -> impl IntoView {
                 let ea: EntryDetail = api::entry(&slug, a).await.map_err(|e| e.to_string())?;
                 let eb: EntryDetail = api::entry(&slug, b).await.map_err(|e| e.to_string())?;
                 if ea.hidden_gold || board.board.hidden_gold() {
-                    return Err(t(lang().get_untracked(), "lb.hidden_gold").to_string());
+                    return Err(t(ui_lang.get_untracked(), "lb.hidden_gold").to_string());
                 }
                 if ea.inputs.is_empty() || eb.inputs.is_empty() {
-                    return Err(t(lang().get_untracked(), "lb.reported_entry").to_string());
+                    return Err(t(ui_lang.get_untracked(), "lb.reported_entry").to_string());
                 }
                 names.set(Some((ea.model.clone(), eb.model.clone())));
                 state.set_variant(variant_of(&board.board.benchmark, &board.board.variant));

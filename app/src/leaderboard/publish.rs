@@ -73,6 +73,8 @@ pub fn PublishPanel(
     let meta: RwSignal<BTreeMap<String, String>> = RwSignal::new(BTreeMap::new());
     let open_weights = RwSignal::new(String::new());
     let sent = RwSignal::new(Sent::Idle);
+    // The language, read where there is no reactive owner (event handlers, tasks).
+    let ui_lang = lang();
 
     let publish = move |_| {
         let outcomes = scored.get_untracked();
@@ -88,7 +90,7 @@ pub fn PublishPanel(
         );
         let fail = |key: &'static str| {
             sent.set(Sent::Refused(PublishError {
-                message: t(lang().get_untracked(), key).to_string(),
+                message: t(ui_lang.get_untracked(), key).to_string(),
                 differences: Vec::new(),
             }))
         };
@@ -115,7 +117,11 @@ pub fn PublishPanel(
             for n in &names {
                 // The last file dropped under this name is the one the worker holds.
                 let Some(handle) = handles.iter().rev().find(|f| f.name() == *n) else {
-                    continue;
+                    // A run's output files reach the worker without a dropped file behind them.
+                    return sent.set(Sent::Refused(PublishError {
+                        message: format!("{n}: {}", t(ui_lang.get_untracked(), "lb.not_dropped")),
+                        differences: Vec::new(),
+                    }));
                 };
                 match read_in_chunks(handle, |_| {}).await {
                     Ok(bytes) => {

@@ -127,6 +127,10 @@ pub fn text(key: &str) -> Option<(&'static str, &'static str)> {
             "This job has no prediction files of its own to publish.",
             "该任务没有可发布的预测文件。",
         ),
+        "lb.not_dropped" => (
+            "only files dropped into this page can be published (save a run's outputs and drop them)",
+            "只能发布拖入本页的文件（请先保存运行结果再拖入）",
+        ),
         "lb.no_report" => (
             "The server sent no report for this entry.",
             "服务器没有发送该条目的报告。",
