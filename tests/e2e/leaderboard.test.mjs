@@ -141,6 +141,8 @@ test('publish from the workbench, verify in a fresh browser, compare, inert user
     // 4. The entry page: Verify in my browser (in Chinese: the interface speaks both).
     await board.goto(`${base}/leaderboard/${slug}/entry/${entryId}`);
     await board.locator('[data-testid=verify]').waitFor();
+    const stored = JSON.parse(await board.locator('.stored-report td[data-subset="overall"][data-metric="score"]').getAttribute('data-value'));
+    assert.equal(stored, want.score, 'the stored report before verifying');
     await board.click('.lang-switch');
     assert.equal(await board.locator('[data-testid=verify]').innerText(), '在我的浏览器中验证');
     await board.locator('[data-testid=verify]').click();

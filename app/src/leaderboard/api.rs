@@ -139,6 +139,10 @@ pub struct EntryDetail {
     pub scorer: Value,
     #[serde(default)]
     pub report: Option<Report>,
+    /// The report's table in its benchmark's layout (computed by the server, so the page does
+    /// not link every benchmark's code).
+    #[serde(default)]
+    pub table: Option<workbench::table::Table>,
 }
 
 /// A file as a submission carries it.

@@ -33,7 +33,7 @@ pub fn ComparePage(slug: String, a: i64, b: i64) -> impl IntoView {
                     return Err(t(ui_lang.get_untracked(), "lb.reported_entry").to_string());
                 }
                 names.set(Some((ea.model.clone(), eb.model.clone())));
-                state.set_variant(variant_of(&board.board.benchmark, &board.board.variant));
+                state.set_variant(variant_of(&board.board.variant));
                 keep_roles(
                     state,
                     ea.inputs

@@ -26,11 +26,15 @@ use crate::worker_client::WorkbenchState;
 /// The version of the scorer this page runs (the workspace's).
 pub const SCORER_VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// The board's variant as the worker names it.
-pub fn variant_of(benchmark: &str, name: &str) -> Variant {
-    workbench::registry::get(benchmark)
-        .and_then(|b| Variant::from_report_name(b, name))
-        .unwrap_or_default()
+/// The board's variant (its report name) as the worker names it: every benchmark has at most
+/// two variants, `official` first; its second (`corrected`, MSQA's `paper`) is
+/// [`Variant::Corrected`]. (Asking the registry would link every benchmark into the page.)
+pub fn variant_of(name: &str) -> Variant {
+    if name == Variant::Official.key() {
+        Variant::Official
+    } else {
+        Variant::Corrected
+    }
 }
 
 /// Download `files` and hand them to the worker as one drop (one model), with the roles the
@@ -171,7 +175,7 @@ fn Entry(board: BoardView, entry: EntryDetail) -> impl IntoView {
         .cloned()
         .collect();
     let stored = entry.report.clone();
-    let stored_for_table = entry.report.clone();
+    let stored_for_table = entry.report.clone().zip(entry.table.clone());
     let scorer = format!(
         "{} ({})",
         entry.scorer["version"].as_str().unwrap_or("?"),
@@ -183,7 +187,7 @@ fn Entry(board: BoardView, entry: EntryDetail) -> impl IntoView {
     let view_filter = RwSignal::new(Filter::default());
     let tab = RwSignal::new("table");
     if let Some(state) = state {
-        state.set_variant(variant_of(&b.benchmark, &b.variant));
+        state.set_variant(variant_of(&b.variant));
         keep_roles(
             state,
             published_files
@@ -246,10 +250,9 @@ fn Entry(board: BoardView, entry: EntryDetail) -> impl IntoView {
         })
         .collect_view();
     let stored_table = move || {
-        stored_for_table.clone().map(|report| {
-            let table = workbench::table(&report);
-            view! { <ReportTable report=report table=table model=None /> }
-        })
+        stored_for_table
+            .clone()
+            .map(|(report, table)| view! { <ReportTable report=report table=table model=None /> })
     };
     let rank_line = ranked.as_ref().and_then(|e| e.rank).map(|r| {
         let range = ranked
@@ -382,10 +385,9 @@ pub fn scored_views(
     let Ok(report) = outcome.result.clone() else {
         return ().into_any();
     };
-    let table = outcome
-        .table
-        .clone()
-        .unwrap_or_else(|| workbench::table(&report));
+    let Some(table) = outcome.table.clone() else {
+        return ().into_any();
+    };
     let tabs = [("table", "tab.table"), ("charts", "tab.charts"), ("samples", "tab.samples")]
         .into_iter()
         .map(|(key, label)| {

@@ -475,6 +475,13 @@ pub struct BoardView {
     pub entries: Vec<EntryOut>,
 }
 
+/// The stored report's table in its benchmark's layout (`workbench::table`), so the page shows
+/// it without linking every benchmark's code.
+fn report_table(report: Option<&Value>) -> Option<workbench::table::Table> {
+    let report: Report = serde_json::from_value(report?.clone()).ok()?;
+    Some(workbench::table(&report))
+}
+
 fn file_out(slug: &str, f: &FileRef) -> FileOut {
     FileOut {
         name: f.name.clone(),
@@ -1208,6 +1215,7 @@ impl Boards {
             "gold": board.gold.iter().map(|f| file_out(slug, f)).collect::<Vec<_>>(),
             "submitted": iso8601(e.created_ms),
             "scorer": serde_json::from_str::<Value>(&e.scorer_json).unwrap_or(Value::Null),
+            "table": report_table(report.as_ref()),
             "report": report,
         }))
     }
@@ -1278,6 +1286,7 @@ impl Boards {
             "hidden_gold": true,
             "submitted": iso8601(e.created_ms),
             "scorer": serde_json::from_str::<Value>(&e.scorer_json).unwrap_or(Value::Null),
+            "table": report_table(report.as_ref()),
             "report": report,
         });
         if privileged.is_some() {
