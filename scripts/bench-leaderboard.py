@@ -4,11 +4,15 @@ to a fresh server on 127.0.0.1 (SQLite in a temp dir, or PostgreSQL with --db po
 the submit latency (p50/p99), `scorebench leaderboard show --json` time and size, the HTML page
 time and size, and how long the background bootstrap takes to give every entry its interval.
 
-Usage: scripts/bench-leaderboard.py BIN [N] [--db URL]   (BIN: target/release/scorebench)"""
+With --page the server serves the built app (dist/) and scripts/bench-leaderboard-page.mjs measures
+the page in Chromium: first paint, the app's ranked table, sorting, paging.
+
+Usage: scripts/bench-leaderboard.py BIN [N] [--db URL] [--page]   (BIN: target/release/scorebench)"""
 import base64, concurrent.futures as cf, json, os, random, shutil, socket, subprocess, sys, tempfile, time
 import urllib.request
 
-args = [a for a in sys.argv[1:] if not a.startswith("--db")]
+args = [a for a in sys.argv[1:] if not a.startswith("--")]
+PAGE = "--page" in sys.argv
 BIN = os.path.abspath(args[0]); N = int(args[1]) if len(args) > 1 else 10_000
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CASE = os.path.join(ROOT, "tests/golden/eotgc/eotgc_11_full_size_185")
@@ -19,7 +23,7 @@ def free_port():
     s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close(); return p
 
 port = free_port(); base = f"http://127.0.0.1:{port}"
-server = subprocess.Popen([BIN, "serve", "--addr", f"127.0.0.1:{port}", "--db", db, "--dist", "/nonexistent",
+server = subprocess.Popen([BIN, "serve", "--addr", f"127.0.0.1:{port}", "--db", db, "--dist", os.path.join(ROOT, "dist") if PAGE else "/nonexistent",
                            "--local-db", os.path.join(tmp, "local.sqlite3")],
                           stdout=subprocess.DEVNULL, stderr=open(os.path.join(tmp, "server.log"), "w"))
 
@@ -79,6 +83,8 @@ try:
     print(f"show --json again: {min(times):.2f} s (best of 3)")
     t = time.perf_counter(); page = request("GET", f"/leaderboard/{slug}"); dt = time.perf_counter() - t
     print(f"HTML /leaderboard/{slug}: {dt:.2f} s, {len(page) / 1e6:.1f} MB")
+    if PAGE:
+        subprocess.run(["node", os.path.join(ROOT, "scripts/bench-leaderboard-page.mjs"), base, slug], check=True)
     t = time.perf_counter()
     while True:
         b = json.loads(request("GET", f"/api/v1/leaderboards/{slug}"))
@@ -86,6 +92,10 @@ try:
             break
         time.sleep(2)
     print(f"background bootstrap: every interval computed {time.perf_counter() - t:.0f} s after the first show")
+    if PAGE:
+        t = time.perf_counter(); page = request("GET", f"/leaderboard/{slug}"); dt = time.perf_counter() - t
+        print(f"settled (every interval computed): HTML /leaderboard/{slug}: {dt:.2f} s")
+        subprocess.run(["node", os.path.join(ROOT, "scripts/bench-leaderboard-page.mjs"), base, slug], check=True)
     print(f"db: {'postgres' if db.startswith('postgres') else f'sqlite {os.path.getsize(db) / 1e6:.0f} MB'}")
 finally:
     server.kill(); server.wait(); shutil.rmtree(tmp, ignore_errors=True)

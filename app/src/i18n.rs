@@ -375,7 +375,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "samples.gold_errors" => ("gold errors", "标准错误类型"),
         "samples.pred_errors" => ("predicted errors", "预测错误类型"),
         "charts.svg" => ("SVG", "SVG"),
-        _ => (key, key),
+        _ => crate::leaderboard::texts::text(key).unwrap_or((key, key)),
     };
     match lang {
         Lang::En => en,

@@ -12,6 +12,7 @@ pub mod components;
 pub mod download;
 pub mod files;
 pub mod i18n;
+pub mod leaderboard;
 pub mod pages;
 pub mod protocol;
 pub mod share;
@@ -22,5 +23,8 @@ pub mod xlsx;
 /// Mount the page.
 pub fn mount() {
     console_error_panic_hook::set_once();
+    if leaderboard::mount_if_routed() {
+        return;
+    }
     leptos::mount::mount_to_body(pages::workbench::Workbench);
 }

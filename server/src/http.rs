@@ -39,7 +39,10 @@ pub fn app_with(state: AppState, more: Router) -> Router {
         .with_state(state.clone());
     Router::new()
         .nest("/api", api)
-        .merge(more)
+        .merge(more.layer(middleware::from_fn_with_state(
+            state.dist.clone(),
+            with_app_assets,
+        )))
         .fallback_service(static_files(&state.dist))
         .layer(middleware::from_fn_with_state(
             state.clone(),
@@ -125,17 +128,23 @@ pub fn content_security_policy(script_hashes: &[String]) -> String {
 /// CSP `'sha256-…'` source takes. The content is hashed byte for byte as written between the
 /// tags, which is what browsers hash.
 pub fn inline_script_hashes(html: &str) -> Vec<String> {
+    inline_hashes(html, "script")
+}
+
+/// Base64 SHA-256 of each inline `<element>` (`script` without `src`, `style`) of a page.
+fn inline_hashes(html: &str, element: &str) -> Vec<String> {
     let lower = html.to_ascii_lowercase();
+    let (open_tag, close_tag) = (format!("<{element}"), format!("</{element}"));
     let mut hashes = Vec::new();
     let mut at = 0;
-    while let Some(open) = lower[at..].find("<script") {
+    while let Some(open) = lower[at..].find(&open_tag) {
         let tag_start = at + open;
         let Some(tag_len) = lower[tag_start..].find('>') else {
             break;
         };
         let tag = &lower[tag_start..tag_start + tag_len];
         let body_start = tag_start + tag_len + 1;
-        let Some(body_len) = lower[body_start..].find("</script") else {
+        let Some(body_len) = lower[body_start..].find(&close_tag) else {
             break;
         };
         let has_src = tag
@@ -150,6 +159,92 @@ pub fn inline_script_hashes(html: &str) -> Vec<String> {
         at = body_start + body_len;
     }
     hashes
+}
+
+/// Where a server-rendered page (the leaderboards) asks for the app: the middleware
+/// [`with_app_assets`] puts the `<link>` and `<script>` tags of `dist/index.html`'s `<head>` there,
+/// so the page reads without JavaScript and the app takes over once its wasm has loaded.
+pub const APP_ASSETS_MARKER: &str = "<!--scorebench-app-assets-->";
+
+/// The `<link>` tags and `<script>` elements of an HTML page's `<head>` (Trunk's stylesheet,
+/// preloads and the inline module script that starts the app), as written.
+pub fn head_assets(index_html: &str) -> String {
+    let lower = index_html.to_ascii_lowercase();
+    let head_end = lower.find("</head").unwrap_or(lower.len());
+    let mut out = String::new();
+    let mut at = 0;
+    while at < head_end {
+        let next_link = lower[at..head_end].find("<link").map(|i| at + i);
+        let next_script = lower[at..head_end].find("<script").map(|i| at + i);
+        let (start, end) = match (next_link, next_script) {
+            (Some(l), s) if s.is_none_or(|s| l < s) => match lower[l..].find('>') {
+                Some(e) => (l, l + e + 1),
+                None => break,
+            },
+            (_, Some(s)) => match lower[s..].find("</script>") {
+                Some(e) => (s, s + e + "</script>".len()),
+                None => break,
+            },
+            _ => break,
+        };
+        let tag = &index_html[start..end];
+        // Trunk's own directives (`data-trunk`) are gone from a built page; the icon stays.
+        if !lower[start..end].contains("data-trunk") {
+            out.push_str(tag);
+            out.push('\n');
+        }
+        at = end;
+    }
+    out
+}
+
+/// A server-rendered HTML page with [`APP_ASSETS_MARKER`] gets the app's assets (from
+/// `dist/index.html`, when built) and a CSP allowing exactly its inline scripts and styles by
+/// hash.
+async fn with_app_assets(
+    axum::extract::State(dist): axum::extract::State<PathBuf>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let response = next.run(request).await;
+    let is_html = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"));
+    if !is_html
+        || response
+            .headers()
+            .contains_key(header::CONTENT_SECURITY_POLICY)
+    {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_REQUEST_BYTES).await else {
+        return (StatusCode::INTERNAL_SERVER_ERROR, "cannot render the page").into_response();
+    };
+    let mut html = String::from_utf8_lossy(&bytes).into_owned();
+    if html.contains(APP_ASSETS_MARKER) {
+        let assets = tokio::fs::read_to_string(dist.join("index.html"))
+            .await
+            .map(|index| head_assets(&index))
+            .unwrap_or_default();
+        html = html.replacen(APP_ASSETS_MARKER, &assets, 1);
+    }
+    let styles: String = inline_hashes(&html, "style")
+        .iter()
+        .map(|h| format!(" 'sha256-{h}'"))
+        .collect();
+    let csp = content_security_policy(&inline_script_hashes(&html)).replacen(
+        "style-src 'self';",
+        &format!("style-src 'self'{styles};"),
+        1,
+    );
+    parts.headers.remove(header::CONTENT_LENGTH);
+    if let Ok(csp) = HeaderValue::from_str(&csp) {
+        parts.headers.insert(header::CONTENT_SECURITY_POLICY, csp);
+    }
+    Response::from_parts(parts, axum::body::Body::from(html))
 }
 
 /// Headers every response carries. Responses that set their own CSP (the page) keep it.
@@ -280,6 +375,22 @@ mod tests {
             inline_script_hashes(html),
             vec![expect("import x;"), expect("\nlet a = 1;\n")]
         );
+    }
+
+    #[test]
+    fn head_assets_are_the_links_and_scripts_of_the_head() {
+        let index = "<html><head><meta charset=utf-8><title>t</title>\
+                     <link rel=\"stylesheet\" href=\"/s-0123456789abcdef.css\"/>\
+                     <script type=\"module\">import x from '/a.js';</script>\
+                     <link rel=\"modulepreload\" href=\"/a.js\"></head>\
+                     <body><script>late()</script></body></html>";
+        assert_eq!(
+            head_assets(index),
+            "<link rel=\"stylesheet\" href=\"/s-0123456789abcdef.css\"/>\n\
+             <script type=\"module\">import x from '/a.js';</script>\n\
+             <link rel=\"modulepreload\" href=\"/a.js\">\n"
+        );
+        assert_eq!(head_assets("<p>no head</p>"), "");
     }
 
     #[test]

@@ -25,6 +25,7 @@ pub mod registry;
 pub mod session;
 pub mod table;
 pub mod url_state;
+pub mod verify;
 
 pub use charts::{Bars, Chart, EcsErrors, Histogram, LevelDistribution};
 pub use compare::{Bootstrap, MetricInterval, Progress, SampleDiff, metrics_table, sample_diff};

@@ -103,6 +103,11 @@ pub trait Benchmark: Send + Sync + 'static {
     fn label(&self) -> &'static str;
     /// The headline metrics of its reports, in table order.
     fn metrics(&self) -> &'static [&'static str];
+    /// The metric a leaderboard ranks by unless its owner names another: the benchmark's own
+    /// ranking metric (EOTGC's official `score`), by default the first of [`Self::metrics`].
+    fn primary_metric(&self) -> &'static str {
+        self.metrics().first().copied().unwrap_or("")
+    }
     /// The variants it offers, official first.
     fn variants(&self) -> &'static [VariantInfo] {
         OFFICIAL_ONLY

@@ -90,7 +90,10 @@ pub fn Workbench() -> impl IntoView {
         tab.set(v.tab);
     });
 
+    // The dropped files' handles, read again only if the user publishes to a leaderboard.
+    let dropped = StoredValue::new_local(Vec::<web_sys::File>::new());
     let on_files = Callback::new(move |files: Vec<web_sys::File>| {
+        dropped.update_value(|d| d.extend(files.iter().cloned()));
         spawn_local(async move {
             let total: f64 = files.iter().map(|f| f.size()).sum();
             let mut done = 0.0;
@@ -183,6 +186,7 @@ pub fn Workbench() -> impl IntoView {
                     Tab::Class => view! { <ClassTab state=state /> }.into_any(),
                 }}
             </div>
+            <crate::leaderboard::publish::PublishPanel state=state dropped=dropped />
             <p class="timing">
                 {move || state.elapsed_ms.get().map(|ms| format!("{} {ms:.0} ms", t(lang.get(), "scored.in")))}
             </p>

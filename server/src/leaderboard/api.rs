@@ -423,13 +423,25 @@ async fn html_list(State(s): State<LbState>) -> Response {
     }
 }
 
+#[derive(Deserialize)]
+struct PageQuery {
+    /// From 1; anything else shows the first page.
+    page: Option<String>,
+}
+
 async fn html_board(
     State(s): State<LbState>,
     Path(slug): Path<String>,
+    Query(q): Query<PageQuery>,
     headers: HeaderMap,
 ) -> Response {
     match s.boards.show(&slug, None).await {
-        Ok(view) => Html(html::board_page(&view, &origin(&headers))).into_response(),
+        Ok(view) => Html(html::board_page(
+            &view,
+            &origin(&headers),
+            q.page.and_then(|p| p.parse().ok()).unwrap_or(1),
+        ))
+        .into_response(),
         Err(e) => html_error(e),
     }
 }

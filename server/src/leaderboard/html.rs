@@ -78,14 +78,17 @@ border-bottom:1px solid #d0d7de;text-align:left}td.num{text-align:right;font-var
 tabular-nums}.tied{color:#9a6700}.reported{color:#6e7781;font-style:italic}code{font-size:.9em}\
 .muted{color:#6e7781}";
 
-/// A whole document.
+/// A whole document; the app's assets go where [`crate::http::APP_ASSETS_MARKER`] stands, so
+/// the app takes over the page once its wasm has loaded (`<main id="leaderboard-ssr">` is what
+/// it replaces).
 fn document(title: &str, meta: &str, body: &str) -> String {
     format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{}</title>\n{meta}<style>{STYLE}</style>\n</head>\n<body>\n\
+         <title>{}</title>\n{meta}<style>{STYLE}</style>\n{}\n</head>\n<body>\n\
          <main id=\"leaderboard-ssr\">\n{body}</main>\n</body>\n</html>\n",
-        text(title)
+        text(title),
+        crate::http::APP_ASSETS_MARKER
     )
 }
 
@@ -172,7 +175,11 @@ fn rank_text(e: &EntryOut) -> String {
     }
 }
 
-pub fn board_page(view: &BoardView, origin: &str) -> String {
+/// Rows of the ranked table per server-rendered page (`?page=N`, from 1): a 10,000-entry board
+/// stays a small page that paints at once; the exports hold every row.
+pub const PAGE_ROWS: usize = 100;
+
+pub fn board_page(view: &BoardView, origin: &str, page: usize) -> String {
     let b = &view.board;
     let url = format!("{origin}/leaderboard/{}", b.slug);
     let summary = plain(&b.description, 160);
@@ -222,7 +229,37 @@ pub fn board_page(view: &BoardView, origin: &str) -> String {
             }
         ));
     }
-    body.push_str(&ranked_table(view));
+    let pages = view.entries.len().div_ceil(PAGE_ROWS).max(1);
+    let page = page.clamp(1, pages);
+    let first = (page - 1) * PAGE_ROWS;
+    let rows =
+        &view.entries[first.min(view.entries.len())..(first + PAGE_ROWS).min(view.entries.len())];
+    body.push_str(&ranked_table(view, rows));
+    if pages > 1 {
+        let link = |p: usize, label: &str| {
+            format!(
+                "<a href=\"/leaderboard/{}?page={p}\" rel=\"{}\">{label}</a>",
+                attr(&b.slug),
+                if p < page { "prev" } else { "next" }
+            )
+        };
+        body.push_str(&format!(
+            "<p class=\"pager\">{}entries {}–{} of {} (page {page} of {pages}){}</p>\n",
+            if page > 1 {
+                format!("{} · ", link(page - 1, "← previous"))
+            } else {
+                String::new()
+            },
+            first + 1,
+            first + rows.len(),
+            view.entries.len(),
+            if page < pages {
+                format!(" · {}", link(page + 1, "next →"))
+            } else {
+                String::new()
+            }
+        ));
+    }
     body.push_str(&format!(
         "<p class=\"muted\">≈ = not distinguishable from the leader: the 95 % paired bootstrap \
          interval of the difference ({} resamples, seed {}) contains 0. Rank ranges read those \
@@ -248,10 +285,19 @@ pub fn board_page(view: &BoardView, origin: &str) -> String {
         body.push_str("</ul>\n");
     }
     body.push_str("<p><a href=\"/leaderboards\">All leaderboards</a></p>\n");
-    document(&b.title, &meta_tags(&b.title, &description, &url), &body)
+    // The app fetches the board's JSON when it starts: start the download with the page.
+    let preload = format!(
+        "<link rel=\"preload\" href=\"/api/v1/leaderboards/{}\" as=\"fetch\" crossorigin=\"anonymous\">\n",
+        attr(&b.slug)
+    );
+    document(
+        &b.title,
+        &format!("{}{preload}", meta_tags(&b.title, &description, &url)),
+        &body,
+    )
 }
 
-fn ranked_table(view: &BoardView) -> String {
+fn ranked_table(view: &BoardView, rows: &[EntryOut]) -> String {
     let b = &view.board;
     let d = b.display;
     let mut out = String::from("<table class=\"ranked\">\n<thead><tr><th>Rank</th><th>Model</th>");
@@ -270,7 +316,7 @@ fn ranked_table(view: &BoardView) -> String {
     out.push_str(
         "<th>Status</th><th>Organisation</th><th>Parameters</th><th>Open weights</th><th>Submitted</th></tr></thead>\n<tbody>\n",
     );
-    for e in &view.entries {
+    for e in rows {
         let tied = if e.tied_with_leader == Some(true) {
             " <span class=\"tied\" title=\"not distinguishable from the leader\">≈</span>"
         } else {

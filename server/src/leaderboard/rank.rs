@@ -71,23 +71,41 @@ pub struct Spread {
 
 /// The rank range of every entry (same order as `spreads`; `None` entries take no part:
 /// undefined values). Only entries with a computed spread get a range.
+///
+/// Range of an entry with spread `s`: [1 + others whose low end is above `s.high`, 1 + others
+/// whose high end reaches `s.low`]. Counted by binary search in the sorted ends (a 10,000-entry
+/// board: 2 × 10⁴ searches instead of 10⁸ comparisons); NaN ends compare false, as in the
+/// definition.
 pub fn rank_ranges(spreads: &[Option<Spread>]) -> Vec<Option<[usize; 2]>> {
+    let sorted = |end: fn(&Spread) -> f64| {
+        let mut v: Vec<f64> = spreads
+            .iter()
+            .flatten()
+            .map(end)
+            .filter(|x| !x.is_nan())
+            .collect();
+        v.sort_by(f64::total_cmp);
+        v
+    };
+    let (lows, highs) = (sorted(|s| s.low), sorted(|s| s.high));
     spreads
         .iter()
-        .enumerate()
-        .map(|(i, s)| {
+        .map(|s| {
             let s = s.filter(|s| s.computed)?;
-            let others = spreads
-                .iter()
-                .enumerate()
-                .filter(|&(j, _)| j != i)
-                .filter_map(|(_, o)| *o);
-            let (mut above, mut not_below) = (0, 0);
-            for o in others {
-                above += usize::from(o.low > s.high);
-                not_below += usize::from(o.high >= s.low);
-            }
-            Some([1 + above, 1 + not_below])
+            // `x > s.high` for every low end; the entry's own low is not above its high.
+            let above = if s.high.is_nan() {
+                0
+            } else {
+                lows.len() - lows.partition_point(|&x| x <= s.high)
+            };
+            // `x >= s.low` for every high end, less the entry's own.
+            let reaching = if s.low.is_nan() {
+                0
+            } else {
+                highs.len() - highs.partition_point(|&x| x < s.low)
+            };
+            let own = usize::from(s.high >= s.low);
+            Some([1 + above, 1 + reaching - own])
         })
         .collect()
 }
@@ -95,6 +113,69 @@ pub fn rank_ranges(spreads: &[Option<Spread>]) -> Vec<Option<[usize; 2]>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The definition, pair by pair.
+    fn rank_ranges_naive(spreads: &[Option<Spread>]) -> Vec<Option<[usize; 2]>> {
+        spreads
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let s = s.filter(|s| s.computed)?;
+                let others = spreads
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != i)
+                    .filter_map(|(_, o)| *o);
+                let (mut above, mut not_below) = (0, 0);
+                for o in others {
+                    above += usize::from(o.low > s.high);
+                    not_below += usize::from(o.high >= s.low);
+                }
+                Some([1 + above, 1 + not_below])
+            })
+            .collect()
+    }
+
+    #[test]
+    fn rank_ranges_by_search_equal_the_definition() {
+        // A seeded LCG: coarse values (many equal ends), points, missing entries, NaN ends.
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) as u32
+        };
+        for round in 0..200 {
+            let n = 1 + round % 40;
+            let spreads: Vec<Option<Spread>> = (0..n)
+                .map(|_| {
+                    let kind = next() % 10;
+                    if kind == 0 {
+                        return None;
+                    }
+                    let a = f64::from(next() % 7) / 4.0 - 1.0;
+                    let b = f64::from(next() % 7) / 4.0 - 1.0;
+                    let (low, high) = match kind {
+                        1 => (a, a),
+                        2 => (f64::NAN, a),
+                        3 => (a, f64::NAN),
+                        _ => (a.min(b), a.max(b)),
+                    };
+                    Some(Spread {
+                        low,
+                        high,
+                        computed: kind != 4,
+                    })
+                })
+                .collect();
+            assert_eq!(
+                rank_ranges(&spreads),
+                rank_ranges_naive(&spreads),
+                "{spreads:?}"
+            );
+        }
+    }
 
     fn c(value: Option<f64>, created_ms: i64, id: i64) -> Candidate {
         Candidate {

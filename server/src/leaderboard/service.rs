@@ -475,6 +475,13 @@ pub struct BoardView {
     pub entries: Vec<EntryOut>,
 }
 
+/// The stored report's table in its benchmark's layout (`workbench::table`), so the page shows
+/// it without linking every benchmark's code.
+fn report_table(report: Option<&Value>) -> Option<workbench::table::Table> {
+    let report: Report = serde_json::from_value(report?.clone()).ok()?;
+    Some(workbench::table(&report))
+}
+
 fn file_out(slug: &str, f: &FileRef) -> FileOut {
     FileOut {
         name: f.name.clone(),
@@ -745,8 +752,7 @@ impl Boards {
         let primary = req
             .primary
             .clone()
-            .or_else(|| bench.metrics().first().map(|m| (*m).to_string()))
-            .unwrap_or_default();
+            .unwrap_or_else(|| bench.primary_metric().to_string());
         check_metric_names(bench, &primary, &metrics)?;
         let hidden = !req.hidden_gold.is_empty();
         if hidden && !req.gold.is_empty() {
@@ -1171,11 +1177,19 @@ impl Boards {
         if let Some(c) = &comp {
             return self.competition_entry(&board, c, id, samples, token).await;
         }
+        // Hidden and withdrawn entries: the owner sees them (as on the board), and so does the
+        // entry's own token; anyone else gets 404.
+        let owner = token.is_some_and(|t| token::matches(t, &board.owner_token_sha256));
         let e = self
             .store
             .entry(slug, id)
             .await?
-            .filter(|e| e.state == "visible")
+            .filter(|e| {
+                e.state == "visible"
+                    || owner
+                    || matches!((token, &e.entry_token_sha256),
+                        (Some(t), Some(h)) if token::matches(t, h))
+            })
             .ok_or_else(|| LbError::NotFound(format!("no entry {id} on `{slug}`")))?;
         let report: Option<Value> = match self.store.entry_report(slug, id).await? {
             Some(text) => {
@@ -1195,11 +1209,13 @@ impl Boards {
             "model": e.model,
             "meta": e.meta,
             "status": e.status,
+            "state": e.state,
             "metrics": crate::store::parse_json::<IndexMap<String, Option<f64>>>(&e.metrics_json),
             "inputs": e.files.iter().map(|f| file_out(slug, f)).collect::<Vec<_>>(),
             "gold": board.gold.iter().map(|f| file_out(slug, f)).collect::<Vec<_>>(),
             "submitted": iso8601(e.created_ms),
             "scorer": serde_json::from_str::<Value>(&e.scorer_json).unwrap_or(Value::Null),
+            "table": report_table(report.as_ref()),
             "report": report,
         }))
     }
@@ -1270,6 +1286,7 @@ impl Boards {
             "hidden_gold": true,
             "submitted": iso8601(e.created_ms),
             "scorer": serde_json::from_str::<Value>(&e.scorer_json).unwrap_or(Value::Null),
+            "table": report_table(report.as_ref()),
             "report": report,
         });
         if privileged.is_some() {

@@ -34,10 +34,21 @@ impl Server {
 
     /// With more `serve` arguments, its log at `level` to `stderr`.
     pub(crate) fn start_logged(db: &str, extra: &[&str], level: &str, stderr: Stdio) -> Server {
+        Self::start_full(db, extra, level, stderr, "/nonexistent-dist")
+    }
+
+    /// …serving the app built in `dist`.
+    pub(crate) fn start_full(
+        db: &str,
+        extra: &[&str],
+        level: &str,
+        stderr: Stdio,
+        dist: &str,
+    ) -> Server {
         let mut child = Command::new(BIN)
             .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
             .args(extra)
-            .args(["--dist", "/nonexistent-dist", "--local-db"])
+            .args(["--dist", dist, "--local-db"])
             .arg(temp("local").join("local.sqlite3"))
             .env("RUST_LOG", level)
             .stdout(Stdio::piped())
@@ -1140,4 +1151,147 @@ fn bad_input_exits_2_and_client_numbers_must_match_bit_for_bit() {
     let stderr = String::from_utf8_lossy(&verify.stderr);
     assert_eq!(verify.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("overall.pearson"), "{stderr}");
+}
+
+/// The app takes over the server-rendered pages: `dist/index.html`'s `<link>` and `<script>` tags
+/// are in the page, and its CSP allows exactly the inline script and style by hash. EOTGC boards
+/// rank by the registry's primary metric (`score`) unless told otherwise, and a hidden entry is
+/// shown to the owner and to its own entry token only.
+#[test]
+fn pages_carry_the_app_primary_metric_and_hidden_entries_for_the_owner() {
+    use base64::Engine as _;
+    use sha2::Digest as _;
+    let dist = temp("dist");
+    let script = "\nimport init from '/app-0123456789abcdef.js';\nawait init();\n";
+    std::fs::write(
+        dist.join("index.html"),
+        format!(
+            "<!doctype html><html><head><meta charset=\"utf-8\"><title>app</title>\
+             <link rel=\"stylesheet\" href=\"/style-0123456789abcdef.css\"/>\
+             <script type=\"module\">{script}</script></head><body></body></html>"
+        ),
+    )
+    .unwrap();
+    let db = temp("app-pages").join("lb.sqlite3");
+    let server = Server::start_full(p(&db), &[], "warn", Stdio::null(), p(&dist));
+    let eotgc = golden_dir().join("eotgc/eotgc_11_full_size_185");
+    let s = slug("app");
+    let made = lb_json(
+        &server,
+        &[
+            "create",
+            "--slug",
+            &s,
+            "--title",
+            "E",
+            "--benchmark",
+            "eotgc",
+            p(&eotgc.join("gold.json")),
+        ],
+    );
+    let owner = made["owner_token"].as_str().unwrap().to_string();
+    let entry = lb_json(
+        &server,
+        &[
+            "submit",
+            "--slug",
+            &s,
+            "--model",
+            "m",
+            p(&eotgc.join("pred.json")),
+        ],
+    );
+    let (id, entry_token) = (
+        entry["entry"].as_i64().unwrap(),
+        entry["entry_token"].as_str().unwrap().to_string(),
+    );
+    let shown = lb_json(&server, &["show", "--slug", &s, "--json"]);
+    assert_eq!(shown["board"]["primary"], "score", "EOTGC's ranking metric");
+
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (csp, page) = rt.block_on(async {
+        let r = reqwest::get(format!("{}/leaderboard/{s}", server.url))
+            .await
+            .unwrap();
+        let csp = r.headers()["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .to_string();
+        (csp, r.text().await.unwrap())
+    });
+    assert!(page.contains("<link rel=\"stylesheet\" href=\"/style-0123456789abcdef.css\"/>"));
+    assert!(page.contains(&format!("<script type=\"module\">{script}</script>")));
+    assert!(
+        !page.contains("scorebench-app-assets"),
+        "the marker is replaced"
+    );
+    assert!(page.contains("<table class=\"ranked\">"), "the table stays");
+    let hash = |text: &str| {
+        base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(text.as_bytes()))
+    };
+    assert!(csp.contains(&format!("'sha256-{}'", hash(script))), "{csp}");
+    let style = page
+        .split("<style>")
+        .nth(1)
+        .and_then(|r| r.split("</style>").next())
+        .unwrap();
+    assert!(
+        csp.contains(&format!("style-src 'self' 'sha256-{}';", hash(style))),
+        "{csp}"
+    );
+
+    // Hidden: 404 for anyone, the entry for the owner and for its own token.
+    let path = format!("/api/v1/leaderboards/{s}/entries/{id}");
+    let (status, _) = http(&server, "POST", &format!("{path}/hide"), Some(&owner), None);
+    assert_eq!(status, 200);
+    assert_eq!(http(&server, "GET", &path, None, None).0, 404);
+    assert_eq!(http(&server, "GET", &path, Some("sbo_wrong"), None).0, 404);
+    let (status, seen) = http(&server, "GET", &path, Some(&owner), None);
+    assert_eq!(
+        (status, seen["state"].as_str()),
+        (200, Some("hidden")),
+        "{seen}"
+    );
+    assert_eq!(http(&server, "GET", &path, Some(&entry_token), None).0, 200);
+
+    // 150 more (imported) entries: the server page shows 100 rows a page, with links.
+    let table = temp("import-150").join("t.csv");
+    let mut csv = String::from("model,score\n");
+    for i in 0..150 {
+        csv.push_str(&format!(
+            "imported-{i:03},{}\n",
+            0.5 - f64::from(i) / 1000.0
+        ));
+    }
+    std::fs::write(&table, csv).unwrap();
+    lb_json(
+        &server,
+        &[
+            "import",
+            "--slug",
+            &s,
+            "--token",
+            &owner,
+            "--scale",
+            "1",
+            p(&table),
+        ],
+    );
+    let (_, first) = get(&format!("{}/leaderboard/{s}", server.url));
+    assert_eq!(first.matches("<tr data-entry=").count(), 100);
+    assert!(
+        first.contains("entries 1–100 of 150 (page 1 of 2)"),
+        "{first}"
+    );
+    assert!(first.contains(&format!("href=\"/leaderboard/{s}?page=2\" rel=\"next\"")));
+    assert!(first.contains(&format!(
+        "<link rel=\"preload\" href=\"/api/v1/leaderboards/{s}\" as=\"fetch\" crossorigin=\"anonymous\">"
+    )));
+    let (_, second) = get(&format!("{}/leaderboard/{s}?page=2", server.url));
+    assert_eq!(second.matches("<tr data-entry=").count(), 50);
+    assert!(second.contains("imported-149"));
+    assert!(!second.contains("imported-000<"));
 }

@@ -112,6 +112,11 @@ impl Benchmark for Eotgc {
         &["acc_a", "pearson", "score"]
     }
 
+    /// The official leaderboard ranks Track 1 by `score` (the mean of accuracy and Pearson's r).
+    fn primary_metric(&self) -> &'static str {
+        "score"
+    }
+
     fn roles(&self) -> &'static [&'static RoleInfo] {
         &ROLES
     }

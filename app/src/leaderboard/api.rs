@@ -1,0 +1,265 @@
+//! Typed client of the leaderboard API (`server/API.md`, "Leaderboards"): boards, entries,
+//! their files, and publishing. Errors are the server's `{"error": "…"}` message; a refused
+//! publish also carries the values that differ.
+
+use std::collections::BTreeMap;
+
+use gloo_net::http::{Request, Response};
+use js_sys::Uint8Array;
+use metrics_core::Report;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use workbench::verify::Difference;
+
+use crate::api::ApiError;
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Display {
+    pub scale: f64,
+    pub decimals: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct FileOut {
+    pub name: String,
+    #[serde(default)]
+    pub role: String,
+    pub sha256: String,
+    #[serde(default)]
+    pub size_bytes: u64,
+    pub url: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct BoardInfo {
+    pub slug: String,
+    pub title: String,
+    #[serde(default)]
+    pub description: String,
+    pub benchmark: String,
+    pub benchmark_label: String,
+    pub variant: String,
+    pub primary: String,
+    #[serde(default)]
+    pub lower_is_better: bool,
+    pub metrics: Vec<String>,
+    pub display: Display,
+    #[serde(default)]
+    pub gold: Vec<FileOut>,
+    /// Present on competitions (hidden gold).
+    #[serde(default)]
+    pub competition: Option<Value>,
+}
+
+impl BoardInfo {
+    pub fn hidden_gold(&self) -> bool {
+        self.competition
+            .as_ref()
+            .is_some_and(|c| c["hidden_gold"] == true)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct BootstrapInfo {
+    pub metric: String,
+    pub seed: u64,
+    pub resamples: usize,
+    #[serde(default)]
+    pub pending: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct VersusLeader {
+    pub difference: Option<f64>,
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+}
+
+/// One ranked entry (the board's list; no report).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct EntryOut {
+    pub entry: i64,
+    pub rank: Option<usize>,
+    pub rank_range: Option<[usize; 2]>,
+    pub tied_with_leader: Option<bool>,
+    #[serde(default)]
+    pub versus_leader: Option<VersusLeader>,
+    pub model: String,
+    pub metrics: BTreeMap<String, Option<f64>>,
+    pub status: String,
+    #[serde(default)]
+    pub state: String,
+    #[serde(default)]
+    pub meta: BTreeMap<String, String>,
+    #[serde(default)]
+    pub submitted: String,
+    #[serde(default)]
+    pub submitted_ms: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct BoardView {
+    pub board: BoardInfo,
+    pub bootstrap: BootstrapInfo,
+    pub entries: Vec<EntryOut>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct BoardSummary {
+    pub slug: String,
+    pub title: String,
+    pub benchmark: String,
+    pub entries: i64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct BoardList {
+    leaderboards: Vec<BoardSummary>,
+}
+
+/// An entry with its stored report (`GET …/entries/{id}`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct EntryDetail {
+    pub entry: i64,
+    pub model: String,
+    #[serde(default)]
+    pub meta: BTreeMap<String, String>,
+    pub status: String,
+    #[serde(default)]
+    pub variant: String,
+    #[serde(default)]
+    pub inputs: Vec<FileOut>,
+    #[serde(default)]
+    pub gold: Vec<FileOut>,
+    #[serde(default)]
+    pub hidden_gold: bool,
+    #[serde(default)]
+    pub submitted: String,
+    #[serde(default)]
+    pub scorer: Value,
+    #[serde(default)]
+    pub report: Option<Report>,
+    /// The report's table in its benchmark's layout (computed by the server, so the page does
+    /// not link every benchmark's code).
+    #[serde(default)]
+    pub table: Option<workbench::table::Table>,
+}
+
+/// A file as a submission carries it.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileIn {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base64: Option<String>,
+}
+
+/// `POST …/entries`: the files and the numbers the page computed.
+#[derive(Debug, Clone, Serialize)]
+pub struct Submit {
+    pub model: String,
+    pub meta: BTreeMap<String, String>,
+    pub files: Vec<FileIn>,
+    pub client_report: Report,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Submitted {
+    pub entry: i64,
+    pub entry_token: String,
+    pub url: String,
+}
+
+/// Why a publish failed: the message, and the values that differ when the server's numbers are
+/// not the page's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PublishError {
+    pub message: String,
+    pub differences: Vec<Difference>,
+}
+
+async fn checked(response: Result<Response, gloo_net::Error>) -> Result<Response, ApiError> {
+    let response = response.map_err(|e| ApiError(format!("cannot reach the server: {e}")))?;
+    if response.ok() {
+        return Ok(response);
+    }
+    let status = response.status();
+    let message = match response.json::<Value>().await {
+        Ok(body) => body["error"]
+            .as_str()
+            .map(str::to_string)
+            .or_else(|| body["error"]["message"].as_str().map(str::to_string))
+            .unwrap_or_else(|| body.to_string()),
+        Err(_) => String::new(),
+    };
+    Err(ApiError(format!("{status}: {message}")))
+}
+
+async fn json<T: for<'de> Deserialize<'de>>(response: Response) -> Result<T, ApiError> {
+    response
+        .json::<T>()
+        .await
+        .map_err(|e| ApiError(format!("unexpected answer: {e}")))
+}
+
+fn path_part(s: &str) -> String {
+    String::from(js_sys::encode_uri_component(s))
+}
+
+pub async fn boards() -> Result<Vec<BoardSummary>, ApiError> {
+    let response = checked(Request::get("/api/v1/leaderboards").send().await).await?;
+    Ok(json::<BoardList>(response).await?.leaderboards)
+}
+
+pub async fn board(slug: &str) -> Result<BoardView, ApiError> {
+    let url = format!("/api/v1/leaderboards/{}", path_part(slug));
+    json(checked(Request::get(&url).send().await).await?).await
+}
+
+pub async fn entry(slug: &str, id: i64) -> Result<EntryDetail, ApiError> {
+    let url = format!("/api/v1/leaderboards/{}/entries/{id}", path_part(slug));
+    json(checked(Request::get(&url).send().await).await?).await
+}
+
+/// A board's file (gold or an entry's) by its download path, as a JS byte array.
+pub async fn file(f: &FileOut) -> Result<Uint8Array, ApiError> {
+    let response = checked(Request::get(&f.url).send().await).await?;
+    let bytes = response
+        .binary()
+        .await
+        .map_err(|e| ApiError(format!("cannot read {}: {e}", f.name)))?;
+    Ok(Uint8Array::from(bytes.as_slice()))
+}
+
+pub async fn publish(slug: &str, body: &Submit) -> Result<Submitted, PublishError> {
+    let plain = |message: String| PublishError {
+        message,
+        differences: Vec::new(),
+    };
+    let url = format!("/api/v1/leaderboards/{}/entries", path_part(slug));
+    let request = Request::post(&url)
+        .json(body)
+        .map_err(|e| plain(e.to_string()))?;
+    let response = request
+        .send()
+        .await
+        .map_err(|e| plain(format!("cannot reach the server: {e}")))?;
+    if response.ok() {
+        return response
+            .json::<Submitted>()
+            .await
+            .map_err(|e| plain(format!("unexpected answer: {e}")));
+    }
+    let status = response.status();
+    let body: Value = response.json().await.unwrap_or(Value::Null);
+    Err(PublishError {
+        message: format!(
+            "{status}: {}",
+            body["error"]
+                .as_str()
+                .unwrap_or("the server refused the entry")
+        ),
+        differences: serde_json::from_value(body["differences"].clone()).unwrap_or_default(),
+    })
+}

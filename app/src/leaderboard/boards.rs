@@ -1,0 +1,47 @@
+//! The list of boards.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use super::api::{self, BoardSummary};
+use super::seg;
+use crate::i18n::{lang, t};
+
+#[component]
+pub fn BoardsPage() -> impl IntoView {
+    let loaded: RwSignal<Option<Result<Vec<BoardSummary>, String>>> = RwSignal::new(None);
+    spawn_local(async move {
+        loaded.set(Some(api::boards().await.map_err(|e| e.to_string())));
+    });
+    view! {
+        <h2>{move || t(lang().get(), "lb.boards")}</h2>
+        {move || match loaded.get() {
+            None => view! { <p class="hint">{move || t(lang().get(), "lb.loading")}</p> }.into_any(),
+            Some(Err(e)) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
+            Some(Ok(boards)) if boards.is_empty() => {
+                view! { <p class="hint">{move || t(lang().get(), "lb.no_boards")}</p> }.into_any()
+            }
+            Some(Ok(boards)) => view! {
+                <table class="metrics boards" data-testid="boards">
+                    <thead>
+                        <tr>
+                            <th scope="col">{move || t(lang().get(), "lb.board")}</th>
+                            <th scope="col">{move || t(lang().get(), "lb.benchmark")}</th>
+                            <th scope="col">{move || t(lang().get(), "lb.entries")}</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {boards.into_iter().map(|b| view! {
+                            <tr data-slug=b.slug.clone()>
+                                <td><a href=format!("/leaderboard/{}", seg(&b.slug))>{b.title.clone()}</a></td>
+                                <td class="mono">{b.benchmark.clone()}</td>
+                                <td class="num">{b.entries}</td>
+                            </tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            }.into_any(),
+        }}
+        <p><a href="/">{move || t(lang().get(), "lb.workbench")}</a></p>
+    }
+}

@@ -1,0 +1,413 @@
+//! An entry: its metadata, inputs with their SHA-256, the stored report, and "Verify in my
+//! browser": the entry's files and the board's gold are downloaded, scored by the worker
+//! (metrics-core in wasm, which also hashes every input), and compared bit for bit with the
+//! published report ([`workbench::verify::metric_differences`], the check the server and
+//! `scorebench leaderboard verify` use). Hidden-gold boards show the published SHA-256 instead.
+
+use std::collections::BTreeMap;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use metrics_core::Report;
+use workbench::Variant;
+use workbench::drill::Filter;
+use workbench::verify::{Difference, metric_differences};
+
+use super::api::{self, BoardView, EntryDetail, FileOut};
+use super::seg;
+use crate::components::charts_view::ChartsView;
+use crate::components::progress::ProgressBar;
+use crate::components::report_table::ReportTable;
+use crate::components::samples_view::SamplesView;
+use crate::i18n::{lang, t};
+use crate::protocol::OutcomeView;
+use crate::worker_client::WorkbenchState;
+
+/// The version of the scorer this page runs (the workspace's).
+pub const SCORER_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The board's variant (its report name) as the worker names it: every benchmark has at most
+/// two variants, `official` first; its second (`corrected`, MSQA's `paper`) is
+/// [`Variant::Corrected`]. (Asking the registry would link every benchmark into the page.)
+pub fn variant_of(name: &str) -> Variant {
+    if name == Variant::Official.key() {
+        Variant::Official
+    } else {
+        Variant::Corrected
+    }
+}
+
+/// Download `files` and hand them to the worker as one drop (one model), with the roles the
+/// server gave them when detection alone would not.
+pub async fn load_into(state: WorkbenchState, files: &[FileOut]) -> Result<(), String> {
+    let mut names = Vec::new();
+    let mut bytes = Vec::new();
+    for f in files {
+        bytes.push(api::file(f).await.map_err(|e| e.to_string())?);
+        names.push(f.name.clone());
+    }
+    state.add_files(names, bytes);
+    Ok(())
+}
+
+/// Give files the roles the server stored when the worker's detection differs (an unrecognised
+/// file takes the benchmark's only role on the server).
+pub fn keep_roles(state: WorkbenchState, roles: BTreeMap<String, String>) {
+    Effect::new(move |_| {
+        let known = state.roles.get();
+        for f in state.files.get() {
+            if let Some(role) = roles.get(&f.name)
+                && !role.is_empty()
+                && *role != f.role
+                && known.iter().any(|r| r.key == *role)
+            {
+                state.set_role(f.index, role.clone());
+            }
+        }
+    });
+}
+
+/// The outcome of a verification.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    /// (file, published SHA-256, the SHA-256 the browser computed).
+    pub hashes: Vec<(String, String, Option<String>)>,
+    pub differences: Vec<Difference>,
+    /// The re-scoring failed (the message names the file).
+    pub error: Option<String>,
+}
+
+impl Verdict {
+    pub fn identical(&self) -> bool {
+        self.error.is_none()
+            && self.differences.is_empty()
+            && self
+                .hashes
+                .iter()
+                .all(|(_, published, ours)| ours.as_deref() == Some(published.as_str()))
+    }
+}
+
+/// Compare the published report and files with what the browser computed.
+pub fn verdict(published: &Report, files: &[FileOut], ours: &Result<Report, String>) -> Verdict {
+    match ours {
+        Err(e) => Verdict {
+            hashes: files
+                .iter()
+                .map(|f| (f.name.clone(), f.sha256.clone(), None))
+                .collect(),
+            differences: Vec::new(),
+            error: Some(e.clone()),
+        },
+        Ok(report) => Verdict {
+            hashes: files
+                .iter()
+                .map(|f| {
+                    let ours = report
+                        .inputs
+                        .iter()
+                        .find(|i| i.path == f.name)
+                        .map(|i| i.sha256.clone());
+                    (f.name.clone(), f.sha256.clone(), ours)
+                })
+                .collect(),
+            differences: metric_differences(published, report),
+            error: None,
+        },
+    }
+}
+
+/// The worker's result for `benchmark` (the first job of it).
+pub fn outcome_of(outcomes: &[OutcomeView], benchmark: &str) -> Option<OutcomeView> {
+    outcomes
+        .iter()
+        .find(|o| o.benchmark == benchmark)
+        .or_else(|| outcomes.first())
+        .cloned()
+}
+
+#[component]
+pub fn EntryPage(slug: String, id: i64) -> impl IntoView {
+    let loaded: RwSignal<Option<Result<(BoardView, EntryDetail), String>>> = RwSignal::new(None);
+    {
+        let slug = slug.clone();
+        spawn_local(async move {
+            let result = async {
+                let board = api::board(&slug).await?;
+                let entry = api::entry(&slug, id).await?;
+                Ok((board, entry))
+            }
+            .await
+            .map_err(|e: crate::api::ApiError| e.to_string());
+            loaded.set(Some(result));
+        });
+    }
+    move || match loaded.get() {
+        None => view! { <p class="hint">{move || t(lang().get(), "lb.loading")}</p> }.into_any(),
+        Some(Err(e)) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
+        Some(Ok((board, entry))) => view! { <Entry board=board entry=entry /> }.into_any(),
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Verify {
+    Idle,
+    Running,
+    Done(Verdict),
+    Failed(String),
+}
+
+#[component]
+fn Entry(board: BoardView, entry: EntryDetail) -> impl IntoView {
+    let b = board.board.clone();
+    let slug = b.slug.clone();
+    let hidden_gold = entry.hidden_gold || b.hidden_gold();
+    let reported = entry.status == "reported";
+    let ranked = board
+        .entries
+        .iter()
+        .find(|e| e.entry == entry.entry)
+        .cloned();
+    let published_files: Vec<FileOut> = entry
+        .inputs
+        .iter()
+        .chain(entry.gold.iter())
+        .cloned()
+        .collect();
+    let stored = entry.report.clone();
+    let stored_for_table = entry.report.clone().zip(entry.table.clone());
+    let scorer = format!(
+        "{} ({})",
+        entry.scorer["version"].as_str().unwrap_or("?"),
+        entry.scorer["commit"].as_str().unwrap_or("?")
+    );
+
+    let verify = RwSignal::new(Verify::Idle);
+    let state = (!hidden_gold && !reported).then(WorkbenchState::new);
+    let view_filter = RwSignal::new(Filter::default());
+    let tab = RwSignal::new("table");
+    if let Some(state) = state {
+        state.set_variant(variant_of(&b.variant));
+        keep_roles(
+            state,
+            published_files
+                .iter()
+                .map(|f| (f.name.clone(), f.role.clone()))
+                .collect(),
+        );
+        // The verdict, once the worker has scored what was downloaded.
+        let (stored, files, benchmark) =
+            (stored.clone(), published_files.clone(), b.benchmark.clone());
+        Effect::new(move |_| {
+            let outcomes = state.outcomes.get();
+            if verify.get_untracked() != Verify::Running || state.progress.get().is_some() {
+                return;
+            }
+            let Some(outcome) = outcome_of(&outcomes, &benchmark) else {
+                return;
+            };
+            let ours = outcome.result.clone().map_err(|e| e.to_string());
+            let next = match &stored {
+                Some(published) => Verify::Done(verdict(published, &files, &ours)),
+                None => Verify::Failed(t(lang().get_untracked(), "lb.no_report").into()),
+            };
+            verify.set(next);
+        });
+    }
+    let on_verify = {
+        let files = published_files.clone();
+        move |_| {
+            let Some(state) = state else { return };
+            if verify.get_untracked() == Verify::Running {
+                return;
+            }
+            verify.set(Verify::Running);
+            state.clear();
+            let files = files.clone();
+            spawn_local(async move {
+                if let Err(e) = load_into(state, &files).await {
+                    verify.set(Verify::Failed(e));
+                }
+            });
+        }
+    };
+
+    let meta_rows = entry
+        .meta
+        .iter()
+        .map(|(k, v)| view! { <tr><th scope="row">{k.clone()}</th><td data-meta=k.clone()>{v.clone()}</td></tr> })
+        .collect_view();
+    let file_rows = published_files
+        .iter()
+        .map(|f| {
+            view! {
+                <li data-file=f.name.clone()>
+                    <a href=f.url.clone()>{f.name.clone()}</a> " "
+                    <span class="muted">{f.role.clone()}</span> " "
+                    <code class="mono" data-testid="published-sha">{f.sha256.clone()}</code>
+                </li>
+            }
+        })
+        .collect_view();
+    let stored_table = move || {
+        stored_for_table
+            .clone()
+            .map(|(report, table)| view! { <ReportTable report=report table=table model=None /> })
+    };
+    let rank_line = ranked.as_ref().and_then(|e| e.rank).map(|r| {
+        let range = ranked
+            .as_ref()
+            .and_then(|e| e.rank_range)
+            .filter(|[lo, hi]| lo != hi)
+            .map(|[lo, hi]| format!(" ({lo}–{hi})"))
+            .unwrap_or_default();
+        format!("#{r}{range}")
+    });
+    let tied = ranked.as_ref().and_then(|e| e.tied_with_leader) == Some(true);
+    let badge = format!("/leaderboard/{}/badge/{}.svg", seg(&slug), entry.entry);
+
+    view! {
+        <p><a href=format!("/leaderboard/{}", seg(&slug))>{b.title.clone()}</a></p>
+        <section class="entry" data-entry=entry.entry.to_string() data-status=entry.status.clone()>
+            <h2 class="entry-model" data-testid="model">{entry.model.clone()}</h2>
+            <p class="hint">
+                {move || t(lang().get(), "lb.entry")} " " {entry.entry} " · "
+                {rank_line} {tied.then(|| view! { " " <span class="tied" title=move || t(lang().get(), "lb.tied")>"≈"</span> })}
+                " · " {if reported {
+                    view! { <span class="reported">{move || t(lang().get(), "lb.reported")}</span> }.into_any()
+                } else {
+                    view! { <span class="verified">{move || t(lang().get(), "lb.verified")}</span> }.into_any()
+                }}
+                " · " {entry.submitted.clone()}
+            </p>
+            <h3>{move || t(lang().get(), "lb.metadata")}</h3>
+            <table class="metrics meta" data-testid="meta"><tbody>{meta_rows}</tbody></table>
+            <h3>{move || t(lang().get(), "lb.inputs")}</h3>
+            <ul class="files">{file_rows}</ul>
+            <p class="hint">{move || t(lang().get(), "lb.scorer")} " " <span class="mono" data-testid="scorer">{scorer.clone()}</span></p>
+            <p><img src=badge alt="badge" /></p>
+            {reported.then(|| view! { <p class="hint">{move || t(lang().get(), "lb.reported_entry")}</p> })}
+            {hidden_gold.then(|| view! { <p class="hint" data-testid="hidden-gold">{move || t(lang().get(), "lb.hidden_gold")}</p> })}
+            {state.map(|_| view! {
+                <div class="verify">
+                    <button class="variant" data-testid="verify" on:click=on_verify
+                        disabled=move || verify.get() == Verify::Running>
+                        {move || t(lang().get(), "lb.verify")}
+                    </button>
+                    <span class="hint">{move || t(lang().get(), "lb.verify_hint")}</span>
+                </div>
+            })}
+            {state.map(|s| view! { <ProgressBar progress=s.progress.into() /> })}
+            {move || verify_view(verify.get(), scorer_line())}
+            <h3>{move || t(lang().get(), "lb.report")}</h3>
+            {move || {
+                let ours = state.and_then(|s| outcome_of(&s.outcomes.get(), &b.benchmark).map(|o| (s, o)));
+                match ours {
+                    Some((s, o)) if o.result.is_ok() => scored_views(s, o, tab, view_filter).into_any(),
+                    _ => view! { <div class="stored-report">{stored_table()}</div> }.into_any(),
+                }
+            }}
+        </section>
+    }
+}
+
+fn scorer_line() -> String {
+    SCORER_VERSION.to_string()
+}
+
+fn verify_view(v: Verify, version: String) -> impl IntoView {
+    match v {
+        Verify::Idle => ().into_any(),
+        Verify::Running => view! { <p class="hint" data-testid="verifying">{move || t(lang().get(), "lb.verifying")}</p> }.into_any(),
+        Verify::Failed(e) => view! { <p class="error" role="alert" data-testid="verify-error">{e}</p> }.into_any(),
+        Verify::Done(verdict) => {
+            let ok = verdict.identical();
+            let hash_rows = verdict
+                .hashes
+                .iter()
+                .map(|(name, published, ours)| {
+                    let same = ours.as_deref() == Some(published.as_str());
+                    view! {
+                        <tr data-testid="sha-row" data-file=name.clone() data-same=same.to_string()>
+                            <td>{name.clone()}</td>
+                            <td class="mono">{ours.clone().unwrap_or_else(|| "—".into())}</td>
+                            <td>{if same { "✓" } else { "✗" }}</td>
+                        </tr>
+                    }
+                })
+                .collect_view();
+            let diffs = verdict
+                .differences
+                .iter()
+                .map(|d| {
+                    view! {
+                        <li data-testid="difference" data-at=d.at.clone()>
+                            <code>{d.at.clone()}</code> ": " {d.server.to_string()} " → " {d.other.to_string()}
+                        </li>
+                    }
+                })
+                .collect_view();
+            let any_hash_bad = verdict
+                .hashes
+                .iter()
+                .any(|(_, p, o)| o.as_deref() != Some(p.as_str()));
+            view! {
+                <div class="verdict" class:ok=ok data-testid="verdict" data-ok=ok.to_string()>
+                    {if ok {
+                        view! { <p class="ok" data-testid="verified-ok">{move || t(lang().get(), "lb.verified_ok")}</p> }.into_any()
+                    } else {
+                        view! {
+                            {verdict.error.clone().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+                            {any_hash_bad.then(|| view! { <p class="error">{move || t(lang().get(), "lb.hash_bad")}</p> })}
+                            {(!verdict.differences.is_empty()).then(|| view! { <p class="error">{move || t(lang().get(), "lb.verified_bad")}</p> })}
+                            <ul class="differences">{diffs}</ul>
+                        }.into_any()
+                    }}
+                    <table class="metrics hashes">
+                        <caption>{move || t(lang().get(), "lb.sha_browser")}</caption>
+                        <tbody>{hash_rows}</tbody>
+                    </table>
+                    <p class="hint">{move || t(lang().get(), "lb.scored_by")} " " <span class="mono" data-testid="browser-scorer">{version}</span></p>
+                </div>
+            }
+            .into_any()
+        }
+    }
+}
+
+/// The worker's report, charts and samples of the re-scored entry.
+pub fn scored_views(
+    state: WorkbenchState,
+    outcome: OutcomeView,
+    tab: RwSignal<&'static str>,
+    view_filter: RwSignal<Filter>,
+) -> impl IntoView {
+    let Ok(report) = outcome.result.clone() else {
+        return ().into_any();
+    };
+    let Some(table) = outcome.table.clone() else {
+        return ().into_any();
+    };
+    let tabs = [("table", "tab.table"), ("charts", "tab.charts"), ("samples", "tab.samples")]
+        .into_iter()
+        .map(|(key, label)| {
+            view! {
+                <button class="tab" data-tab=key class:active=move || tab.get() == key on:click=move |_| tab.set(key)>
+                    {move || t(lang().get(), label)}
+                </button>
+            }
+        })
+        .collect_view();
+    let (rows, charts, id) = (outcome.rows.clone(), outcome.charts.clone(), outcome.id);
+    view! {
+        <nav class="tabs" role="tablist">{tabs}</nav>
+        <div class="card" data-benchmark=outcome.benchmark.clone()>
+            {move || match tab.get() {
+                "charts" => view! { <ChartsView report=report.clone() rows=rows.clone() charts=charts.clone() /> }.into_any(),
+                "samples" => view! { <SamplesView state=state outcome=id rows=rows.clone() view_filter=view_filter /> }.into_any(),
+                _ => view! { <ReportTable report=report.clone() table=table.clone() model=None /> }.into_any(),
+            }}
+        </div>
+    }
+    .into_any()
+}
