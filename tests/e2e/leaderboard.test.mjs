@@ -60,7 +60,8 @@ test('publish from the workbench, verify in a fresh browser, compare, inert user
   mkdirOther(dir, gold, levels);
 
   const slug = `e2e-${Date.now()}`;
-  const made = lb(['create', '--slug', slug, '--title', 'EOTGC e2e', '--benchmark', 'eotgc', 'gold.json'], dir);
+  const description = `**Track 1** of [NLPCC](https://example.org/nlpcc) ${PROBE} <script>alert(2)</script> [x](javascript:alert(3))`;
+  const made = lb(['create', '--slug', slug, '--title', 'EOTGC e2e', '--benchmark', 'eotgc', '--description', description, 'gold.json'], dir);
   assert.equal(made.slug, slug);
   const other = `${slug}-other`;
   lb(['create', '--slug', other, '--title', 'other gold', '--benchmark', 'eotgc', join('other', 'gold.json')], dir);
@@ -115,6 +116,12 @@ test('publish from the workbench, verify in a fresh browser, compare, inert user
     // Inert user text: shown as text, no element, no dialog.
     assert.equal(await row.locator('td.model a').first().innerText(), PROBE);
     assert.equal(await board.locator('img[src=x]').count(), 0, 'no <img> from user text');
+    // The description: its Markdown rendered, its HTML sanitised (no img, script or javascript: link).
+    const desc = board.locator('[data-app=leaderboard] .description');
+    assert.equal(await desc.locator('strong').innerText(), 'Track 1');
+    assert.equal(await desc.locator('a[href="https://example.org/nlpcc"]').count(), 1);
+    assert.equal(await desc.locator('img, script, [onerror]').count(), 0);
+    assert.equal(await desc.locator('a[href^="javascript"]').count(), 0);
     // Sorting by a column and filtering by metadata.
     await board.click('th[data-sort=acc_a] button');
     const sorted = await board.$$eval('tbody td[data-metric=acc_a]', (tds) => tds.map((td) => JSON.parse(td.dataset.value)));

@@ -36,6 +36,9 @@ pub struct BoardInfo {
     pub title: String,
     #[serde(default)]
     pub description: String,
+    /// The description rendered and sanitised by the server (ammonia's allow-list).
+    #[serde(default)]
+    pub description_html: String,
     pub benchmark: String,
     pub benchmark_label: String,
     pub variant: String,

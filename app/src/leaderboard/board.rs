@@ -147,7 +147,7 @@ fn Board(view: BoardView) -> impl IntoView {
             (
                 b.slug.clone(),
                 b.title.clone(),
-                b.description.clone(),
+                b.description_html.clone(),
                 b.benchmark_label.clone(),
                 b.variant.clone(),
                 b.primary.clone(),
@@ -243,7 +243,7 @@ fn Board(view: BoardView) -> impl IntoView {
                 {move || t(lang().get(), "lb.ranked_by")} " " <code>{primary.clone()}</code> " "
                 {move || t(lang().get(), "lb.full_precision")} {scale_note}
             </p>
-            {(!description.is_empty()).then(|| view! { <p class="description">{description}</p> })}
+            {(!description.is_empty()).then(|| view! { <div class="description" inner_html=description></div> })}
             <div class="filters">
                 <select aria-label="metadata field" data-testid="filter-key"
                     on:change=move |ev| filters.update(|f| f.key = event_target_value(&ev))>

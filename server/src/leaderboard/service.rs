@@ -375,6 +375,9 @@ pub struct BoardInfo {
     pub slug: String,
     pub title: String,
     pub description: String,
+    /// The description's Markdown as sanitised HTML (`html::markdown`: no scripts, event
+    /// handlers, `javascript:` links or images), for pages that show it rendered.
+    pub description_html: String,
     pub benchmark: String,
     pub benchmark_label: String,
     pub variant: String,
@@ -554,6 +557,7 @@ fn board_info_for(board: &BoardRow, owner: bool) -> BoardInfo {
         slug: board.slug.clone(),
         title: board.title.clone(),
         description: board.description.clone(),
+        description_html: super::html::markdown(&board.description),
         benchmark: board.benchmark.clone(),
         benchmark_label: bench.map_or_else(|| board.benchmark.clone(), |b| b.label().into()),
         variant: board.variant.clone(),
