@@ -6,7 +6,7 @@
 //! ```text
 //! plaintext   "SBSH" | header length (u32 LE) | header JSON | each file's bytes, in header order
 //! header      {"version": 1, "files": [{name, role, model, size_bytes}], "models", "view",
-//!              "adjustments": [{class (essays file SHA-256), file, adjustments}]}
+//!              "adjustments": [{class (essays file SHA-256), file, adjustments, model_results}]}
 //! stored      0x01 (format) | IV (12 random bytes) | AES-GCM(key, IV, aad = 0x01, plaintext)
 //! key         32 bytes from crypto.getRandomValues, base64url without padding (43 characters)
 //! ```
@@ -21,6 +21,7 @@ use web_sys::CryptoKey;
 
 use crate::adjustments::Adjustments;
 use crate::protocol::HeldFile;
+use workbench::class::ModelResults;
 
 /// The server's limit on a share (ciphertext), `server::share::MAX_SHARE_BYTES`: 32 MiB.
 pub const MAX_SHARE_BYTES: usize = 32 * 1024 * 1024;
@@ -52,6 +53,9 @@ pub struct SharedAdjustments {
     /// The essays file's name (for messages).
     pub file: String,
     pub adjustments: Adjustments,
+    /// The levels and comments the model wrote on the sender's request ("ask the model").
+    #[serde(default)]
+    pub model_results: ModelResults,
 }
 
 /// What a share holds besides the file bytes.

@@ -202,6 +202,25 @@ test('ask the model: consent first, cancel sends nothing, accept fills only what
   const reloaded = await rowsOf(page);
   assert.deepEqual(reloaded, after);
   assert.deepEqual(calls, total, 'nothing is asked again');
+
+  // A private share link carries what the model wrote: a colleague (another browser profile)
+  // sees the same levels and comments, and the model is not asked again.
+  await page.click('.class-view button[data-action=share]');
+  await page.click('[data-testid=share-dialog] button[data-action=share-create]');
+  await page.locator('[data-testid=share-made]').waitFor({ timeout: 60_000 });
+  const link = await page.locator('[data-testid=share-link]').inputValue();
+  const colleague = await launchBrowser();
+  try {
+    const b = await colleague.newPage();
+    b.on('pageerror', (e) => errors.push(e.message));
+    await b.goto(link.replace('#', '?lang=en#'));
+    await b.locator('[data-testid=share-status][data-state=opened]').waitFor({ timeout: 60_000 });
+    await b.locator(`[data-essay-id="${noLevel.at(-1)}"][data-level="${mockLevel(noLevel.at(-1))}"]`).waitFor({ timeout: 30_000 });
+    assert.deepEqual(await rowsOf(b), after, 'the colleague sees the model-filled levels and comments');
+  } finally {
+    await colleague.close();
+  }
+  assert.deepEqual(calls, total, 'opening the share asks nothing');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -86,11 +86,15 @@ async fn make(state: WorkbenchState, days: u32) -> Result<Made, ShareError> {
         let saved = adjustments::load(&class.sha256)
             .await
             .map_err(ShareError::Other)?;
-        if !saved.is_empty() {
+        let model_results = adjustments::load_model_results(&class.sha256)
+            .await
+            .map_err(ShareError::Other)?;
+        if !saved.is_empty() || !model_results.is_empty() {
             shared.push(SharedAdjustments {
                 class: class.sha256,
                 file: class.file,
                 adjustments: saved,
+                model_results,
             });
         }
     }
@@ -350,8 +354,11 @@ async fn open(
         let own = adjustments::load(&shared.class)
             .await
             .map_err(ShareError::Other)?;
-        let replace = own.is_empty()
-            || own == shared.adjustments
+        let own_model = adjustments::load_model_results(&shared.class)
+            .await
+            .map_err(ShareError::Other)?;
+        let replace = (own.is_empty() && own_model.is_empty())
+            || (own == shared.adjustments && own_model == shared.model_results)
             || web_sys::window()
                 .and_then(|w| {
                     w.confirm_with_message(&format!(
@@ -364,6 +371,9 @@ async fn open(
                 .unwrap_or(false);
         if replace {
             adjustments::save(&shared.class, &shared.adjustments)
+                .await
+                .map_err(ShareError::Other)?;
+            adjustments::save_model_results(&shared.class, &shared.model_results)
                 .await
                 .map_err(ShareError::Other)?;
             saved += 1;
