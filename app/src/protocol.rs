@@ -79,6 +79,14 @@ pub enum FromWorker {
         variant: Variant,
         outcomes: Vec<OutcomeView>,
         elapsed_ms: f64,
+        /// When each step of this scoring ended (`Date.now()` ms; the bench prints them).
+        #[serde(default)]
+        phases: Vec<(String, f64)>,
+    },
+    /// An outcome's samples as typed rows, sent after `Scored` (the table comes first).
+    Rows {
+        outcome: usize,
+        rows: Vec<SampleRow>,
     },
     Detail {
         outcome: usize,
@@ -143,7 +151,7 @@ pub struct OutcomeView {
     pub table: Option<Table>,
     /// Cells (subset, metric) that differ from the official variant's, to highlight.
     pub changed: Vec<(String, String)>,
-    /// The samples as typed rows.
+    /// The samples as typed rows: empty in `Scored`, filled by the `Rows` message after it.
     pub rows: Vec<SampleRow>,
     /// The teacher's class view (essays with levels and comments), when the job has one.
     pub class: Option<ClassView>,

@@ -46,6 +46,13 @@ struct State {
 
 thread_local! {
     static STATE: RefCell<State> = RefCell::new(State::default());
+    /// Steps of the current request with when they ended (`Date.now()` ms), sent with `Scored`.
+    static PHASES: RefCell<Vec<(String, f64)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Note that a step of the current request ended now.
+fn mark(step: &str) {
+    PHASES.with_borrow_mut(|p| p.push((step.to_string(), js_sys::Date::now())));
 }
 
 /// Gold data every model is scored against (and files not used).
@@ -98,7 +105,66 @@ pub fn run() {
     send(&FromWorker::Ready);
 }
 
+thread_local! {
+    /// Requests waiting while an earlier one awaits WebCrypto: handled one at a time, in order.
+    static QUEUE: RefCell<std::collections::VecDeque<JsValue>> = RefCell::default();
+    static BUSY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 fn handle(data: JsValue) {
+    QUEUE.with_borrow_mut(|q| q.push_back(data));
+    if BUSY.replace(true) {
+        return;
+    }
+    wasm_bindgen_futures::spawn_local(async {
+        while let Some(data) = QUEUE.with_borrow_mut(|q| q.pop_front()) {
+            handle_one(data).await;
+        }
+        BUSY.set(false);
+    });
+}
+
+/// The SHA-256 of `bytes` by WebCrypto (native code on the browser's own threads, while the
+/// worker copies and parses): lower-case hex, or `None` where WebCrypto is missing.
+fn digest(bytes: &Uint8Array) -> Option<js_sys::Promise> {
+    let crypto = js_sys::Reflect::get(&js_sys::global(), &"crypto".into()).ok()?;
+    let crypto: web_sys::Crypto = crypto.dyn_into().ok()?;
+    crypto
+        .subtle()
+        .digest_with_str_and_buffer_source("SHA-256", bytes)
+        .ok()
+}
+
+async fn hex_of(promise: Option<js_sys::Promise>) -> Option<String> {
+    let buffer = wasm_bindgen_futures::JsFuture::from(promise?).await.ok()?;
+    let bytes = Uint8Array::new(&buffer).to_vec();
+    Some(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Files of an `AddFiles`/`Restore` request: their bytes copied into wasm while WebCrypto
+/// hashes them.
+async fn received_files(parts: &Array, names: Vec<String>) -> Vec<WorkFile> {
+    let arrays: Vec<Uint8Array> = (0..names.len())
+        .map(|i| Uint8Array::new(&parts.get(i as u32 + 1)))
+        .collect();
+    let hashing: Vec<Option<js_sys::Promise>> = arrays.iter().map(digest).collect();
+    let bytes: Vec<Vec<u8>> = arrays.iter().map(Uint8Array::to_vec).collect();
+    mark("bytes copied into wasm");
+    let mut files = Vec::with_capacity(names.len());
+    for ((name, bytes), promise) in names.into_iter().zip(bytes).zip(hashing) {
+        let file = WorkFile::new(name, bytes);
+        files.push(match hex_of(promise).await {
+            Some(sha256) => file.with_sha256(sha256),
+            None => file,
+        });
+    }
+    mark("hashed (WebCrypto)");
+    files
+}
+
+async fn handle_one(data: JsValue) {
+    PHASES.with_borrow_mut(Vec::clear);
+    mark("worker received");
     let parts: Array = match data.dyn_into() {
         Ok(parts) => parts,
         Err(_) => {
@@ -120,15 +186,16 @@ fn handle(data: JsValue) {
             });
         }
     };
+    let received = match &request {
+        ToWorker::AddFiles { names } => received_files(&parts, names.clone()).await,
+        ToWorker::Restore { files, .. } => {
+            received_files(&parts, files.iter().map(|f| f.name.clone()).collect()).await
+        }
+        _ => Vec::new(),
+    };
     STATE.with_borrow_mut(|state| match request {
-        ToWorker::AddFiles { names } => {
-            let files: Vec<WorkFile> = names
-                .into_iter()
-                .enumerate()
-                .map(|(i, name)| {
-                    WorkFile::new(name, Uint8Array::new(&parts.get(i as u32 + 1)).to_vec())
-                })
-                .collect();
+        ToWorker::AddFiles { .. } => {
+            let files = received;
             let brings_predictions = files.iter().any(|f| !is_shared(f.role));
             let model = if state.models.is_empty() || brings_predictions {
                 state
@@ -203,11 +270,7 @@ fn handle(data: JsValue) {
                 variant,
                 ..State::default()
             };
-            for (i, held) in files.into_iter().enumerate() {
-                let mut file = WorkFile::new(
-                    held.name,
-                    Uint8Array::new(&parts.get(i as u32 + 1)).to_vec(),
-                );
+            for (held, mut file) in files.into_iter().zip(received) {
                 // The role the sender gave it (a correction included); detection otherwise.
                 if let Some(role) = Role::from_key(&held.role) {
                     file.role = role;
@@ -276,6 +339,7 @@ fn rescore(state: &mut State) {
         })
         .collect();
     send(&FromWorker::Files { files, roles });
+    mark("files detected");
     score(state);
 }
 
@@ -314,28 +378,30 @@ fn score(state: &mut State) {
     for model in models {
         let files = model_files(state, model);
         let outcomes = score_files(&files, &options);
+        mark("parsed, scored");
         for outcome in outcomes {
             // The official numbers beside a corrected variant, for highlighting changed cells:
             // `rescore` reuses the parsed records (SAS-Bench) instead of parsing every file again.
             let official = (outcome.variant != Variant::Official)
                 .then(|| workbench::rescore(&files, &outcome, Variant::Official))
                 .and_then(|o| o.report().cloned());
-            let (table, changed, rows) = match outcome.report() {
+            let (table, changed) = match outcome.report() {
                 Some(report) => (
                     Some(workbench::table(report)),
                     official
                         .as_ref()
                         .map(|o| workbench::changed_cells(o, report))
                         .unwrap_or_default(),
-                    workbench::sample_rows(report),
                 ),
-                None => (None, Vec::new(), Vec::new()),
+                None => (None, Vec::new()),
             };
+            mark("table");
             let benchmark = outcome.job.benchmark();
             let (charts, class) = match (benchmark, &outcome.result) {
                 (Some(b), Ok(scored)) => (b.charts(scored, outcome.variant), b.class(scored)),
                 _ => (Vec::new(), None),
             };
+            mark("charts and class view");
             views.push(OutcomeView {
                 id: views.len(),
                 model: state.models[model].clone(),
@@ -350,13 +416,14 @@ fn score(state: &mut State) {
                     .filter_map(|i| files.get(i))
                     .map(|f| f.name.clone())
                     .collect(),
-                result: outcome.result.clone().map(|scored| Report {
-                    samples: None,
-                    ..scored.report
-                }),
+                // The report without its samples (they travel as rows), not cloned with them.
+                result: match &outcome.result {
+                    Ok(scored) => Ok(without_samples(&scored.report)),
+                    Err(e) => Err(e.clone()),
+                },
                 table,
                 changed,
-                rows,
+                rows: Vec::new(),
                 class,
                 charts,
             });
@@ -367,11 +434,35 @@ fn score(state: &mut State) {
         }
     }
     state.scored = scored;
+    mark("views built");
     send(&FromWorker::Scored {
         variant: state.variant,
         outcomes: views,
         elapsed_ms: js_sys::Date::now() - start,
+        phases: PHASES.with_borrow_mut(std::mem::take),
     });
+    // The rows the samples and charts tabs draw, after the table is on its way.
+    for (outcome, s) in state.scored.iter().enumerate() {
+        if let Some(report) = s.outcome.report() {
+            send(&FromWorker::Rows {
+                outcome,
+                rows: workbench::sample_rows(report),
+            });
+        }
+    }
+}
+
+/// A report without its samples, copied without copying them.
+fn without_samples(report: &Report) -> Report {
+    Report {
+        benchmark: report.benchmark.clone(),
+        variant: report.variant.clone(),
+        inputs: report.inputs.clone(),
+        overall: report.overall.clone(),
+        subsets: report.subsets.clone(),
+        warnings: report.warnings.clone(),
+        samples: None,
+    }
 }
 
 fn compare(

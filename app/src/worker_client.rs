@@ -43,6 +43,13 @@ pub struct WorkbenchState {
     pub errors: RwSignal<Vec<String>>,
     /// Milliseconds the worker spent on the last scoring.
     pub elapsed_ms: RwSignal<Option<f64>>,
+    /// The worker's steps of the last scoring with when they ended (`Date.now()` ms), as JSON
+    /// for the bench (`.timing[data-phases]`).
+    pub phases: RwSignal<String>,
+    /// When the page posted the last files to the worker (`Date.now()` ms).
+    posted: StoredValue<f64>,
+    /// `Scored` messages received so far (rows belong to the latest).
+    scorings: StoredValue<u64>,
     /// The sample the detail pane shows: (outcome, sample index, detail).
     pub detail: RwSignal<DetailState>,
     /// The last comparison: (outcome a, outcome b, intervals).
@@ -66,6 +73,9 @@ impl WorkbenchState {
             variant: RwSignal::new(Variant::Official),
             errors: RwSignal::new(Vec::new()),
             elapsed_ms: RwSignal::new(None),
+            phases: RwSignal::new(String::new()),
+            posted: StoredValue::new(0.0),
+            scorings: StoredValue::new(0),
             detail: RwSignal::new(None),
             compared: RwSignal::new(None),
             worker: StoredValue::new_local(None),
@@ -90,6 +100,34 @@ impl WorkbenchState {
     }
 
     fn receive(&self, data: JsValue) {
+        // Sample rows (the bulk) wait until the table they follow is painted; rows of an
+        // older scoring that are still waiting when a new one arrives are dropped.
+        if data
+            .as_string()
+            .is_some_and(|t| t.starts_with("{\"type\":\"rows\""))
+        {
+            let state = *self;
+            let scoring = self.scorings.get_value();
+            let later = Closure::once_into_js(move || {
+                if state.scorings.get_value() == scoring {
+                    state.receive_now(data);
+                }
+            });
+            let after_paint = Closure::once_into_js(move || {
+                if let Some(w) = web_sys::window() {
+                    let _ = w.set_timeout_with_callback(later.unchecked_ref());
+                }
+            });
+            if let Some(w) = web_sys::window() {
+                let _ = w.request_animation_frame(after_paint.unchecked_ref());
+            }
+            return;
+        }
+        self.receive_now(data);
+    }
+
+    fn receive_now(&self, data: JsValue) {
+        let received = js_sys::Date::now();
         // A message with bytes (a snapshot) is an array: its JSON first.
         if let Some(parts) = data.dyn_ref::<Array>() {
             let waiters = std::mem::take(&mut *self.snapshot_waiters.write_value());
@@ -124,12 +162,24 @@ impl WorkbenchState {
                 variant,
                 outcomes,
                 elapsed_ms,
+                mut phases,
             })) => {
+                self.scorings.update_value(|n| *n += 1);
+                phases.insert(0, ("page read, posted".into(), self.posted.get_value()));
+                phases.push(("page received".into(), received));
+                phases.push(("page decoded".into(), js_sys::Date::now()));
+                self.phases
+                    .set(serde_json::to_string(&phases).unwrap_or_default());
                 self.variant.set(variant);
                 self.outcomes.set(outcomes);
                 self.elapsed_ms.set(Some(elapsed_ms));
                 self.progress.set(None);
             }
+            Some(Ok(FromWorker::Rows { outcome, rows })) => self.outcomes.update(|all| {
+                if let Some(o) = all.iter_mut().find(|o| o.id == outcome) {
+                    o.rows = rows;
+                }
+            }),
             Some(Ok(FromWorker::Detail {
                 outcome,
                 index,
@@ -193,6 +243,7 @@ impl WorkbenchState {
             done: 0.0,
             total: 1.0,
         }));
+        self.posted.set_value(js_sys::Date::now());
         self.post(&ToWorker::AddFiles { names }, &bytes);
     }
 

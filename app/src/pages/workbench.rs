@@ -183,7 +183,7 @@ pub fn Workbench() -> impl IntoView {
                     Tab::Class => view! { <ClassTab state=state /> }.into_any(),
                 }}
             </div>
-            <p class="timing">
+            <p class="timing" data-phases=move || state.phases.get()>
                 {move || state.elapsed_ms.get().map(|ms| format!("{} {ms:.0} ms", t(lang.get(), "scored.in")))}
             </p>
         </main>
