@@ -6,11 +6,18 @@ use wasm_bindgen_futures::JsFuture;
 /// Largest file the page reads: the CLI's limit (`metrics_core::MAX_FILE_BYTES`), as a JS number.
 const MAX_FILE_BYTES: f64 = metrics_core::MAX_FILE_BYTES as f64;
 /// Bytes read per step; progress is reported after each.
-const CHUNK_BYTES: f64 = (8u64 << 20) as f64;
+pub const CHUNK_BYTES: f64 = (8u64 << 20) as f64;
 
 /// The files of a `FileList` (from an `<input type=file>` or a drop).
 pub fn list(files: &web_sys::FileList) -> Vec<web_sys::File> {
     (0..files.length()).filter_map(|i| files.get(i)).collect()
+}
+
+/// Why the page will not read `file` (over the size limit), if so.
+pub fn too_big(file: &web_sys::File) -> Option<String> {
+    let (name, size) = (file.name(), file.size());
+    (size > MAX_FILE_BYTES)
+        .then(|| format!("{name}: file is {size} bytes, the limit is {MAX_FILE_BYTES} bytes"))
 }
 
 /// Read a file into a JS byte array chunk by chunk, calling `progress(bytes_read)` after each

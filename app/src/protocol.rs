@@ -15,7 +15,8 @@ use workbench::{Confidence, Variant};
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum ToWorker {
-    /// New files; their bytes follow the JSON in the same order. A batch that brings its own
+    /// New files; their bytes (or, for dropped files, their `File`s, which the worker reads in
+    /// chunks with progress) follow the JSON in the same order. A batch that brings its own
     /// predictions becomes a new model; gold files, datasets and taxonomies are shared by all.
     AddFiles { names: Vec<String> },
     /// The user corrected a file's role: re-plan and re-score.

@@ -141,25 +141,98 @@ async fn hex_of(promise: Option<js_sys::Promise>) -> Option<String> {
     Some(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// Files of an `AddFiles`/`Restore` request: their bytes copied into wasm while WebCrypto
-/// hashes them.
+/// A dropped `File` read chunk by chunk straight into wasm memory (no whole copy in JS),
+/// with progress after each chunk counted from `done` of `total` bytes.
+async fn read_blob(
+    blob: &web_sys::Blob,
+    name: &str,
+    done: f64,
+    total: f64,
+) -> Result<Vec<u8>, String> {
+    let size = blob.size();
+    if size > metrics_core::MAX_FILE_BYTES as f64 {
+        return Err(format!(
+            "{name}: file is {size} bytes, the limit is {} bytes",
+            metrics_core::MAX_FILE_BYTES
+        ));
+    }
+    let mut bytes = vec![0u8; size as usize];
+    let mut offset = 0.0;
+    while offset < size {
+        let end = (offset + crate::files::CHUNK_BYTES).min(size);
+        let chunk = blob
+            .slice_with_f64_and_f64(offset, end)
+            .map_err(|e| format!("{name}: cannot read the file: {e:?}"))?;
+        let buffer = wasm_bindgen_futures::JsFuture::from(chunk.array_buffer())
+            .await
+            .map_err(|e| format!("{name}: cannot read the file: {e:?}"))?;
+        let chunk = Uint8Array::new(&buffer);
+        if f64::from(chunk.length()) != end - offset {
+            return Err(format!("{name}: the file changed while it was read"));
+        }
+        chunk.copy_to(&mut bytes[offset as usize..end as usize]);
+        offset = end;
+        send(&FromWorker::Progress {
+            stage: "reading".into(),
+            done: (done + offset) as usize,
+            total: total as usize,
+        });
+    }
+    Ok(bytes)
+}
+
+/// A view of bytes in wasm memory, for WebCrypto (which copies it before anything else runs).
+fn wasm_view(bytes: &[u8]) -> Uint8Array {
+    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    Uint8Array::new_with_byte_offset_and_length(
+        &memory.buffer(),
+        bytes.as_ptr() as u32,
+        bytes.len() as u32,
+    )
+}
+
+/// Files of an `AddFiles`/`Restore` request: dropped `File`s read in chunks, byte arrays
+/// copied; each hashed by WebCrypto. A file that cannot be read is reported and left out.
 async fn received_files(parts: &Array, names: Vec<String>) -> Vec<WorkFile> {
-    let arrays: Vec<Uint8Array> = (0..names.len())
-        .map(|i| Uint8Array::new(&parts.get(i as u32 + 1)))
-        .collect();
-    let hashing: Vec<Option<js_sys::Promise>> = arrays.iter().map(digest).collect();
-    let bytes: Vec<Vec<u8>> = arrays.iter().map(Uint8Array::to_vec).collect();
-    mark("bytes copied into wasm");
+    let items: Vec<JsValue> = (0..names.len()).map(|i| parts.get(i as u32 + 1)).collect();
+    let total: f64 = items
+        .iter()
+        .filter_map(|v| v.dyn_ref::<web_sys::Blob>().map(web_sys::Blob::size))
+        .sum();
+    let mut done = 0.0;
     let mut files = Vec::with_capacity(names.len());
-    for ((name, bytes), promise) in names.into_iter().zip(bytes).zip(hashing) {
+    for (name, item) in names.into_iter().zip(items) {
+        let (bytes, hashing) = match item.dyn_ref::<web_sys::Blob>() {
+            Some(blob) => match read_blob(blob, &name, done, total).await {
+                Ok(bytes) => {
+                    done += blob.size();
+                    let hashing = digest(&wasm_view(&bytes));
+                    (bytes, hashing)
+                }
+                Err(message) => {
+                    send(&FromWorker::Failed { message });
+                    continue;
+                }
+            },
+            None => {
+                let array = Uint8Array::new(&item);
+                let hashing = digest(&array);
+                (array.to_vec(), hashing)
+            }
+        };
+        files.push((name, bytes, hashing));
+    }
+    mark("read into wasm");
+    let mut out = Vec::with_capacity(files.len());
+    for (name, bytes, hashing) in files {
         let file = WorkFile::new(name, bytes);
-        files.push(match hex_of(promise).await {
+        out.push(match hex_of(hashing).await {
             Some(sha256) => file.with_sha256(sha256),
             None => file,
         });
     }
     mark("hashed (WebCrypto)");
-    files
+    out
 }
 
 async fn handle_one(data: JsValue) {

@@ -247,6 +247,36 @@ impl WorkbenchState {
         self.post(&ToWorker::AddFiles { names }, &bytes);
     }
 
+    /// Dropped files: the worker reads them itself (a `File` is passed by reference, not copied).
+    pub fn add_dropped(&self, names: Vec<String>, files: Vec<web_sys::File>) {
+        let total: f64 = files.iter().map(|f| f.size()).sum();
+        self.progress.set(Some(Progress {
+            stage: "reading".into(),
+            done: 0.0,
+            total,
+        }));
+        self.posted.set_value(js_sys::Date::now());
+        let json = match serde_json::to_string(&ToWorker::AddFiles { names }) {
+            Ok(json) => json,
+            Err(e) => {
+                return self
+                    .errors
+                    .update(|v| v.push(format!("cannot encode a request: {e}")));
+            }
+        };
+        let message = Array::new();
+        message.push(&JsValue::from_str(&json));
+        for f in &files {
+            message.push(f);
+        }
+        if self.ready.get_untracked() {
+            self.send(&message, &Array::new());
+        } else {
+            self.pending
+                .update_value(|p| p.push((message, Array::new())));
+        }
+    }
+
     pub fn set_role(&self, index: usize, role: String) {
         self.post(&ToWorker::SetRole { index, role }, &[]);
     }
