@@ -84,6 +84,9 @@ pub enum FromWorker {
         #[serde(default)]
         phases: Vec<(String, f64)>,
     },
+    /// A big file's SHA-256, computed after the first numbers: it fills the reports' inputs
+    /// named `name` whose hash is still empty.
+    Hashed { name: String, sha256: String },
     /// An outcome's samples as typed rows, sent after `Scored` (the table comes first).
     Rows {
         outcome: usize,

@@ -181,6 +181,10 @@ async fn read_blob(
     Ok(bytes)
 }
 
+/// Files up to this size are hashed by WebCrypto before scoring (it copies its input: a
+/// transient copy this big at most); bigger ones in wasm after the first numbers are out.
+const WEBCRYPTO_MAX_BYTES: usize = 256 << 20;
+
 /// A view of bytes in wasm memory, for WebCrypto (which copies it before anything else runs).
 fn wasm_view(bytes: &[u8]) -> Uint8Array {
     let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
@@ -206,7 +210,9 @@ async fn received_files(parts: &Array, names: Vec<String>) -> Vec<WorkFile> {
             Some(blob) => match read_blob(blob, &name, done, total).await {
                 Ok(bytes) => {
                     done += blob.size();
-                    let hashing = digest(&wasm_view(&bytes));
+                    let hashing = (bytes.len() <= WEBCRYPTO_MAX_BYTES)
+                        .then(|| digest(&wasm_view(&bytes)))
+                        .flatten();
                     (bytes, hashing)
                 }
                 Err(message) => {
@@ -228,6 +234,8 @@ async fn received_files(parts: &Array, names: Vec<String>) -> Vec<WorkFile> {
         let file = WorkFile::new(name, bytes);
         out.push(match hex_of(hashing).await {
             Some(sha256) => file.with_sha256(sha256),
+            // Hashed later (`hash_pending`); the report says "" until then.
+            None if file.bytes.len() > WEBCRYPTO_MAX_BYTES => file.with_sha256(String::new()),
             None => file,
         });
     }
@@ -522,6 +530,32 @@ fn score(state: &mut State) {
                 rows: workbench::sample_rows(report),
             });
         }
+    }
+    hash_pending(state);
+}
+
+/// Hash the files left for later (too big for WebCrypto's copy) and fill their hash into the
+/// reports, here and on the page.
+fn hash_pending(state: &mut State) {
+    for held in &mut state.files {
+        if held.file.sha256.as_deref() != Some("") {
+            continue;
+        }
+        let sha256 = metrics_core::InputFile::from_bytes("", &held.file.bytes).sha256;
+        held.file.sha256 = Some(sha256.clone());
+        for s in &mut state.scored {
+            if let Ok(scored) = &mut s.outcome.result {
+                for input in &mut scored.report.inputs {
+                    if input.path == held.file.name && input.sha256.is_empty() {
+                        input.sha256 = sha256.clone();
+                    }
+                }
+            }
+        }
+        send(&FromWorker::Hashed {
+            name: held.file.name.clone(),
+            sha256,
+        });
     }
 }
 

@@ -175,6 +175,17 @@ impl WorkbenchState {
                 self.elapsed_ms.set(Some(elapsed_ms));
                 self.progress.set(None);
             }
+            Some(Ok(FromWorker::Hashed { name, sha256 })) => self.outcomes.update(|all| {
+                for o in all.iter_mut() {
+                    if let Ok(report) = &mut o.result {
+                        for input in &mut report.inputs {
+                            if input.path == name && input.sha256.is_empty() {
+                                input.sha256 = sha256.clone();
+                            }
+                        }
+                    }
+                }
+            }),
             Some(Ok(FromWorker::Rows { outcome, rows })) => self.outcomes.update(|all| {
                 if let Some(o) = all.iter_mut().find(|o| o.id == outcome) {
                     o.rows = rows;
