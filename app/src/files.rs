@@ -6,7 +6,7 @@ use wasm_bindgen_futures::JsFuture;
 /// Largest file the page reads: the CLI's limit (`metrics_core::MAX_FILE_BYTES`), as a JS number.
 const MAX_FILE_BYTES: f64 = metrics_core::MAX_FILE_BYTES as f64;
 /// Bytes read per step; progress is reported after each.
-pub const CHUNK_BYTES: f64 = (8u64 << 20) as f64;
+const CHUNK_BYTES: f64 = (8u64 << 20) as f64;
 
 /// The files of a `FileList` (from an `<input type=file>` or a drop).
 pub fn list(files: &web_sys::FileList) -> Vec<web_sys::File> {

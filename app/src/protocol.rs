@@ -87,11 +87,9 @@ pub enum FromWorker {
     /// A big file's SHA-256, computed after the first numbers: it fills the reports' inputs
     /// named `name` whose hash is still empty.
     Hashed { name: String, sha256: String },
-    /// An outcome's samples as typed rows, sent after `Scored` (the table comes first).
-    Rows {
-        outcome: usize,
-        rows: Vec<SampleRow>,
-    },
+    /// An outcome's samples as typed rows, sent after `Scored` (the table comes first): their
+    /// JSON (`Vec<SampleRow>`) follows as transferred bytes, not as a string.
+    Rows { outcome: usize },
     Detail {
         outcome: usize,
         index: usize,

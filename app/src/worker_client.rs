@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, Worker};
 use workbench::Variant;
 
-use workbench::drill::SampleDetail;
+use workbench::drill::{SampleDetail, SampleRow};
 
 use crate::protocol::{
     CompareView, FileView, FromWorker, HeldFile, OutcomeView, RoleView, ToWorker,
@@ -100,42 +100,22 @@ impl WorkbenchState {
     }
 
     fn receive(&self, data: JsValue) {
-        // Sample rows (the bulk) wait until the table they follow is painted; rows of an
-        // older scoring that are still waiting when a new one arrives are dropped.
-        if data
-            .as_string()
-            .is_some_and(|t| t.starts_with("{\"type\":\"rows\""))
-        {
-            let state = *self;
-            let scoring = self.scorings.get_value();
-            let later = Closure::once_into_js(move || {
-                if state.scorings.get_value() == scoring {
-                    state.receive_now(data);
-                }
-            });
-            let after_paint = Closure::once_into_js(move || {
-                if let Some(w) = web_sys::window() {
-                    let _ = w.set_timeout_with_callback(later.unchecked_ref());
-                }
-            });
-            if let Some(w) = web_sys::window() {
-                let _ = w.request_animation_frame(after_paint.unchecked_ref());
-            }
-            return;
-        }
-        self.receive_now(data);
-    }
-
-    fn receive_now(&self, data: JsValue) {
-        let received = js_sys::Date::now();
-        // A message with bytes (a snapshot) is an array: its JSON first.
+        // A message with bytes is an array: its JSON first.
         if let Some(parts) = data.dyn_ref::<Array>() {
+            let header = parts
+                .get(0)
+                .as_string()
+                .and_then(|t| serde_json::from_str::<FromWorker>(&t).ok());
+            if let Some(FromWorker::Rows { outcome }) = header {
+                return self.rows_after_paint(outcome, Uint8Array::new(&parts.get(1)));
+            }
             let waiters = std::mem::take(&mut *self.snapshot_waiters.write_value());
             for resolve in waiters {
                 let _ = resolve.call1(&JsValue::NULL, parts);
             }
             return;
         }
+        let received = js_sys::Date::now();
         let message = data
             .as_string()
             .map(|t| serde_json::from_str::<FromWorker>(&t));
@@ -186,11 +166,8 @@ impl WorkbenchState {
                     }
                 }
             }),
-            Some(Ok(FromWorker::Rows { outcome, rows })) => self.outcomes.update(|all| {
-                if let Some(o) = all.iter_mut().find(|o| o.id == outcome) {
-                    o.rows = rows;
-                }
-            }),
+            // Rows come as arrays (above).
+            Some(Ok(FromWorker::Rows { .. })) => {}
             Some(Ok(FromWorker::Detail {
                 outcome,
                 index,
@@ -212,6 +189,36 @@ impl WorkbenchState {
             None => self
                 .errors
                 .update(|v| v.push("worker sent a non-text message".into())),
+        }
+    }
+
+    /// Sample rows (the bulk) are decoded once the table they follow is painted; rows of an
+    /// older scoring still waiting when a new one arrives are dropped.
+    fn rows_after_paint(&self, outcome: usize, json: Uint8Array) {
+        let state = *self;
+        let scoring = self.scorings.get_value();
+        let later = Closure::once_into_js(move || {
+            if state.scorings.get_value() != scoring {
+                return;
+            }
+            match serde_json::from_slice::<Vec<SampleRow>>(&json.to_vec()) {
+                Ok(rows) => state.outcomes.update(|all| {
+                    if let Some(o) = all.iter_mut().find(|o| o.id == outcome) {
+                        o.rows = rows;
+                    }
+                }),
+                Err(e) => state
+                    .errors
+                    .update(|v| v.push(format!("unreadable worker message: {e}"))),
+            }
+        });
+        let after_paint = Closure::once_into_js(move || {
+            if let Some(w) = web_sys::window() {
+                let _ = w.set_timeout_with_callback(later.unchecked_ref());
+            }
+        });
+        if let Some(w) = web_sys::window() {
+            let _ = w.request_animation_frame(after_paint.unchecked_ref());
         }
     }
 
