@@ -15,7 +15,8 @@ use workbench::{Confidence, Variant};
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum ToWorker {
-    /// New files; their bytes follow the JSON in the same order. A batch that brings its own
+    /// New files; their bytes (or, for dropped files, their `File`s, which the worker reads in
+    /// chunks with progress) follow the JSON in the same order. A batch that brings its own
     /// predictions becomes a new model; gold files, datasets and taxonomies are shared by all.
     AddFiles { names: Vec<String> },
     /// The user corrected a file's role: re-plan and re-score.
@@ -79,7 +80,16 @@ pub enum FromWorker {
         variant: Variant,
         outcomes: Vec<OutcomeView>,
         elapsed_ms: f64,
+        /// When each step of this scoring ended (`Date.now()` ms; the bench prints them).
+        #[serde(default)]
+        phases: Vec<(String, f64)>,
     },
+    /// A big file's SHA-256, computed after the first numbers: it fills the reports' inputs
+    /// named `name` whose hash is still empty.
+    Hashed { name: String, sha256: String },
+    /// An outcome's samples as typed rows, sent after `Scored` (the table comes first): their
+    /// JSON (`Vec<SampleRow>`) follows as transferred bytes, not as a string.
+    Rows { outcome: usize },
     Detail {
         outcome: usize,
         index: usize,
@@ -143,7 +153,7 @@ pub struct OutcomeView {
     pub table: Option<Table>,
     /// Cells (subset, metric) that differ from the official variant's, to highlight.
     pub changed: Vec<(String, String)>,
-    /// The samples as typed rows.
+    /// The samples as typed rows: empty in `Scored`, filled by the `Rows` message after it.
     pub rows: Vec<SampleRow>,
     /// The teacher's class view (essays with levels and comments), when the job has one.
     pub class: Option<ClassView>,

@@ -46,6 +46,13 @@ struct State {
 
 thread_local! {
     static STATE: RefCell<State> = RefCell::new(State::default());
+    /// Steps of the current request with when they ended (`Date.now()` ms), sent with `Scored`.
+    static PHASES: RefCell<Vec<(String, f64)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Note that a step of the current request ended now.
+fn mark(step: &str) {
+    PHASES.with_borrow_mut(|p| p.push((step.to_string(), js_sys::Date::now())));
 }
 
 /// Gold data every model is scored against (and files not used).
@@ -98,7 +105,151 @@ pub fn run() {
     send(&FromWorker::Ready);
 }
 
+thread_local! {
+    /// Requests waiting while an earlier one awaits WebCrypto: handled one at a time, in order.
+    static QUEUE: RefCell<std::collections::VecDeque<JsValue>> = RefCell::default();
+    static BUSY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 fn handle(data: JsValue) {
+    QUEUE.with_borrow_mut(|q| q.push_back(data));
+    if BUSY.replace(true) {
+        return;
+    }
+    wasm_bindgen_futures::spawn_local(async {
+        while let Some(data) = QUEUE.with_borrow_mut(|q| q.pop_front()) {
+            handle_one(data).await;
+        }
+        BUSY.set(false);
+    });
+}
+
+/// The SHA-256 of `bytes` by WebCrypto (native code on the browser's own threads, while the
+/// worker copies and parses): lower-case hex, or `None` where WebCrypto is missing.
+fn digest(bytes: &Uint8Array) -> Option<js_sys::Promise> {
+    let crypto = js_sys::Reflect::get(&js_sys::global(), &"crypto".into()).ok()?;
+    let crypto: web_sys::Crypto = crypto.dyn_into().ok()?;
+    crypto
+        .subtle()
+        .digest_with_str_and_buffer_source("SHA-256", bytes)
+        .ok()
+}
+
+async fn hex_of(promise: Option<js_sys::Promise>) -> Option<String> {
+    let buffer = wasm_bindgen_futures::JsFuture::from(promise?).await.ok()?;
+    let bytes = Uint8Array::new(&buffer).to_vec();
+    Some(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// A dropped `File` read chunk by chunk straight into wasm memory (no whole copy in JS),
+/// with progress after each chunk counted from `done` of `total` bytes.
+async fn read_blob(
+    blob: &web_sys::Blob,
+    name: &str,
+    done: f64,
+    total: f64,
+) -> Result<Vec<u8>, String> {
+    let size = blob.size();
+    if size > metrics_core::MAX_FILE_BYTES as f64 {
+        return Err(format!(
+            "{name}: file is {size} bytes, the limit is {} bytes",
+            metrics_core::MAX_FILE_BYTES
+        ));
+    }
+    let mut bytes = vec![0u8; size as usize];
+    let mut offset = 0.0;
+    while offset < size {
+        let end = (offset + WORKER_CHUNK_BYTES).min(size);
+        let chunk = blob
+            .slice_with_f64_and_f64(offset, end)
+            .map_err(|e| format!("{name}: cannot read the file: {e:?}"))?;
+        let buffer = wasm_bindgen_futures::JsFuture::from(chunk.array_buffer())
+            .await
+            .map_err(|e| format!("{name}: cannot read the file: {e:?}"))?;
+        let chunk = Uint8Array::new(&buffer);
+        if f64::from(chunk.length()) != end - offset {
+            return Err(format!("{name}: the file changed while it was read"));
+        }
+        chunk.copy_to(&mut bytes[offset as usize..end as usize]);
+        offset = end;
+        send(&FromWorker::Progress {
+            stage: "reading".into(),
+            done: (done + offset) as usize,
+            total: total as usize,
+        });
+    }
+    Ok(bytes)
+}
+
+/// Files up to this size are hashed by WebCrypto before scoring (it copies its input: a
+/// transient copy this big at most); bigger ones in wasm after the first numbers are out.
+const WEBCRYPTO_MAX_BYTES: usize = 256 << 20;
+
+/// Bytes the worker reads per step (fewer awaits than the page's 8 MB; progress after each).
+const WORKER_CHUNK_BYTES: f64 = (32u64 << 20) as f64;
+
+/// A view of bytes in wasm memory, for WebCrypto (which copies it before anything else runs).
+fn wasm_view(bytes: &[u8]) -> Uint8Array {
+    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    Uint8Array::new_with_byte_offset_and_length(
+        &memory.buffer(),
+        bytes.as_ptr() as u32,
+        bytes.len() as u32,
+    )
+}
+
+/// Files of an `AddFiles`/`Restore` request: dropped `File`s read in chunks, byte arrays
+/// copied; each hashed by WebCrypto. A file that cannot be read is reported and left out.
+async fn received_files(parts: &Array, names: Vec<String>) -> Vec<WorkFile> {
+    let items: Vec<JsValue> = (0..names.len()).map(|i| parts.get(i as u32 + 1)).collect();
+    let total: f64 = items
+        .iter()
+        .filter_map(|v| v.dyn_ref::<web_sys::Blob>().map(web_sys::Blob::size))
+        .sum();
+    let mut done = 0.0;
+    let mut files = Vec::with_capacity(names.len());
+    for (name, item) in names.into_iter().zip(items) {
+        let (bytes, hashing) = match item.dyn_ref::<web_sys::Blob>() {
+            Some(blob) => match read_blob(blob, &name, done, total).await {
+                Ok(bytes) => {
+                    mark("read");
+                    done += blob.size();
+                    let hashing = (bytes.len() <= WEBCRYPTO_MAX_BYTES)
+                        .then(|| digest(&wasm_view(&bytes)))
+                        .flatten();
+                    (bytes, hashing)
+                }
+                Err(message) => {
+                    send(&FromWorker::Failed { message });
+                    continue;
+                }
+            },
+            None => {
+                let array = Uint8Array::new(&item);
+                let hashing = digest(&array);
+                (array.to_vec(), hashing)
+            }
+        };
+        files.push((name, bytes, hashing));
+    }
+    mark("WebCrypto started");
+    let mut out = Vec::with_capacity(files.len());
+    for (name, bytes, hashing) in files {
+        let file = WorkFile::new(name, bytes);
+        out.push(match hex_of(hashing).await {
+            Some(sha256) => file.with_sha256(sha256),
+            // Hashed later (`hash_pending`); the report says "" until then.
+            None if file.bytes.len() > WEBCRYPTO_MAX_BYTES => file.with_sha256(String::new()),
+            None => file,
+        });
+    }
+    mark("hashed (WebCrypto)");
+    out
+}
+
+async fn handle_one(data: JsValue) {
+    PHASES.with_borrow_mut(Vec::clear);
+    mark("worker received");
     let parts: Array = match data.dyn_into() {
         Ok(parts) => parts,
         Err(_) => {
@@ -120,15 +271,16 @@ fn handle(data: JsValue) {
             });
         }
     };
+    let received = match &request {
+        ToWorker::AddFiles { names } => received_files(&parts, names.clone()).await,
+        ToWorker::Restore { files, .. } => {
+            received_files(&parts, files.iter().map(|f| f.name.clone()).collect()).await
+        }
+        _ => Vec::new(),
+    };
     STATE.with_borrow_mut(|state| match request {
-        ToWorker::AddFiles { names } => {
-            let files: Vec<WorkFile> = names
-                .into_iter()
-                .enumerate()
-                .map(|(i, name)| {
-                    WorkFile::new(name, Uint8Array::new(&parts.get(i as u32 + 1)).to_vec())
-                })
-                .collect();
+        ToWorker::AddFiles { .. } => {
+            let files = received;
             let brings_predictions = files.iter().any(|f| !is_shared(f.role));
             let model = if state.models.is_empty() || brings_predictions {
                 state
@@ -203,11 +355,7 @@ fn handle(data: JsValue) {
                 variant,
                 ..State::default()
             };
-            for (i, held) in files.into_iter().enumerate() {
-                let mut file = WorkFile::new(
-                    held.name,
-                    Uint8Array::new(&parts.get(i as u32 + 1)).to_vec(),
-                );
+            for (held, mut file) in files.into_iter().zip(received) {
                 // The role the sender gave it (a correction included); detection otherwise.
                 if let Some(role) = Role::from_key(&held.role) {
                     file.role = role;
@@ -276,6 +424,7 @@ fn rescore(state: &mut State) {
         })
         .collect();
     send(&FromWorker::Files { files, roles });
+    mark("files detected");
     score(state);
 }
 
@@ -314,28 +463,30 @@ fn score(state: &mut State) {
     for model in models {
         let files = model_files(state, model);
         let outcomes = score_files(&files, &options);
+        mark("parsed, scored");
         for outcome in outcomes {
             // The official numbers beside a corrected variant, for highlighting changed cells:
             // `rescore` reuses the parsed records (SAS-Bench) instead of parsing every file again.
             let official = (outcome.variant != Variant::Official)
                 .then(|| workbench::rescore(&files, &outcome, Variant::Official))
                 .and_then(|o| o.report().cloned());
-            let (table, changed, rows) = match outcome.report() {
+            let (table, changed) = match outcome.report() {
                 Some(report) => (
                     Some(workbench::table(report)),
                     official
                         .as_ref()
                         .map(|o| workbench::changed_cells(o, report))
                         .unwrap_or_default(),
-                    workbench::sample_rows(report),
                 ),
-                None => (None, Vec::new(), Vec::new()),
+                None => (None, Vec::new()),
             };
+            mark("table");
             let benchmark = outcome.job.benchmark();
             let (charts, class) = match (benchmark, &outcome.result) {
                 (Some(b), Ok(scored)) => (b.charts(scored, outcome.variant), b.class(scored)),
                 _ => (Vec::new(), None),
             };
+            mark("charts and class view");
             views.push(OutcomeView {
                 id: views.len(),
                 model: state.models[model].clone(),
@@ -350,13 +501,14 @@ fn score(state: &mut State) {
                     .filter_map(|i| files.get(i))
                     .map(|f| f.name.clone())
                     .collect(),
-                result: outcome.result.clone().map(|scored| Report {
-                    samples: None,
-                    ..scored.report
-                }),
+                // The report without its samples (they travel as rows), not cloned with them.
+                result: match &outcome.result {
+                    Ok(scored) => Ok(without_samples(&scored.report)),
+                    Err(e) => Err(e.clone()),
+                },
                 table,
                 changed,
-                rows,
+                rows: Vec::new(),
                 class,
                 charts,
             });
@@ -367,11 +519,62 @@ fn score(state: &mut State) {
         }
     }
     state.scored = scored;
+    mark("views built");
     send(&FromWorker::Scored {
         variant: state.variant,
         outcomes: views,
         elapsed_ms: js_sys::Date::now() - start,
+        phases: PHASES.with_borrow_mut(std::mem::take),
     });
+    // The rows the samples and charts tabs draw, after the table is on its way.
+    for (outcome, s) in state.scored.iter().enumerate() {
+        if let Some(report) = s.outcome.report() {
+            let rows = serde_json::to_vec(&workbench::sample_rows(report)).unwrap_or_default();
+            send_with_bytes(
+                &FromWorker::Rows { outcome },
+                &[Uint8Array::from(&rows[..])],
+            );
+        }
+    }
+    hash_pending(state);
+}
+
+/// Hash the files left for later (too big for WebCrypto's copy) and fill their hash into the
+/// reports, here and on the page.
+fn hash_pending(state: &mut State) {
+    for held in &mut state.files {
+        if held.file.sha256.as_deref() != Some("") {
+            continue;
+        }
+        let sha256 = metrics_core::InputFile::from_bytes("", &held.file.bytes).sha256;
+        held.file.sha256 = Some(sha256.clone());
+        for s in &mut state.scored {
+            if let Ok(scored) = &mut s.outcome.result {
+                for input in &mut scored.report.inputs {
+                    if input.path == held.file.name && input.sha256.is_empty() {
+                        input.sha256 = sha256.clone();
+                    }
+                }
+            }
+        }
+        send(&FromWorker::Hashed {
+            name: held.file.name.clone(),
+            sha256,
+        });
+    }
+}
+
+/// A report without its samples, copied without copying them.
+fn without_samples(report: &Report) -> Report {
+    Report {
+        benchmark: report.benchmark.clone(),
+        variant: report.variant.clone(),
+        inputs: report.inputs.clone(),
+        overall: report.overall.clone(),
+        subsets: report.subsets.clone(),
+        warnings: report.warnings.clone(),
+        samples: None,
+    }
 }
 
 fn compare(

@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, Worker};
 use workbench::Variant;
 
-use workbench::drill::SampleDetail;
+use workbench::drill::{SampleDetail, SampleRow};
 
 use crate::protocol::{
     CompareView, FileView, FromWorker, HeldFile, OutcomeView, RoleView, ToWorker,
@@ -43,6 +43,13 @@ pub struct WorkbenchState {
     pub errors: RwSignal<Vec<String>>,
     /// Milliseconds the worker spent on the last scoring.
     pub elapsed_ms: RwSignal<Option<f64>>,
+    /// The worker's steps of the last scoring with when they ended (`Date.now()` ms), as JSON
+    /// for the bench (`.timing[data-phases]`).
+    pub phases: RwSignal<String>,
+    /// When the page posted the last files to the worker (`Date.now()` ms).
+    posted: StoredValue<f64>,
+    /// `Scored` messages received so far (rows belong to the latest).
+    scorings: StoredValue<u64>,
     /// The sample the detail pane shows: (outcome, sample index, detail).
     pub detail: RwSignal<DetailState>,
     /// The last comparison: (outcome a, outcome b, intervals).
@@ -66,6 +73,9 @@ impl WorkbenchState {
             variant: RwSignal::new(Variant::Official),
             errors: RwSignal::new(Vec::new()),
             elapsed_ms: RwSignal::new(None),
+            phases: RwSignal::new(String::new()),
+            posted: StoredValue::new(0.0),
+            scorings: StoredValue::new(0),
             detail: RwSignal::new(None),
             compared: RwSignal::new(None),
             worker: StoredValue::new_local(None),
@@ -90,14 +100,22 @@ impl WorkbenchState {
     }
 
     fn receive(&self, data: JsValue) {
-        // A message with bytes (a snapshot) is an array: its JSON first.
+        // A message with bytes is an array: its JSON first.
         if let Some(parts) = data.dyn_ref::<Array>() {
+            let header = parts
+                .get(0)
+                .as_string()
+                .and_then(|t| serde_json::from_str::<FromWorker>(&t).ok());
+            if let Some(FromWorker::Rows { outcome }) = header {
+                return self.rows_after_paint(outcome, Uint8Array::new(&parts.get(1)));
+            }
             let waiters = std::mem::take(&mut *self.snapshot_waiters.write_value());
             for resolve in waiters {
                 let _ = resolve.call1(&JsValue::NULL, parts);
             }
             return;
         }
+        let received = js_sys::Date::now();
         let message = data
             .as_string()
             .map(|t| serde_json::from_str::<FromWorker>(&t));
@@ -124,12 +142,32 @@ impl WorkbenchState {
                 variant,
                 outcomes,
                 elapsed_ms,
+                mut phases,
             })) => {
+                self.scorings.update_value(|n| *n += 1);
+                phases.insert(0, ("page read, posted".into(), self.posted.get_value()));
+                phases.push(("page received".into(), received));
+                phases.push(("page decoded".into(), js_sys::Date::now()));
+                self.phases
+                    .set(serde_json::to_string(&phases).unwrap_or_default());
                 self.variant.set(variant);
                 self.outcomes.set(outcomes);
                 self.elapsed_ms.set(Some(elapsed_ms));
                 self.progress.set(None);
             }
+            Some(Ok(FromWorker::Hashed { name, sha256 })) => self.outcomes.update(|all| {
+                for o in all.iter_mut() {
+                    if let Ok(report) = &mut o.result {
+                        for input in &mut report.inputs {
+                            if input.path == name && input.sha256.is_empty() {
+                                input.sha256 = sha256.clone();
+                            }
+                        }
+                    }
+                }
+            }),
+            // Rows come as arrays (above).
+            Some(Ok(FromWorker::Rows { .. })) => {}
             Some(Ok(FromWorker::Detail {
                 outcome,
                 index,
@@ -151,6 +189,36 @@ impl WorkbenchState {
             None => self
                 .errors
                 .update(|v| v.push("worker sent a non-text message".into())),
+        }
+    }
+
+    /// Sample rows (the bulk) are decoded once the table they follow is painted; rows of an
+    /// older scoring still waiting when a new one arrives are dropped.
+    fn rows_after_paint(&self, outcome: usize, json: Uint8Array) {
+        let state = *self;
+        let scoring = self.scorings.get_value();
+        let later = Closure::once_into_js(move || {
+            if state.scorings.get_value() != scoring {
+                return;
+            }
+            match serde_json::from_slice::<Vec<SampleRow>>(&json.to_vec()) {
+                Ok(rows) => state.outcomes.update(|all| {
+                    if let Some(o) = all.iter_mut().find(|o| o.id == outcome) {
+                        o.rows = rows;
+                    }
+                }),
+                Err(e) => state
+                    .errors
+                    .update(|v| v.push(format!("unreadable worker message: {e}"))),
+            }
+        });
+        let after_paint = Closure::once_into_js(move || {
+            if let Some(w) = web_sys::window() {
+                let _ = w.set_timeout_with_callback(later.unchecked_ref());
+            }
+        });
+        if let Some(w) = web_sys::window() {
+            let _ = w.request_animation_frame(after_paint.unchecked_ref());
         }
     }
 
@@ -193,7 +261,38 @@ impl WorkbenchState {
             done: 0.0,
             total: 1.0,
         }));
+        self.posted.set_value(js_sys::Date::now());
         self.post(&ToWorker::AddFiles { names }, &bytes);
+    }
+
+    /// Dropped files: the worker reads them itself (a `File` is passed by reference, not copied).
+    pub fn add_dropped(&self, names: Vec<String>, files: Vec<web_sys::File>) {
+        let total: f64 = files.iter().map(|f| f.size()).sum();
+        self.progress.set(Some(Progress {
+            stage: "reading".into(),
+            done: 0.0,
+            total,
+        }));
+        self.posted.set_value(js_sys::Date::now());
+        let json = match serde_json::to_string(&ToWorker::AddFiles { names }) {
+            Ok(json) => json,
+            Err(e) => {
+                return self
+                    .errors
+                    .update(|v| v.push(format!("cannot encode a request: {e}")));
+            }
+        };
+        let message = Array::new();
+        message.push(&JsValue::from_str(&json));
+        for f in &files {
+            message.push(f);
+        }
+        if self.ready.get_untracked() {
+            self.send(&message, &Array::new());
+        } else {
+            self.pending
+                .update_value(|p| p.push((message, Array::new())));
+        }
     }
 
     pub fn set_role(&self, index: usize, role: String) {

@@ -20,27 +20,45 @@ use crate::registry::{self, Benchmark, VariantInfo};
 use metrics_core::{InputError, InputFile, Report};
 
 /// A dropped file: its name as the user gave it, its bytes, and its (detected or chosen) role.
+/// Cloning shares the bytes (a model's job list and the worker's held files are the same
+/// gigabyte, not copies of it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WorkFile {
     pub name: String,
-    pub bytes: Vec<u8>,
+    pub bytes: Arc<Vec<u8>>,
     pub role: Role,
+    /// The bytes' SHA-256 (lower-case hex) when the caller already has it (the browser worker
+    /// asks WebCrypto, in parallel with reading); computed when a report needs it otherwise.
+    pub sha256: Option<String>,
 }
 
 impl WorkFile {
     /// A file with its detected role.
-    pub fn new(name: impl Into<String>, bytes: Vec<u8>) -> Self {
+    pub fn new(name: impl Into<String>, bytes: impl Into<Arc<Vec<u8>>>) -> Self {
         let name = name.into();
+        let bytes = bytes.into();
         let role = detect(&name, &bytes[..bytes.len().min(DETECT_HEAD_BYTES)]).role;
-        Self { name, bytes, role }
+        Self {
+            name,
+            bytes,
+            role,
+            sha256: None,
+        }
+    }
+
+    /// The same file with its bytes' SHA-256 (lower-case hex), already known.
+    pub fn with_sha256(mut self, sha256: String) -> Self {
+        self.sha256 = Some(sha256);
+        self
     }
 
     /// A file with a role the user chose.
-    pub fn with_role(name: impl Into<String>, bytes: Vec<u8>, role: Role) -> Self {
+    pub fn with_role(name: impl Into<String>, bytes: impl Into<Arc<Vec<u8>>>, role: Role) -> Self {
         Self {
             name: name.into(),
-            bytes,
+            bytes: bytes.into(),
             role,
+            sha256: None,
         }
     }
 
@@ -59,7 +77,13 @@ impl WorkFile {
     }
 
     pub fn input_file(&self) -> InputFile {
-        InputFile::from_bytes(self.name.clone(), &self.bytes)
+        match &self.sha256 {
+            Some(sha256) => InputFile {
+                path: self.name.clone(),
+                sha256: sha256.clone(),
+            },
+            None => InputFile::from_bytes(self.name.clone(), &self.bytes),
+        }
     }
 }
 

@@ -12,7 +12,6 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::api::{self, FileIn, PublishError, Submit, Submitted};
-use crate::files::read_in_chunks;
 use crate::i18n::{lang, t};
 use crate::protocol::OutcomeView;
 use crate::worker_client::WorkbenchState;
@@ -23,6 +22,17 @@ enum Sent {
     Sending,
     Done(Submitted, String),
     Refused(PublishError),
+}
+
+/// The bytes of a dropped file, read again from its handle (the worker holds the scored copy).
+async fn read_file(file: &web_sys::File) -> Result<Vec<u8>, String> {
+    if let Some(message) = crate::files::too_big(file) {
+        return Err(message);
+    }
+    let buffer = wasm_bindgen_futures::JsFuture::from(file.array_buffer())
+        .await
+        .map_err(|e| format!("{}: cannot read the file: {e:?}", file.name()))?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
 /// The files (by name) of `outcome` that are its own, not shared gold: what a board takes.
@@ -123,9 +133,8 @@ pub fn PublishPanel(
                         differences: Vec::new(),
                     }));
                 };
-                match read_in_chunks(handle, |_| {}).await {
+                match read_file(handle).await {
                     Ok(bytes) => {
-                        let bytes = bytes.to_vec();
                         files.push(match String::from_utf8(bytes) {
                             Ok(text) => FileIn {
                                 name: n.clone(),

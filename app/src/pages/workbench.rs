@@ -1,9 +1,7 @@
 //! The workbench page: drop files, see what was recognised, the official report, charts,
 //! samples and model comparison. All work happens in the worker; this page renders.
 
-use js_sys::Uint8Array;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use workbench::Variant;
 use workbench::drill::Filter;
 use workbench::url_state::{Tab, ViewState};
@@ -18,10 +16,10 @@ use crate::components::report_table::ReportTable;
 use crate::components::run_panel::RunPanel;
 use crate::components::samples_view::SamplesView;
 use crate::components::share_view::{ShareButton, ShareDialog, ShareOpen, provide_share_ui};
-use crate::files::read_in_chunks;
+use crate::files::too_big;
 use crate::i18n::{Lang, t};
 use crate::protocol::OutcomeView;
-use crate::worker_client::{Progress, WorkbenchState};
+use crate::worker_client::WorkbenchState;
 
 #[component]
 pub fn Workbench() -> impl IntoView {
@@ -92,37 +90,24 @@ pub fn Workbench() -> impl IntoView {
 
     // The dropped files' handles, read again only if the user publishes to a leaderboard.
     let dropped = StoredValue::new_local(Vec::<web_sys::File>::new());
+    // The worker reads dropped files itself, chunk by chunk straight into its wasm memory (the
+    // page holds no copy), reporting progress.
     let on_files = Callback::new(move |files: Vec<web_sys::File>| {
         dropped.update_value(|d| d.extend(files.iter().cloned()));
-        spawn_local(async move {
-            let total: f64 = files.iter().map(|f| f.size()).sum();
-            let mut done = 0.0;
-            let mut names = Vec::new();
-            let mut bytes: Vec<Uint8Array> = Vec::new();
-            for file in &files {
-                let base = done;
-                let progress = move |read: f64| {
-                    state.progress.set(Some(Progress {
-                        stage: "reading".into(),
-                        done: base + read,
-                        total,
-                    }));
-                };
-                match read_in_chunks(file, progress).await {
-                    Ok(b) => {
-                        names.push(file.name());
-                        bytes.push(b);
-                    }
-                    Err(message) => state.errors.update(|v| v.push(message)),
+        let mut names = Vec::new();
+        let mut readable = Vec::new();
+        for file in files {
+            match too_big(&file) {
+                Some(message) => state.errors.update(|v| v.push(message)),
+                None => {
+                    names.push(file.name());
+                    readable.push(file);
                 }
-                done += file.size();
             }
-            if names.is_empty() {
-                state.progress.set(None);
-            } else {
-                state.add_files(names, bytes);
-            }
-        });
+        }
+        if !names.is_empty() {
+            state.add_dropped(names, readable);
+        }
     });
 
     view! {
@@ -187,7 +172,7 @@ pub fn Workbench() -> impl IntoView {
                 }}
             </div>
             <crate::leaderboard::publish::PublishPanel state=state dropped=dropped />
-            <p class="timing">
+            <p class="timing" data-phases=move || state.phases.get()>
                 {move || state.elapsed_ms.get().map(|ms| format!("{} {ms:.0} ms", t(lang.get(), "scored.in")))}
             </p>
         </main>

@@ -1641,7 +1641,7 @@ fn stored_files(files: &[WorkFile]) -> (Vec<FileRef>, Vec<Blob>) {
                 },
                 Blob {
                     sha256,
-                    bytes: f.bytes.clone(),
+                    bytes: f.bytes.to_vec(),
                 },
             )
         })

@@ -525,7 +525,7 @@ fn class_view(
             }
         })
         .collect();
-    let sha = metrics_core::InputFile::from_bytes(source.name.clone(), &source.bytes).sha256;
+    let sha = source.input_file().sha256;
     Ok(ClassView::new(
         source.name.clone(),
         sha,
