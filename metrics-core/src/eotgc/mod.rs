@@ -29,7 +29,7 @@ pub mod track2;
 
 pub use format::{
     ClassEssay, Comment, GoldEssay, Judged, LABEL_SPELLINGS, Level, Prediction, join,
-    parse_comments, parse_essays, parse_gold, parse_predictions,
+    parse_comments, parse_essays, parse_gold, parse_gold_with, parse_predictions,
 };
 pub use track2::{
     MAX_COMMENT_CHARS, Track2File, Track2Inputs, check_comments, comments_report,

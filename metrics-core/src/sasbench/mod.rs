@@ -43,6 +43,8 @@ pub use format::{ErrorSlots, Response, Taxonomy};
 
 use crate::error::{InputError, MetricError};
 use crate::report::{InputFile, MetricValue, Metrics, Overall, Report, Subset, Warning};
+use crate::text::Text;
+use std::borrow::Cow;
 
 /// Which scoring rules to apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -198,31 +200,83 @@ pub fn score_predictions_with(
 /// [`step2::process_file`] + [`Response::from_record`], in that order, without building the
 /// processed records; an empty gold file is an error naming it (scoring would fail anyway).
 pub fn process_raw_file(file: &RawFile) -> Result<Vec<Response>, InputError> {
-    let mut gold = Vec::new();
-    format::for_each_record(file.dataset.name, file.dataset.text, |line, entries| {
-        gold.push((line, entries));
+    let gold = parse_gold_records(file.dataset.name, file.dataset.text)?;
+    process_scored(&gold, file.scored.name, file.scored.text)
+}
+
+/// The records of a raw file's gold dataset file, keeping what step 2 and the responses read
+/// ([`format::RECORD_KEYS`]).
+#[derive(Debug, Clone)]
+pub struct GoldRecords {
+    name: String,
+    records: Vec<GoldRecord>,
+}
+
+type GoldRecord = (usize, Vec<(Cow<'static, str>, lite::Lite<'static>)>);
+
+/// Read a gold dataset file for [`process_scored`] (whole or streamed).
+pub fn parse_gold_records<'t>(
+    name: &str,
+    text: impl Into<Text<'t>>,
+) -> Result<GoldRecords, InputError> {
+    let mut records = Vec::new();
+    format::for_each_record(name, text, |line, entries| {
+        let owned = entries
+            .into_iter()
+            .map(|(k, v)| (Cow::Owned(k.into_owned()), v.into_owned()))
+            .collect();
+        records.push((line, owned));
     })?;
-    let mut replies = Vec::new();
-    format::for_each_scored(file.scored.name, file.scored.text, |line, reply_text| {
-        replies.push((line, reply_text));
+    Ok(GoldRecords {
+        name: name.to_string(),
+        records,
+    })
+}
+
+/// Step 2 over a raw reply file (whole or streamed) against its gold records, then the
+/// responses: the second half of [`process_raw_file`]. Each reply is turned into its
+/// prediction as it is read, so no reply text is kept; the errors come in the order of the
+/// whole-file reading (the reply file's format, an empty gold file, step 2 in record order,
+/// then the records').
+pub fn process_scored<'t>(
+    gold: &GoldRecords,
+    scored_name: &str,
+    text: impl Into<Text<'t>>,
+) -> Result<Vec<Response>, InputError> {
+    let mut predictions = Vec::with_capacity(gold.records.len());
+    let mut first_error = None;
+    let mut k = 0;
+    format::for_each_scored(scored_name, text, |reply_line, reply_text| {
+        if first_error.is_none()
+            && let Some((gold_line, entries)) = gold.records.get(k)
+        {
+            let n_steps = match entries.iter().find(|(k, _)| k == "steps") {
+                Some((_, lite::Lite::Array(s))) => Some(s.len()),
+                _ => None,
+            };
+            match n_steps {
+                None => first_error = Some(step2::steps_not_a_list(&gold.name, *gold_line)),
+                Some(n_steps) => match step2::predict(&reply_text, n_steps) {
+                    Ok(p) => predictions.push(p),
+                    Err(message) => {
+                        first_error = Some(InputError::at_line(scored_name, reply_line, message));
+                    }
+                },
+            }
+        }
+        k += 1;
     })?;
-    if gold.is_empty() {
-        return Err(step2::no_gold_records(file.dataset.name));
+    if gold.records.is_empty() {
+        return Err(step2::no_gold_records(&gold.name));
     }
-    // Step 2 over every paired record first (its errors come before the records' own).
-    let mut predictions = Vec::with_capacity(replies.len().min(gold.len()));
-    for ((gold_line, entries), (reply_line, text)) in gold.iter().zip(&replies) {
-        let at = |message: String| InputError::at_line(file.scored.name, *reply_line, message);
-        let n_steps = match entries.iter().find(|(k, _)| k == "steps") {
-            Some((_, lite::Lite::Array(s))) => s.len(),
-            _ => return Err(step2::steps_not_a_list(file.dataset.name, *gold_line)),
-        };
-        predictions.push(step2::predict(text, n_steps).map_err(at)?);
+    if let Some(e) = first_error {
+        return Err(e);
     }
-    gold.iter()
+    gold.records
+        .iter()
         .enumerate()
         .map(|(k, (line, entries))| {
-            Response::from_lite(file.dataset.name, *line, entries, predictions.get(k))
+            Response::from_lite(&gold.name, *line, entries, predictions.get(k))
         })
         .collect()
 }
@@ -263,6 +317,18 @@ pub fn report_from_responses(
     variant: Variant,
 ) -> Result<Report, InputError> {
     build_report(taxonomy, files, inputs, variant, true)
+}
+
+/// [`report_from_responses`], with or without the per-record `samples` (the command line
+/// reads its files as streams and builds the report from the responses).
+pub fn report_from_responses_with(
+    taxonomy: &Taxonomy,
+    files: Vec<(String, Vec<Response>)>,
+    inputs: Vec<InputFile>,
+    variant: Variant,
+    with_samples: bool,
+) -> Result<Report, InputError> {
+    build_report(taxonomy, files, inputs, variant, with_samples)
 }
 
 fn display_name(key: &str) -> &str {
