@@ -65,6 +65,8 @@ measure "msqa paper (evaluation)" "$(size "$D/msqa/evaluation.json")" \
   "$BIN" score msqa --json --variant paper "$D/msqa/evaluation.json"
 measure "pairs (jsonl)" "$(size "$D/pairs/pairs.jsonl")" \
   "$BIN" score pairs --json "$D/pairs/pairs.jsonl"
+measure "pairs (jsonl, 1 KB records)" "$(size "$D/pairs/pairs_wide.jsonl")" \
+  "$BIN" score pairs --json "$D/pairs/pairs_wide.jsonl"
 measure "asap-aes (tsv + csv)" "$(size "$D/asap-aes/gold.tsv" "$D/asap-aes/pred.csv")" \
   "$BIN" score asap-aes --json --gold "$D/asap-aes/gold.tsv" "$D/asap-aes/pred.csv"
 measure "sasbench (prediction)" "$(size "$D"/sasbench/pred/*.jsonl)" \

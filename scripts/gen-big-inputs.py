@@ -4,7 +4,8 @@
   eotgc/gold.json + pred.json     Track 1 (the gold file carries the essays: the big one)
   msqa/evaluation.json            toolkit evaluation.json (long generations)
   msqa/inference.json             the paper authors' inference file (--variant paper)
-  pairs/pairs.jsonl               gold/pred JSONL
+  pairs/pairs.jsonl               gold/pred JSONL (22-byte lines: as many pairs as fit)
+  pairs/pairs_wide.jsonl          gold/pred JSONL with a ~1 KB text field per record
   asap-aes/gold.tsv + pred.csv    ASAP-AES training_set_rel3.tsv layout + predictions
   sasbench/datasets/ + pred/      one SAS-Bench subject: dataset and its *_prediction.jsonl
   sasbench/raw/                   one subject's gold dataset + raw *_scored.jsonl (--dataset)
@@ -89,6 +90,14 @@ def pairs():
         while f.tell() < SIZE:
             f.write("".join(json.dumps({"gold": rng.randint(0, 4), "pred": rng.randint(0, 4)}) + "\n"
                             for _ in range(10000)))
+
+
+def pairs_wide():
+    # Issue 16's shape: ~1 KB records (1,000,000 of them in 1 GB), the pair plus a text field.
+    with open(path("pairs", "pairs_wide.jsonl"), "w", encoding="utf-8") as f:
+        while f.tell() < SIZE:
+            f.write("".join(json.dumps({"gold": rng.randint(0, 4), "pred": rng.randint(0, 4),
+                                        "text": text(1000, ASCII)}) + "\n" for _ in range(1000)))
 
 
 def asap_aes():
@@ -194,7 +203,7 @@ def sgi_logs():
         json_array(path(key, "log.json"), repeated())
 
 
-STEPS = [eotgc, msqa, pairs, asap_aes, sasbench, sgi_deep_research, eotgc_track2, sasbench_raw,
+STEPS = [eotgc, msqa, pairs, pairs_wide, asap_aes, sasbench, sgi_deep_research, eotgc_track2, sasbench_raw,
          sgi_logs]
 # STEPS="pairs msqa" (environment): only these.
 only = os.environ.get("STEPS", "").split()

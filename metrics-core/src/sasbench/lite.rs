@@ -56,23 +56,6 @@ impl<'a> Lite<'a> {
         }
     }
 
-    /// The same value owning its strings (to keep it beyond the text it was read from).
-    pub fn into_owned(self) -> Lite<'static> {
-        match self {
-            Self::Null => Lite::Null,
-            Self::Bool(b) => Lite::Bool(b),
-            Self::Number(n) => Lite::Number(n),
-            Self::Str(s) => Lite::Str(Cow::Owned(s.into_owned())),
-            Self::Array(items) => Lite::Array(items.into_iter().map(Lite::into_owned).collect()),
-            Self::Object(entries) => Lite::Object(
-                entries
-                    .into_iter()
-                    .map(|(k, v)| (Cow::Owned(k.into_owned()), v.into_owned()))
-                    .collect(),
-            ),
-        }
-    }
-
     /// The same value as a `serde_json::Value` (for messages and `repr`).
     pub fn to_value(&self) -> Value {
         match self {

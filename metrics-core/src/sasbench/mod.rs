@@ -44,7 +44,6 @@ pub use format::{ErrorSlots, Response, Taxonomy};
 use crate::error::{InputError, MetricError};
 use crate::report::{InputFile, MetricValue, Metrics, Overall, Report, Subset, Warning};
 use crate::text::Text;
-use std::borrow::Cow;
 
 /// Which scoring rules to apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -199,63 +198,57 @@ pub fn score_predictions_with(
 /// The same results and errors as [`format::parse_records`] + [`format::parse_scored`] +
 /// [`step2::process_file`] + [`Response::from_record`], in that order, without building the
 /// processed records; an empty gold file is an error naming it (scoring would fail anyway).
+/// It runs as three steps a streaming caller can take one file at a time: [`gold_steps`]
+/// (the dataset file), [`predict_replies`] (the raw file), [`responses_with`] (the dataset
+/// file again).
 pub fn process_raw_file(file: &RawFile) -> Result<Vec<Response>, InputError> {
-    let gold = parse_gold_records(file.dataset.name, file.dataset.text)?;
-    process_scored(&gold, file.scored.name, file.scored.text)
+    let gold = gold_steps(file.dataset.name, file.dataset.text)?;
+    let predictions = predict_replies(&gold, file.scored.name, file.scored.text)?;
+    responses_with(file.dataset.name, file.dataset.text, &predictions)
 }
 
-/// The records of a raw file's gold dataset file, keeping what step 2 and the responses read
-/// ([`format::RECORD_KEYS`]).
+/// What step 2 needs of a gold dataset file: per record, its line and its number of steps
+/// (`None` when `steps` is not a list).
 #[derive(Debug, Clone)]
-pub struct GoldRecords {
+pub struct GoldSteps {
     name: String,
-    records: Vec<GoldRecord>,
+    records: Vec<(usize, Option<usize>)>,
 }
 
-type GoldRecord = (usize, Vec<(Cow<'static, str>, lite::Lite<'static>)>);
-
-/// Read a gold dataset file for [`process_scored`] (whole or streamed).
-pub fn parse_gold_records<'t>(
-    name: &str,
-    text: impl Into<Text<'t>>,
-) -> Result<GoldRecords, InputError> {
+/// Read a gold dataset file (whole or streamed) for [`predict_replies`]; its parse errors.
+pub fn gold_steps<'t>(name: &str, text: impl Into<Text<'t>>) -> Result<GoldSteps, InputError> {
     let mut records = Vec::new();
     format::for_each_record(name, text, |line, entries| {
-        let owned = entries
-            .into_iter()
-            .map(|(k, v)| (Cow::Owned(k.into_owned()), v.into_owned()))
-            .collect();
-        records.push((line, owned));
+        let n_steps = match entries.iter().find(|(k, _)| k == "steps") {
+            Some((_, lite::Lite::Array(s))) => Some(s.len()),
+            _ => None,
+        };
+        records.push((line, n_steps));
     })?;
-    Ok(GoldRecords {
+    Ok(GoldSteps {
         name: name.to_string(),
         records,
     })
 }
 
-/// Step 2 over a raw reply file (whole or streamed) against its gold records, then the
-/// responses: the second half of [`process_raw_file`]. Each reply is turned into its
-/// prediction as it is read, so no reply text is kept; the errors come in the order of the
-/// whole-file reading (the reply file's format, an empty gold file, step 2 in record order,
-/// then the records').
-pub fn process_scored<'t>(
-    gold: &GoldRecords,
+/// Step 2 over a raw reply file (whole or streamed) against its gold records: one prediction
+/// per paired record, made as each reply is read (no reply text is kept). Errors in the order
+/// of the whole-file reading: the reply file's format, an empty gold file, then step 2's in
+/// record order.
+pub fn predict_replies<'t>(
+    gold: &GoldSteps,
     scored_name: &str,
     text: impl Into<Text<'t>>,
-) -> Result<Vec<Response>, InputError> {
+) -> Result<Vec<format::Prediction>, InputError> {
     let mut predictions = Vec::with_capacity(gold.records.len());
     let mut first_error = None;
     let mut k = 0;
     format::for_each_scored(scored_name, text, |reply_line, reply_text| {
         if first_error.is_none()
-            && let Some((gold_line, entries)) = gold.records.get(k)
+            && let Some(&(gold_line, n_steps)) = gold.records.get(k)
         {
-            let n_steps = match entries.iter().find(|(k, _)| k == "steps") {
-                Some((_, lite::Lite::Array(s))) => Some(s.len()),
-                _ => None,
-            };
             match n_steps {
-                None => first_error = Some(step2::steps_not_a_list(&gold.name, *gold_line)),
+                None => first_error = Some(step2::steps_not_a_list(&gold.name, gold_line)),
                 Some(n_steps) => match step2::predict(&reply_text, n_steps) {
                     Ok(p) => predictions.push(p),
                     Err(message) => {
@@ -269,16 +262,33 @@ pub fn process_scored<'t>(
     if gold.records.is_empty() {
         return Err(step2::no_gold_records(&gold.name));
     }
-    if let Some(e) = first_error {
-        return Err(e);
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok(predictions),
     }
-    gold.records
-        .iter()
-        .enumerate()
-        .map(|(k, (line, entries))| {
-            Response::from_lite(&gold.name, *line, entries, predictions.get(k))
-        })
-        .collect()
+}
+
+/// The gold dataset file read again (whole or streamed), each record with step 2's
+/// prediction for it: the responses, or the first record's error.
+pub fn responses_with<'t>(
+    name: &str,
+    text: impl Into<Text<'t>>,
+    predictions: &[format::Prediction],
+) -> Result<Vec<Response>, InputError> {
+    let mut responses = Vec::with_capacity(predictions.len());
+    let mut first_error = None;
+    format::for_each_record(name, text, |line, entries| {
+        if first_error.is_none() {
+            match Response::from_lite(name, line, &entries, predictions.get(responses.len())) {
+                Ok(r) => responses.push(r),
+                Err(e) => first_error = Some(e),
+            }
+        }
+    })?;
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok(responses),
+    }
 }
 
 /// Score raw reply files: step 2 first, then as [`score_predictions`].

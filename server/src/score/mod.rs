@@ -400,6 +400,16 @@ impl std::io::Read for TapReader {
 }
 
 impl OpenedFile {
+    /// The path it was opened at.
+    pub fn path(&self) -> PathBuf {
+        self.tap.borrow().path.clone()
+    }
+
+    /// Whether it is a regular file (one that can be read a second time; a FIFO cannot).
+    pub fn is_regular(&self) -> bool {
+        self.tap.borrow().regular
+    }
+
     /// Parse the file's text as a stream; the outcome of reading the whole file first, then
     /// checking it is UTF-8, then parsing: a read error or the limit wins, then invalid UTF-8
     /// (the message of `std::str::from_utf8` over the whole file), then the parser's error.

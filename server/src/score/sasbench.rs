@@ -97,12 +97,30 @@ pub fn report(args: SasbenchArgs) -> Result<Report, ScoreError> {
                 inputs.push(input);
                 parsed.push((name, responses));
             }
+            Inputs::Raw { dataset, scored } if !dataset.is_regular() => {
+                // A gold file that cannot be read twice (a FIFO) is read whole.
+                let dataset = load(&dataset.path())?;
+                let gold_text = dataset.text()?;
+                let (responses, scored_input) = scored.read(|name, text| {
+                    let gold = sasbench::gold_steps(&dataset.name, gold_text)?;
+                    let predictions = sasbench::predict_replies(&gold, name, text)?;
+                    sasbench::responses_with(&dataset.name, gold_text, &predictions)
+                })?;
+                parsed.push((scored_input.path.clone(), responses));
+                inputs.extend([dataset.input_file(), scored_input]);
+            }
             Inputs::Raw { dataset, scored } => {
+                // Step 2 (sasbench::process_raw_file) as three streamed reads: the gold
+                // records' step counts, the replies → predictions, the gold records again →
+                // responses.
                 let name = scored.name.clone();
+                let dataset_path = dataset.path();
                 let (gold, dataset_input) =
-                    dataset.read(|name, text| sasbench::parse_gold_records(name, text))?;
-                let (responses, scored_input) =
-                    scored.read(|name, text| sasbench::process_scored(&gold, name, text))?;
+                    dataset.read(|name, text| sasbench::gold_steps(name, text))?;
+                let (predictions, scored_input) =
+                    scored.read(|name, text| sasbench::predict_replies(&gold, name, text))?;
+                let (responses, _) = open(&dataset_path)?
+                    .read(|name, text| sasbench::responses_with(name, text, &predictions))?;
                 inputs.extend([dataset_input, scored_input]);
                 parsed.push((name, responses));
             }
