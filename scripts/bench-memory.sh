@@ -5,7 +5,8 @@
 # wall time. The CLI reads its inputs as streams, so the peak is the records it keeps (well
 # under the input) plus the process itself.
 #   SIZE_MB=300 BIN=target/release/scorebench scripts/bench-memory.sh
-#   SIZE_MB=1000 ONLY="pairs msqa sasbench" scripts/bench-memory.sh    (rows whose label starts so)
+#   SIZE_MB=1000 GEN_STEPS="pairs pairs_wide msqa sasbench" ONLY="pairs msqa sasbench" \
+#     scripts/bench-memory.sh      (ONLY: rows whose label starts with one of the words)
 # With OUT=DIR each run's JSON report is kept as DIR/<label>.json (to compare two builds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +29,7 @@ measure() {
     local want keep=
     for want in $ONLY; do [[ $label == "$want"* ]] && keep=1; done
     [ -n "$keep" ] || return 0
+    [ "$bytes" != 0 ] || return 0  # not generated at this size
   fi
   local status=0 out=/dev/null
   if [ -n "${OUT:-}" ]; then
@@ -46,7 +48,8 @@ measure() {
       (s == 0 ? "" : "  (exit " s ")") }'
 }
 
-size() { stat -c %s "$@" | awk '{s += $1} END {print s}'; }
+# Total bytes of the files (0 for a missing one: with ONLY, rows not generated are skipped).
+size() { stat -c %s "$@" 2>/dev/null | awk '{s += $1} END {print s + 0}'; }
 
 D=$DATA
 echo "$BIN, inputs ~${SIZE_MB} MB in $D, $(nproc) cores, load: $(cut -d' ' -f1-3 /proc/loadavg)"

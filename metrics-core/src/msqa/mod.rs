@@ -407,12 +407,21 @@ pub fn official_score_json(
 /// of first appearance, i.e. dataset order), per-record samples, and warnings where a stored
 /// `pred`/`result` differs from the re-derived one or where the official code would crash.
 pub fn score_evaluation(input: InputFile, records: &[EvalRecord]) -> Result<Report, InputError> {
+    score_evaluation_with(input, records, true)
+}
+
+/// [`score_evaluation`], with or without the per-record `samples` (`None` without).
+pub fn score_evaluation_with(
+    input: InputFile,
+    records: &[EvalRecord],
+    with_samples: bool,
+) -> Result<Report, InputError> {
     let file = input.path.clone();
     let judgements = judge_all(&file, records)?;
     let mut overall = Tally::default();
     let mut subtasks: Vec<(&str, Tally)> = Vec::new();
     let mut warnings = Vec::new();
-    let mut samples = Vec::with_capacity(records.len());
+    let mut samples = Vec::with_capacity(if with_samples { records.len() } else { 0 });
     for (record, judgement) in records.iter().zip(&judgements) {
         overall.add(judgement);
         let subtask = record.subtask.as_deref().unwrap_or(NO_SUBTASK);
@@ -433,6 +442,9 @@ pub fn score_evaluation(input: InputFile, records: &[EvalRecord]) -> Result<Repo
                     record.id, record.stored_pred, record.stored_result, judgement.pred, judgement.result
                 ),
             });
+        }
+        if !with_samples {
+            continue;
         }
         samples.push(json!({
             "record": record.record,
@@ -470,7 +482,7 @@ pub fn score_evaluation(input: InputFile, records: &[EvalRecord]) -> Result<Repo
                 metrics: tally.metrics(),
             })
             .collect(),
-        samples: Some(samples),
+        samples: with_samples.then_some(samples),
         warnings,
     })
 }

@@ -54,7 +54,7 @@ pub fn report(args: MsqaArgs) -> Result<Report, ScoreError> {
         // msqa::score_evaluation_text, streamed.
         let (records, input) = file
             .read(|name, text| msqa::parse_evaluation_with(name, text, msqa::drop_unjudged_text))?;
-        return Ok(msqa::score_evaluation(input, &records)?);
+        return Ok(msqa::score_evaluation_with(input, &records, args.samples)?);
     }
     let name = file.name.clone();
     let mut options = paper::PaperOptions::for_path(&name);
