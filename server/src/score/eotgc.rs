@@ -65,7 +65,7 @@ pub fn report(args: EotgcArgs) -> Result<Report, ScoreError> {
                 pred.read(|name, text| eotgc::parse_predictions(name, text))?;
             let inputs = vec![gold_input, pred_input];
             let judged = eotgc::join(&gold_name, &essays, &pred_name, &predictions)?;
-            eotgc::track1_report(inputs, &pred_name, &judged)?
+            eotgc::track1_report_with(inputs, &pred_name, &judged, args.samples)?
         }
         (None, None, Some(track2)) => {
             let (parsed, input) =
