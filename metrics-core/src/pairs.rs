@@ -19,6 +19,7 @@ use crate::pearson::pearson;
 use crate::qwk::{quadratic_weighted_kappa, quadratic_weighted_kappa_with_labels};
 use crate::report::{InputFile, MetricValue, Metrics, Overall, Report};
 use crate::spearman::spearman;
+use crate::text::Text;
 
 /// Gold and predicted values of one file, in file order.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -29,10 +30,12 @@ pub struct Pairs {
     pub lines: Vec<usize>,
 }
 
-/// Parse a gold/pred JSONL or CSV file. `name` is used in error messages only.
-pub fn parse_pairs(name: &str, text: &str) -> Result<Pairs, InputError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut pairs = if text.trim_start().starts_with('{') {
+/// Parse a gold/pred JSONL or CSV file, whole or streamed. `name` is used in error messages
+/// only.
+pub fn parse_pairs<'a>(name: &str, text: impl Into<Text<'a>>) -> Result<Pairs, InputError> {
+    let read = |e: std::io::Error| crate::text::read_error(name, &e);
+    let mut text = text.into().strip_bom().map_err(read)?;
+    let mut pairs = if text.first_non_space().map_err(read)? == Some('{') {
         parse_jsonl(name, text)?
     } else {
         parse_csv(name, text)?
@@ -68,12 +71,11 @@ fn number(
     }
 }
 
-fn parse_jsonl(name: &str, text: &str) -> Result<Pairs, InputError> {
+fn parse_jsonl(name: &str, text: Text) -> Result<Pairs, InputError> {
     let mut pairs = Pairs::default();
-    for (index, raw) in text.lines().enumerate() {
-        let line = index + 1;
+    text.for_each_line(name, |line, raw| {
         if raw.trim().is_empty() {
-            continue;
+            return Ok(());
         }
         let record: serde_json::Value = serde_json::from_str(raw)
             .map_err(|e| InputError::at_line(name, line, format!("not valid JSON: {e}")))?;
@@ -89,14 +91,19 @@ fn parse_jsonl(name: &str, text: &str) -> Result<Pairs, InputError> {
         pairs.gold.push(field("gold")?);
         pairs.pred.push(field("pred")?);
         pairs.lines.push(line);
-    }
+        Ok(())
+    })?;
     Ok(pairs)
 }
 
-fn parse_csv(name: &str, text: &str) -> Result<Pairs, InputError> {
+fn parse_csv(name: &str, text: Text) -> Result<Pairs, InputError> {
+    let source: Box<dyn std::io::Read + '_> = match text {
+        Text::Whole(text) => Box::new(text.as_bytes()),
+        Text::Stream(reader) => reader,
+    };
     let mut reader = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
-        .from_reader(text.as_bytes());
+        .from_reader(source);
     let headers = reader
         .headers()
         .map_err(|e| InputError::at_line(name, 1, format!("unreadable CSV header: {e}")))?

@@ -48,16 +48,112 @@ pub struct Prediction {
     pub line: usize,
 }
 
-/// The gold file's bytes as text: Latin-1, or UTF-8 after a UTF-8 byte-order mark. Borrowed
-/// (no copy of a large file) unless Latin-1 bytes above 0x7F need decoding.
-fn decode_gold<'a>(file: &str, bytes: &'a [u8]) -> Result<Cow<'a, str>, InputError> {
-    match bytes.strip_prefix(b"\xEF\xBB\xBF") {
-        Some(rest) => utf8(file, rest).map(Cow::Borrowed),
-        None => match std::str::from_utf8(bytes) {
-            // ASCII reads the same in Latin-1 and UTF-8.
-            Ok(text) if bytes.is_ascii() => Ok(Cow::Borrowed(text)),
-            _ => Ok(Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect())),
-        },
+/// The gold file's lines as text: Latin-1 (each byte is the code point of the same value), or
+/// UTF-8 after a UTF-8 byte-order mark, read from a stream one line at a time. Lines split at
+/// `\n` with one `\r` before it dropped (`text.split('\n')`, as the whole-file reading did).
+struct GoldLines<'f, R> {
+    file: &'f str,
+    reader: R,
+    utf8: bool,
+    /// Bytes read so far after the byte-order mark (`from_utf8`'s index).
+    offset: usize,
+    number: usize,
+    /// A line was not UTF-8 (that error is the one to report).
+    invalid: bool,
+    pending: Vec<u8>,
+    buf: Vec<u8>,
+}
+
+impl<'f, R: std::io::BufRead> GoldLines<'f, R> {
+    fn new(file: &'f str, mut reader: R) -> Result<Self, InputError> {
+        let read_error = |e: std::io::Error| crate::text::read_error(file, &e);
+        let mut head = Vec::new();
+        while head.len() < 3 {
+            let buf = reader.fill_buf().map_err(read_error)?;
+            if buf.is_empty() {
+                break;
+            }
+            let n = buf.len().min(3 - head.len());
+            head.extend_from_slice(&buf[..n]);
+            reader.consume(n);
+            if !b"\xEF\xBB\xBF".starts_with(&head) {
+                break;
+            }
+        }
+        let utf8 = head == b"\xEF\xBB\xBF";
+        if utf8 {
+            head.clear();
+        }
+        Ok(Self {
+            file,
+            reader,
+            utf8,
+            offset: 0,
+            number: 0,
+            invalid: false,
+            pending: head,
+            buf: Vec::new(),
+        })
+    }
+
+    /// The next line with its 1-based number, decoded.
+    fn next_line(&mut self) -> Result<Option<(usize, Cow<'_, str>)>, InputError> {
+        // `pending` holds the first bytes of the file (read while looking for a mark); only
+        // its last byte can be a `\n`.
+        self.buf.clear();
+        self.buf.append(&mut self.pending);
+        if !self.buf.ends_with(b"\n") {
+            self.reader
+                .read_until(b'\n', &mut self.buf)
+                .map_err(|e| crate::text::read_error(self.file, &e))?;
+        }
+        if self.buf.is_empty() {
+            return Ok(None);
+        }
+        self.number += 1;
+        let start = self.offset;
+        self.offset += self.buf.len();
+        if self.utf8 {
+            // Checked with its `\n`, so a sequence cut by the line end reads as the whole
+            // file's `from_utf8` reads it.
+            if let Err(e) = std::str::from_utf8(&self.buf) {
+                let at = start + e.valid_up_to();
+                let what = match e.error_len() {
+                    Some(len) => format!("invalid utf-8 sequence of {len} bytes from index {at}"),
+                    None => format!("incomplete utf-8 byte sequence from index {at}"),
+                };
+                self.invalid = true;
+                return Err(InputError::at_line(
+                    self.file,
+                    self.number,
+                    format!("not UTF-8 text: {what}"),
+                ));
+            }
+        }
+        let mut line = &self.buf[..];
+        if let Some(l) = line.strip_suffix(b"\n") {
+            line = l.strip_suffix(b"\r").unwrap_or(l);
+        }
+        let text = match std::str::from_utf8(line) {
+            Ok(text) if self.utf8 || line.is_ascii() => Cow::Borrowed(text),
+            _ => Cow::Owned(line.iter().map(|&b| char::from(b)).collect()),
+        };
+        Ok(Some((self.number, text)))
+    }
+
+    /// After an error in a UTF-8 file: the first invalid byte further on, which the
+    /// whole-file reading reported first.
+    fn utf8_error_after(&mut self) -> Option<InputError> {
+        if !self.utf8 || self.invalid {
+            return None;
+        }
+        loop {
+            match self.next_line() {
+                Ok(Some(_)) => {}
+                Ok(None) => return None,
+                Err(e) => return Some(e),
+            }
+        }
     }
 }
 
@@ -85,14 +181,33 @@ fn parse_id(file: &str, line: usize, column: &str, raw: &str) -> Result<u64, Inp
 /// Parse the gold TSV. Fully empty lines are skipped; a row may omit trailing empty fields but
 /// may not have more fields than the header.
 pub fn parse_gold(file: &str, bytes: &[u8]) -> Result<Vec<GoldEssay>, InputError> {
-    let text = decode_gold(file, bytes)?;
-    let mut lines = text
-        .split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .enumerate()
-        .map(|(i, l)| (i + 1, l));
-    let header: Vec<&str> = match lines.next() {
-        Some((_, h)) if !h.trim().is_empty() => h.split('\t').map(str::trim).collect(),
+    parse_gold_from(file, bytes, true)
+}
+
+/// [`parse_gold`] from a stream (a `&[u8]` is one), one line at a time; `keep_text`: keep
+/// each essay's text (for the samples and the detail view).
+pub fn parse_gold_from(
+    file: &str,
+    reader: impl std::io::BufRead,
+    keep_text: bool,
+) -> Result<Vec<GoldEssay>, InputError> {
+    let mut lines = GoldLines::new(file, reader)?;
+    let parsed = parse_gold_lines(file, &mut lines, keep_text);
+    match parsed {
+        Err(e) => Err(lines.utf8_error_after().unwrap_or(e)),
+        ok => ok,
+    }
+}
+
+fn parse_gold_lines<R: std::io::BufRead>(
+    file: &str,
+    lines: &mut GoldLines<'_, R>,
+    keep_text: bool,
+) -> Result<Vec<GoldEssay>, InputError> {
+    let header: Vec<String> = match lines.next_line()? {
+        Some((_, h)) if !h.trim().is_empty() => {
+            h.split('\t').map(|f| f.trim().to_string()).collect()
+        }
         _ => {
             return Err(InputError::whole_file(
                 file,
@@ -120,7 +235,7 @@ pub fn parse_gold(file: &str, bytes: &[u8]) -> Result<Vec<GoldEssay>, InputError
     let essay_col = header.iter().position(|h| *h == "essay");
     let mut essays = Vec::new();
     let mut seen: HashMap<u64, usize> = HashMap::new();
-    for (line, row) in lines {
+    while let Some((line, row)) = lines.next_line()? {
         if row.is_empty() {
             continue;
         }
@@ -165,7 +280,10 @@ pub fn parse_gold(file: &str, bytes: &[u8]) -> Result<Vec<GoldEssay>, InputError
             id,
             set,
             score,
-            text: essay_col.map(|c| field(c).to_string()).unwrap_or_default(),
+            text: essay_col
+                .filter(|_| keep_text)
+                .map(|c| field(c).to_string())
+                .unwrap_or_default(),
             line,
         });
     }
@@ -274,6 +392,46 @@ mod tests {
     use super::*;
 
     const HEADER: &str = "essay_id\tessay_set\tessay\trater1_domain1\tdomain1_score\tdomain2_score";
+
+    #[test]
+    fn gold_read_from_a_trickling_stream_is_the_gold_read_whole() {
+        let mut latin1 = format!("{HEADER}\r\n").into_bytes();
+        latin1.extend_from_slice(b"7\t3\tun caf\xE9\t2\t3\t\r\n8\t8\tx\t1\t60");
+        let mut utf8 = b"\xEF\xBB\xBF".to_vec();
+        utf8.extend_from_slice(format!("{HEADER}\n7\t3\tun café\t2\t3\t\n").as_bytes());
+        for bytes in [&latin1[..], &utf8[..], b"", b"\n", b"\xEF\xBB", b"\xEF\n"] {
+            let trickle = std::io::BufReader::with_capacity(1, bytes);
+            assert_eq!(
+                parse_gold_from("g.tsv", trickle, true),
+                parse_gold("g.tsv", bytes),
+                "{bytes:?}"
+            );
+        }
+        assert_eq!(parse_gold("g.tsv", &utf8).unwrap()[0].text, "un café");
+    }
+
+    #[test]
+    fn invalid_utf8_after_a_mark_wins_over_an_earlier_bad_row() {
+        // As when the whole file was decoded first: the first invalid byte, with its line and
+        // `from_utf8`'s index after the mark.
+        let mut bytes = b"\xEF\xBB\xBF".to_vec();
+        bytes.extend_from_slice(format!("{HEADER}\nx\t3\te\t2\t3\t\n8\t8\tb").as_bytes());
+        bytes.extend_from_slice(b"\xFFad\t1\t6\n");
+        let whole = std::str::from_utf8(&bytes[3..]).unwrap_err();
+        assert_eq!(
+            parse_gold("g.tsv", &bytes).unwrap_err(),
+            InputError::at_line("g.tsv", 3, format!("not UTF-8 text: {whole}"))
+        );
+        // A cut sequence at the end of the file.
+        let mut cut = b"\xEF\xBB\xBF".to_vec();
+        cut.extend_from_slice(format!("{HEADER}\n7\t3\te\t2\t3\t\n").as_bytes());
+        cut.extend_from_slice(b"\xE6\xBC");
+        let whole = std::str::from_utf8(&cut[3..]).unwrap_err();
+        assert_eq!(
+            parse_gold("g.tsv", &cut).unwrap_err(),
+            InputError::at_line("g.tsv", 3, format!("not UTF-8 text: {whole}"))
+        );
+    }
 
     #[test]
     fn gold_is_latin1_with_crlf_and_header_by_name() {

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 
 use crate::error::InputError;
 use crate::json_array::{self, ArrayError};
+use crate::text::Text;
 
 /// A Track 1 relevance level. The numeric value is the one the formulas use (any evenly spaced
 /// order-preserving mapping gives the same ACC_A, r and Score).
@@ -224,11 +225,13 @@ impl<'a> Record<'a> {
 /// read one object at a time: only what `each` returns is kept.
 fn parse_array<T>(
     file: &str,
-    text: &str,
+    text: Text,
     what: &str,
     mut each: impl FnMut(Record<'_>) -> Result<T, InputError>,
 ) -> Result<Vec<T>, InputError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = text
+        .strip_bom()
+        .map_err(|e| crate::text::read_error(file, &e))?;
     let mut out = Vec::new();
     let read = json_array::for_each(text, |number, value| {
         let object = value.as_object().ok_or_else(|| {
@@ -282,14 +285,24 @@ fn check_unique<'a>(
 /// Parse a gold file: `[{id, grade, requirement, title, content, classification}]` (Track 2 gold
 /// files may add `comment`). `requirement`, `title` and `content` may be absent (empty). Records
 /// without `id` (the samples layout) are numbered by their 0-based position.
-pub fn parse_gold(file: &str, text: &str) -> Result<Vec<GoldEssay>, InputError> {
+pub fn parse_gold<'a>(file: &str, text: impl Into<Text<'a>>) -> Result<Vec<GoldEssay>, InputError> {
+    parse_gold_with(file, text, |_| {})
+}
+
+/// [`parse_gold`], handing each essay to `shrink` as it is read (before the next one), e.g. to
+/// drop texts the caller's report does not show.
+pub fn parse_gold_with<'a>(
+    file: &str,
+    text: impl Into<Text<'a>>,
+    mut shrink: impl FnMut(&mut GoldEssay),
+) -> Result<Vec<GoldEssay>, InputError> {
     let essays = parse_array(
         file,
-        text,
+        text.into(),
         "essays with `id`, `grade` and `classification`",
         |mut r| {
             let id = r.id_or_position()?;
-            Ok(GoldEssay {
+            let mut essay = GoldEssay {
                 id,
                 grade: r.grade()?,
                 requirement: r.optional_string("requirement")?.unwrap_or_default(),
@@ -298,7 +311,9 @@ pub fn parse_gold(file: &str, text: &str) -> Result<Vec<GoldEssay>, InputError> 
                 level: r.level()?,
                 comment: r.optional_string("comment")?,
                 record: r.number,
-            })
+            };
+            shrink(&mut essay);
+            Ok(essay)
         },
     )?;
     if essays.is_empty() {
@@ -331,24 +346,32 @@ pub struct ClassEssay {
 
 /// Parse a class's essays: `grade` required, `id` optional (absent → the 0-based position, as
 /// the test file numbers its essays), `classification` and `comment` optional.
-pub fn parse_essays(file: &str, text: &str) -> Result<Vec<ClassEssay>, InputError> {
-    let essays = parse_array(file, text, "essays with `grade` and `content`", |mut r| {
-        let id = r.id_or_position()?;
-        let gold = match r.object.get("classification") {
-            None | Some(Value::Null) => None,
-            Some(_) => Some(r.level()?),
-        };
-        Ok(ClassEssay {
-            id,
-            grade: r.grade()?,
-            requirement: r.optional_string("requirement")?.unwrap_or_default(),
-            title: r.optional_string("title")?.unwrap_or_default(),
-            content: r.optional_string("content")?.unwrap_or_default(),
-            gold,
-            comment: r.optional_string("comment")?,
-            record: r.number,
-        })
-    })?;
+pub fn parse_essays<'a>(
+    file: &str,
+    text: impl Into<Text<'a>>,
+) -> Result<Vec<ClassEssay>, InputError> {
+    let essays = parse_array(
+        file,
+        text.into(),
+        "essays with `grade` and `content`",
+        |mut r| {
+            let id = r.id_or_position()?;
+            let gold = match r.object.get("classification") {
+                None | Some(Value::Null) => None,
+                Some(_) => Some(r.level()?),
+            };
+            Ok(ClassEssay {
+                id,
+                grade: r.grade()?,
+                requirement: r.optional_string("requirement")?.unwrap_or_default(),
+                title: r.optional_string("title")?.unwrap_or_default(),
+                content: r.optional_string("content")?.unwrap_or_default(),
+                gold,
+                comment: r.optional_string("comment")?,
+                record: r.number,
+            })
+        },
+    )?;
     if essays.is_empty() {
         return Err(InputError::whole_file(
             file,
@@ -360,10 +383,13 @@ pub fn parse_essays(file: &str, text: &str) -> Result<Vec<ClassEssay>, InputErro
 }
 
 /// Parse a Track 1 submission: `[{id, classification}]` (other fields are ignored).
-pub fn parse_predictions(file: &str, text: &str) -> Result<Vec<Prediction>, InputError> {
+pub fn parse_predictions<'a>(
+    file: &str,
+    text: impl Into<Text<'a>>,
+) -> Result<Vec<Prediction>, InputError> {
     let predictions = parse_array(
         file,
-        text,
+        text.into(),
         "predictions with `id` and `classification`",
         |mut r| {
             let id = r.read_id()?;
@@ -380,15 +406,23 @@ pub fn parse_predictions(file: &str, text: &str) -> Result<Vec<Prediction>, Inpu
 }
 
 /// Parse a Track 2 submission: `[{id, comment}]` (other fields are ignored).
-pub fn parse_comments(file: &str, text: &str) -> Result<Vec<Comment>, InputError> {
-    let comments = parse_array(file, text, "comments with `id` and `comment`", |mut r| {
-        let id = r.read_id()?;
-        Ok(Comment {
-            id,
-            comment: r.string("comment")?,
-            record: r.number,
-        })
-    })?;
+pub fn parse_comments<'a>(
+    file: &str,
+    text: impl Into<Text<'a>>,
+) -> Result<Vec<Comment>, InputError> {
+    let comments = parse_array(
+        file,
+        text.into(),
+        "comments with `id` and `comment`",
+        |mut r| {
+            let id = r.read_id()?;
+            Ok(Comment {
+                id,
+                comment: r.string("comment")?,
+                record: r.number,
+            })
+        },
+    )?;
     check_unique(file, comments.iter().map(|c| (c.id.as_str(), c.record)))?;
     Ok(comments)
 }

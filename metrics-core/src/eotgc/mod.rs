@@ -29,7 +29,7 @@ pub mod track2;
 
 pub use format::{
     ClassEssay, Comment, GoldEssay, Judged, LABEL_SPELLINGS, Level, Prediction, join,
-    parse_comments, parse_essays, parse_gold, parse_predictions,
+    parse_comments, parse_essays, parse_gold, parse_gold_with, parse_predictions,
 };
 pub use track2::{
     MAX_COMMENT_CHARS, Track2File, Track2Inputs, check_comments, comments_report,
@@ -129,6 +129,16 @@ pub fn track1_report(
     pred_file: &str,
     judged: &[Judged<'_>],
 ) -> Result<Report, InputError> {
+    track1_report_with(inputs, pred_file, judged, true)
+}
+
+/// [`track1_report`], with or without the per-record `samples` (`None` without).
+pub fn track1_report_with(
+    inputs: Vec<InputFile>,
+    pred_file: &str,
+    judged: &[Judged<'_>],
+    with_samples: bool,
+) -> Result<Report, InputError> {
     let all: Vec<&Judged<'_>> = judged.iter().collect();
     let overall = scores_of(&all)
         .map_err(|e| InputError::whole_file(pred_file, format!("cannot score: {e}")))?;
@@ -168,22 +178,24 @@ pub fn track1_report(
         });
     }
 
-    let samples = judged
-        .iter()
-        .map(|j| {
-            serde_json::json!({
-                "id": j.essay.id,
-                "grade": j.essay.grade,
-                "requirement": j.essay.requirement,
-                "title": j.essay.title,
-                "gold": j.essay.level.chinese(),
-                "pred": j.predicted.chinese(),
-                "gold_value": j.essay.level.value(),
-                "pred_value": j.predicted.value(),
-                "acc_a": 1.0 - (j.essay.level.value() - j.predicted.value()).abs() / 4.0,
+    let samples = with_samples.then(|| {
+        judged
+            .iter()
+            .map(|j| {
+                serde_json::json!({
+                    "id": j.essay.id,
+                    "grade": j.essay.grade,
+                    "requirement": j.essay.requirement,
+                    "title": j.essay.title,
+                    "gold": j.essay.level.chinese(),
+                    "pred": j.predicted.chinese(),
+                    "gold_value": j.essay.level.value(),
+                    "pred_value": j.predicted.value(),
+                    "acc_a": 1.0 - (j.essay.level.value() - j.predicted.value()).abs() / 4.0,
+                })
             })
-        })
-        .collect();
+            .collect()
+    });
 
     Ok(Report {
         benchmark: "eotgc".into(),
@@ -194,7 +206,7 @@ pub fn track1_report(
             metrics: overall.metrics(),
         },
         subsets,
-        samples: Some(samples),
+        samples,
         warnings,
     })
 }

@@ -154,9 +154,15 @@ pub struct TotalRow {
 }
 
 /// Parse a `--track2` input file (see [`Track2File`]).
-pub fn parse_track2_file(file: &str, text: &str) -> Result<Track2File, InputError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let parsed: Track2File = serde_json::from_str(text).map_err(|e| {
+pub fn parse_track2_file<'a>(
+    file: &str,
+    text: impl Into<crate::text::Text<'a>>,
+) -> Result<Track2File, InputError> {
+    let text = text
+        .into()
+        .strip_bom()
+        .map_err(|e| crate::text::read_error(file, &e))?;
+    let parsed: Track2File = text.parse_json().map_err(|e| {
         InputError::new(
             file,
             (e.line() > 0).then_some(e.line()),

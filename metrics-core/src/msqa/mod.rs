@@ -44,6 +44,7 @@ pub use reply::{Generation, ReplyError, normalise_reply, python_strip};
 use crate::error::{InputError, MetricError};
 use crate::json_array::{self, ArrayError};
 use crate::report::{InputFile, MetricValue, Metrics, Overall, Report, Subset, Warning};
+use crate::text::Text;
 
 /// `usage` of a record.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
@@ -79,12 +80,26 @@ pub struct EvalRecord {
 
 /// Parse an `evaluation.json` (a JSON array of records) or its JSONL log `evaluation.log` (one
 /// record per line; blank lines skipped). Every problem names the file and record.
-pub fn parse_evaluation(file: &str, text: &str) -> Result<Vec<EvalRecord>, InputError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+pub fn parse_evaluation<'a>(
+    file: &str,
+    text: impl Into<Text<'a>>,
+) -> Result<Vec<EvalRecord>, InputError> {
+    parse_evaluation_with(file, text, |_| {})
+}
+
+/// [`parse_evaluation`], handing each record to `shrink` as it is read (before the next one),
+/// e.g. to drop texts the caller's rule never reads.
+pub fn parse_evaluation_with<'a>(
+    file: &str,
+    text: impl Into<Text<'a>>,
+    mut shrink: impl FnMut(&mut EvalRecord),
+) -> Result<Vec<EvalRecord>, InputError> {
+    let read_error = |e: std::io::Error| crate::text::read_error(file, &e);
+    let mut text = text.into().strip_bom().map_err(read_error)?;
     // One record at a time: each element or line becomes an `EvalRecord` before the next is
     // read. Syntax errors anywhere are reported before the first bad record, as when the whole
     // file was parsed first.
-    let to_record = |number: usize, value: Value| -> Result<EvalRecord, InputError> {
+    let mut to_record = |number: usize, value: Value| -> Result<EvalRecord, InputError> {
         let id = value
             .get("id")
             .and_then(Value::as_str)
@@ -94,11 +109,12 @@ pub fn parse_evaluation(file: &str, text: &str) -> Result<Vec<EvalRecord>, Input
             InputError::at_line(file, number, format!("{id}not an evaluation record: {e}"))
         })?;
         record.record = number;
+        shrink(&mut record);
         Ok(record)
     };
     let mut records = Vec::new();
     let mut first_error = None;
-    if text.trim_start().starts_with('[') {
+    if text.first_non_space().map_err(read_error)? == Some('[') {
         let read = json_array::for_each_in_seq(text, |number, value| {
             records.push(to_record(number, value)?);
             Ok(())
@@ -122,20 +138,20 @@ pub fn parse_evaluation(file: &str, text: &str) -> Result<Vec<EvalRecord>, Input
             Err(ArrayError::Element(e)) => first_error = Some(e),
         }
     } else {
-        for (index, line) in text.lines().enumerate() {
+        text.for_each_line(file, |number, line| {
             if line.trim().is_empty() {
-                continue;
+                return Ok(());
             }
-            let value = serde_json::from_str(line).map_err(|e| {
-                InputError::at_line(file, index + 1, format!("not valid JSON: {e}"))
-            })?;
+            let value = serde_json::from_str(line)
+                .map_err(|e| InputError::at_line(file, number, format!("not valid JSON: {e}")))?;
             if first_error.is_none() {
-                match to_record(index + 1, value) {
+                match to_record(number, value) {
                     Ok(record) => records.push(record),
                     Err(e) => first_error = Some(e),
                 }
             }
-        }
+            Ok(())
+        })?;
     }
     if let Some(e) = first_error {
         return Err(e);
@@ -147,6 +163,18 @@ pub fn parse_evaluation(file: &str, text: &str) -> Result<Vec<EvalRecord>, Input
         ));
     }
     Ok(records)
+}
+
+/// Drop the texts the official rule does not read: `reasoning_content` counts only by being
+/// there (it stays `Some("")`); `content` is what `answer_verify` reads and stays.
+pub fn drop_unjudged_text(record: &mut EvalRecord) {
+    if let Some(reasoning) = record
+        .generation
+        .as_mut()
+        .and_then(|g| g.reasoning_content.as_mut())
+    {
+        *reasoning = String::new();
+    }
 }
 
 /// How the official rule classifies one record.
@@ -379,12 +407,21 @@ pub fn official_score_json(
 /// of first appearance, i.e. dataset order), per-record samples, and warnings where a stored
 /// `pred`/`result` differs from the re-derived one or where the official code would crash.
 pub fn score_evaluation(input: InputFile, records: &[EvalRecord]) -> Result<Report, InputError> {
+    score_evaluation_with(input, records, true)
+}
+
+/// [`score_evaluation`], with or without the per-record `samples` (`None` without).
+pub fn score_evaluation_with(
+    input: InputFile,
+    records: &[EvalRecord],
+    with_samples: bool,
+) -> Result<Report, InputError> {
     let file = input.path.clone();
     let judgements = judge_all(&file, records)?;
     let mut overall = Tally::default();
     let mut subtasks: Vec<(&str, Tally)> = Vec::new();
     let mut warnings = Vec::new();
-    let mut samples = Vec::with_capacity(records.len());
+    let mut samples = Vec::with_capacity(if with_samples { records.len() } else { 0 });
     for (record, judgement) in records.iter().zip(&judgements) {
         overall.add(judgement);
         let subtask = record.subtask.as_deref().unwrap_or(NO_SUBTASK);
@@ -405,6 +442,9 @@ pub fn score_evaluation(input: InputFile, records: &[EvalRecord]) -> Result<Repo
                     record.id, record.stored_pred, record.stored_result, judgement.pred, judgement.result
                 ),
             });
+        }
+        if !with_samples {
+            continue;
         }
         samples.push(json!({
             "record": record.record,
@@ -442,7 +482,7 @@ pub fn score_evaluation(input: InputFile, records: &[EvalRecord]) -> Result<Repo
                 metrics: tally.metrics(),
             })
             .collect(),
-        samples: Some(samples),
+        samples: with_samples.then_some(samples),
         warnings,
     })
 }

@@ -30,6 +30,7 @@ use super::EvalRecord;
 use crate::error::InputError;
 use crate::json_array::{self, ArrayError};
 use crate::report::{InputFile, MetricValue, Metrics, Overall, Report, Subset, Warning};
+use crate::text::Text;
 
 /// One item to judge.
 #[derive(Debug, Clone, PartialEq)]
@@ -81,6 +82,21 @@ pub fn paper_correct(gold: &str, raw: &str, last_five: bool) -> bool {
     (gold == "YES" && window.contains("YES")) || (gold == "NO" && window.contains("NO"))
 }
 
+/// What [`paper_correct`] reads of an output, as a short text with the same verdict for every
+/// gold and either window ("YES", "NO", "YESNO" or ""): for a caller that does not print the
+/// outputs (no `samples`) and need not keep them.
+pub fn judged_part(raw: &str, last_five: bool) -> String {
+    let window = if last_five { last_chars(raw, 5) } else { raw };
+    let mut part = String::new();
+    if window.contains("YES") {
+        part.push_str("YES");
+    }
+    if window.contains("NO") {
+        part.push_str("NO");
+    }
+    part
+}
+
 /// `round(correct / (judged + 0.00001), 4) * 100`, as `compute_metrics` prints it.
 pub fn percent_as_printed(correct: usize, judged: usize) -> f64 {
     let share = correct as f64 / (judged as f64 + 0.00001);
@@ -104,8 +120,10 @@ struct DatasetItem {
 }
 
 /// Whether a JSON text looks like the authors' inference file (array of `{dataset_item, …}`).
-pub fn is_inference_file(text: &str) -> bool {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+pub fn is_inference_file<'a>(text: impl Into<Text<'a>>) -> bool {
+    let Ok(text) = text.into().strip_bom() else {
+        return false;
+    };
     let mut first = None;
     let read = json_array::for_each_in_seq(text, |number, item: Value| {
         if number == 1 {
@@ -117,20 +135,37 @@ pub fn is_inference_file(text: &str) -> bool {
 }
 
 /// Parse the authors' inference file, one item at a time.
-pub fn parse_inference(file: &str, text: &str) -> Result<Vec<PaperItem>, InputError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+pub fn parse_inference<'a>(
+    file: &str,
+    text: impl Into<Text<'a>>,
+) -> Result<Vec<PaperItem>, InputError> {
+    parse_inference_with(file, text, |_| {})
+}
+
+/// [`parse_inference`], handing each item to `shrink` as it is read (e.g. [`judged_part`]).
+pub fn parse_inference_with<'a>(
+    file: &str,
+    text: impl Into<Text<'a>>,
+    mut shrink: impl FnMut(&mut PaperItem),
+) -> Result<Vec<PaperItem>, InputError> {
+    let text = text
+        .into()
+        .strip_bom()
+        .map_err(|e| crate::text::read_error(file, &e))?;
     let mut items = Vec::new();
     let read = json_array::for_each_in_seq(text, |number, value| {
         let item: RawItem = serde_json::from_value(value).map_err(|e| {
             InputError::at_line(file, number, format!("expected {{dataset_item: {{true_false_question_answer, …}}, inference_result}}: {e}"))
         })?;
-        items.push(PaperItem {
+        let mut item = PaperItem {
             question: item.dataset_item.question,
             subtask: item.dataset_item.question_type,
             gold: item.dataset_item.true_false_question_answer,
             raw: item.inference_result,
             record: number,
-        });
+        };
+        shrink(&mut item);
+        items.push(item);
         Ok(())
     });
     match read {
@@ -167,8 +202,14 @@ pub fn from_evaluation(records: Vec<EvalRecord>) -> Vec<PaperItem> {
 
 /// A good-question list: the authors' `final_dataset_filtered.json` (objects with `question`) or
 /// a plain JSON array of question strings.
-pub fn parse_good_questions(file: &str, text: &str) -> Result<HashSet<String>, InputError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+pub fn parse_good_questions<'a>(
+    file: &str,
+    text: impl Into<Text<'a>>,
+) -> Result<HashSet<String>, InputError> {
+    let text = text
+        .into()
+        .strip_bom()
+        .map_err(|e| crate::text::read_error(file, &e))?;
     let mut questions = HashSet::new();
     let read = json_array::for_each_in_seq(text, |number, mut value| {
         let question = match value.get_mut("question") {

@@ -19,6 +19,7 @@ use super::lenient_json::json_loads;
 use super::lite::{self, Lite, LiteSeed};
 use crate::error::InputError;
 use crate::python::{PyValue, py_str};
+use crate::text::Text;
 
 /// The error name that marks a correct step (skipped by ECS).
 pub const CORRECT_NAME: &str = "步骤正确";
@@ -153,16 +154,18 @@ pub fn parse_scored(name: &str, text: &str) -> Result<Vec<ScoredLine>, InputErro
 /// [`parse_scored`] without building `Value`s: `each(line, reply_text)` per reply line, in
 /// order (`reply_text` as [`ScoredLine::reply_text`], borrowed when the field is a JSON
 /// string without escapes).
-pub fn for_each_scored<'a>(
+pub fn for_each_scored<'t>(
     name: &str,
-    text: &'a str,
-    mut each: impl FnMut(usize, Cow<'a, str>),
+    text: impl Into<Text<'t>>,
+    mut each: impl FnMut(usize, Cow<'_, str>),
 ) -> Result<(), InputError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    for (index, raw) in text.lines().enumerate() {
-        let line = index + 1;
+    let text = text
+        .into()
+        .strip_bom()
+        .map_err(|e| crate::text::read_error(name, &e))?;
+    text.for_each_line(name, |line, raw| {
         if raw.trim().is_empty() {
-            continue;
+            return Ok(());
         }
         let field = raw.split('\t').nth(1).ok_or_else(|| {
             InputError::at_line(name, line, "expected `id<TAB>json-string`, found no TAB")
@@ -171,8 +174,8 @@ pub fn for_each_scored<'a>(
             Ok(Lite::Str(reply)) => each(line, reply),
             _ => each(line, Cow::Owned(decode_reply(name, line, field)?.py_str())),
         }
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// The error taxonomy (`error_type.jsonl`): per line, `q_id` (as Python `str()`) and names.
@@ -487,16 +490,18 @@ impl Response {
 /// Parse a JSONL file of records (gold dataset or predictions) into [`Lite`] objects keeping
 /// only [`RECORD_KEYS`], calling `each(line, entries)` in order. A line that is not a JSON
 /// object stops the parse with its error.
-pub fn for_each_record<'a>(
+pub fn for_each_record<'t>(
     name: &str,
-    text: &'a str,
-    mut each: impl FnMut(usize, Vec<(Cow<'a, str>, Lite<'a>)>),
+    text: impl Into<Text<'t>>,
+    mut each: impl FnMut(usize, Vec<(Cow<'_, str>, Lite<'_>)>),
 ) -> Result<(), InputError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    for (index, raw) in text.lines().enumerate() {
-        let line = index + 1;
+    let text = text
+        .into()
+        .strip_bom()
+        .map_err(|e| crate::text::read_error(name, &e))?;
+    text.for_each_line(name, |line, raw| {
         if raw.trim().is_empty() {
-            continue;
+            return Ok(());
         }
         match lite::parse(raw, LiteSeed::RECORD) {
             // RECORD only accepts objects.
@@ -521,12 +526,15 @@ pub fn for_each_record<'a>(
                     ));
             }
         }
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// Read a whole prediction file into responses.
-pub fn parse_predictions(name: &str, text: &str) -> Result<Vec<Response>, InputError> {
+pub fn parse_predictions<'t>(
+    name: &str,
+    text: impl Into<Text<'t>>,
+) -> Result<Vec<Response>, InputError> {
     // As the official order: every line is parsed (a parse error anywhere wins), then the
     // records are read (the first bad record's error).
     let mut responses = Vec::new();

@@ -43,6 +43,7 @@ pub use format::{ErrorSlots, Response, Taxonomy};
 
 use crate::error::{InputError, MetricError};
 use crate::report::{InputFile, MetricValue, Metrics, Overall, Report, Subset, Warning};
+use crate::text::Text;
 
 /// Which scoring rules to apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -197,34 +198,97 @@ pub fn score_predictions_with(
 /// The same results and errors as [`format::parse_records`] + [`format::parse_scored`] +
 /// [`step2::process_file`] + [`Response::from_record`], in that order, without building the
 /// processed records; an empty gold file is an error naming it (scoring would fail anyway).
+/// It runs as three steps a streaming caller can take one file at a time: [`gold_steps`]
+/// (the dataset file), [`predict_replies`] (the raw file), [`responses_with`] (the dataset
+/// file again).
 pub fn process_raw_file(file: &RawFile) -> Result<Vec<Response>, InputError> {
-    let mut gold = Vec::new();
-    format::for_each_record(file.dataset.name, file.dataset.text, |line, entries| {
-        gold.push((line, entries));
-    })?;
-    let mut replies = Vec::new();
-    format::for_each_scored(file.scored.name, file.scored.text, |line, reply_text| {
-        replies.push((line, reply_text));
-    })?;
-    if gold.is_empty() {
-        return Err(step2::no_gold_records(file.dataset.name));
-    }
-    // Step 2 over every paired record first (its errors come before the records' own).
-    let mut predictions = Vec::with_capacity(replies.len().min(gold.len()));
-    for ((gold_line, entries), (reply_line, text)) in gold.iter().zip(&replies) {
-        let at = |message: String| InputError::at_line(file.scored.name, *reply_line, message);
+    let gold = gold_steps(file.dataset.name, file.dataset.text)?;
+    let predictions = predict_replies(&gold, file.scored.name, file.scored.text)?;
+    responses_with(file.dataset.name, file.dataset.text, &predictions)
+}
+
+/// What step 2 needs of a gold dataset file: per record, its line and its number of steps
+/// (`None` when `steps` is not a list).
+#[derive(Debug, Clone)]
+pub struct GoldSteps {
+    name: String,
+    records: Vec<(usize, Option<usize>)>,
+}
+
+/// Read a gold dataset file (whole or streamed) for [`predict_replies`]; its parse errors.
+pub fn gold_steps<'t>(name: &str, text: impl Into<Text<'t>>) -> Result<GoldSteps, InputError> {
+    let mut records = Vec::new();
+    format::for_each_record(name, text, |line, entries| {
         let n_steps = match entries.iter().find(|(k, _)| k == "steps") {
-            Some((_, lite::Lite::Array(s))) => s.len(),
-            _ => return Err(step2::steps_not_a_list(file.dataset.name, *gold_line)),
+            Some((_, lite::Lite::Array(s))) => Some(s.len()),
+            _ => None,
         };
-        predictions.push(step2::predict(text, n_steps).map_err(at)?);
+        records.push((line, n_steps));
+    })?;
+    Ok(GoldSteps {
+        name: name.to_string(),
+        records,
+    })
+}
+
+/// Step 2 over a raw reply file (whole or streamed) against its gold records: one prediction
+/// per paired record, made as each reply is read (no reply text is kept). Errors in the order
+/// of the whole-file reading: the reply file's format, an empty gold file, then step 2's in
+/// record order.
+pub fn predict_replies<'t>(
+    gold: &GoldSteps,
+    scored_name: &str,
+    text: impl Into<Text<'t>>,
+) -> Result<Vec<format::Prediction>, InputError> {
+    let mut predictions = Vec::with_capacity(gold.records.len());
+    let mut first_error = None;
+    let mut k = 0;
+    format::for_each_scored(scored_name, text, |reply_line, reply_text| {
+        if first_error.is_none()
+            && let Some(&(gold_line, n_steps)) = gold.records.get(k)
+        {
+            match n_steps {
+                None => first_error = Some(step2::steps_not_a_list(&gold.name, gold_line)),
+                Some(n_steps) => match step2::predict(&reply_text, n_steps) {
+                    Ok(p) => predictions.push(p),
+                    Err(message) => {
+                        first_error = Some(InputError::at_line(scored_name, reply_line, message));
+                    }
+                },
+            }
+        }
+        k += 1;
+    })?;
+    if gold.records.is_empty() {
+        return Err(step2::no_gold_records(&gold.name));
     }
-    gold.iter()
-        .enumerate()
-        .map(|(k, (line, entries))| {
-            Response::from_lite(file.dataset.name, *line, entries, predictions.get(k))
-        })
-        .collect()
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok(predictions),
+    }
+}
+
+/// The gold dataset file read again (whole or streamed), each record with step 2's
+/// prediction for it: the responses, or the first record's error.
+pub fn responses_with<'t>(
+    name: &str,
+    text: impl Into<Text<'t>>,
+    predictions: &[format::Prediction],
+) -> Result<Vec<Response>, InputError> {
+    let mut responses = Vec::with_capacity(predictions.len());
+    let mut first_error = None;
+    format::for_each_record(name, text, |line, entries| {
+        if first_error.is_none() {
+            match Response::from_lite(name, line, &entries, predictions.get(responses.len())) {
+                Ok(r) => responses.push(r),
+                Err(e) => first_error = Some(e),
+            }
+        }
+    })?;
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok(responses),
+    }
 }
 
 /// Score raw reply files: step 2 first, then as [`score_predictions`].
@@ -263,6 +327,18 @@ pub fn report_from_responses(
     variant: Variant,
 ) -> Result<Report, InputError> {
     build_report(taxonomy, files, inputs, variant, true)
+}
+
+/// [`report_from_responses`], with or without the per-record `samples` (the command line
+/// reads its files as streams and builds the report from the responses).
+pub fn report_from_responses_with(
+    taxonomy: &Taxonomy,
+    files: Vec<(String, Vec<Response>)>,
+    inputs: Vec<InputFile>,
+    variant: Variant,
+    with_samples: bool,
+) -> Result<Report, InputError> {
+    build_report(taxonomy, files, inputs, variant, with_samples)
 }
 
 fn display_name(key: &str) -> &str {

@@ -35,6 +35,7 @@ use super::log::{
 use super::py_strip;
 use crate::error::InputError;
 use crate::report::Report;
+use crate::text::Text;
 
 /// `utils.extract_final_answer`: the stripped text between the last `<answer>` and the first
 /// `</answer>` after it; `None` without such a pair.
@@ -102,7 +103,9 @@ pub fn step_level_accuracy(llm_judge: &Value) -> Result<f64, JudgeError> {
 pub const KEYS: [&str; 2] = ["exact_match", "step_level_accuracy"];
 
 /// Score a step-1 or step-2 deep-research log.
-pub fn score_log(name: &str, text: &str) -> Result<Report, InputError> {
+pub fn score_log<'t>(name: &str, text: impl Into<Text<'t>>) -> Result<Report, InputError> {
+    let text = text.into();
+    let inputs = text.input_file(name).into_iter().collect();
     // One record at a time: only the per-item results are kept.
     let mut items = Vec::new();
     let mut warnings = Vec::new();
@@ -171,8 +174,7 @@ pub fn score_log(name: &str, text: &str) -> Result<Report, InputError> {
     }
     Ok(build_report(
         "sgi-deep-research",
-        name,
-        text,
+        inputs,
         items,
         warnings,
         |scored| mean_metrics(&KEYS, scored),

@@ -27,10 +27,11 @@ use serde_json::{Map, Value};
 
 use super::log::{
     ItemResult, build_report, discipline_of, idx_of, kind, null_record_warning, number_field,
-    parse_array, python_mean, records, string_field, warn,
+    parse_array_keeping, python_mean, records, string_field, warn,
 };
 use crate::error::InputError;
 use crate::report::{MetricValue, Metrics, Report, Warning};
+use crate::text::Text;
 
 /// One unit-test run as step 3 records it.
 #[derive(Debug, Clone, PartialEq)]
@@ -323,15 +324,20 @@ fn unit_run(
 
 /// Score a step-3 or step-4 dry-experiment log, with optional raw judge replies
 /// (`(file name, text)` of a JSON object `{idx: {"0": reply, …}}`).
-pub fn score_log(
+pub fn score_log<'t>(
     name: &str,
-    text: &str,
+    text: impl Into<Text<'t>>,
     judge_replies: Option<(&str, &str)>,
 ) -> Result<Report, InputError> {
+    let text = text.into();
+    let inputs = text.input_file(name).into_iter().collect();
     let replies = judge_replies
         .map(|(n, t)| parse_replies(n, t))
         .transpose()?;
-    let values = parse_array(name, text)?;
+    // The unit runs and their reference outputs (`unit_test`, `unit_test_{k}_output`).
+    let values = parse_array_keeping(name, text, |key| {
+        matches!(key, "idx" | "discipline") || key.starts_with("unit_test")
+    })?;
     let mut items = Vec::new();
     let mut warnings = Vec::new();
     for record in records(name, &values)? {
@@ -446,9 +452,7 @@ pub fn score_log(
                     .into(),
         });
     }
-    Ok(build_report(
-        "sgi-dry", name, text, items, warnings, aggregate,
-    ))
+    Ok(build_report("sgi-dry", inputs, items, warnings, aggregate))
 }
 
 fn aggregate(items: &[&ItemResult]) -> Metrics {

@@ -43,6 +43,7 @@ use super::idea_parse::{literal_eval, parse_generated_idea, py_str};
 use super::log::{self, ItemResult};
 use crate::error::InputError;
 use crate::report::{MetricValue, Metrics, Report, Warning};
+use crate::text::Text;
 
 /// Stored judge replies: idx → calls `(positions_swapped, reply)`.
 type JudgeReplies = HashMap<String, Vec<(bool, Option<String>)>>;
@@ -71,9 +72,9 @@ pub struct IdeaSources<'a> {
 }
 
 /// Score an idea-generation log; `embeddings` recomputes the embedding-derived objectives.
-pub fn score_log(
+pub fn score_log<'t>(
     name: &str,
-    text: &str,
+    text: impl Into<Text<'t>>,
     embeddings: Option<&dyn Embedder>,
 ) -> Result<Report, InputError> {
     score_log_with(
@@ -87,11 +88,13 @@ pub fn score_log(
 }
 
 /// Score an idea-generation log with embeddings and/or stored judge replies.
-pub fn score_log_with(
+pub fn score_log_with<'t>(
     name: &str,
-    text: &str,
+    text: impl Into<Text<'t>>,
     sources: &IdeaSources<'_>,
 ) -> Result<Report, InputError> {
+    let text = text.into();
+    let inputs = text.input_file(name).into_iter().collect();
     let items = log::parse_array(name, text)?;
     let records = log::records(name, &items)?;
     let replies = match sources.judge_replies {
@@ -167,7 +170,7 @@ pub fn score_log_with(
         });
     }
     Ok(log::build_report(
-        "sgi-idea", name, text, results, warnings, aggregate,
+        "sgi-idea", inputs, results, warnings, aggregate,
     ))
 }
 

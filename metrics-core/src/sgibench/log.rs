@@ -10,6 +10,7 @@ use super::DISCIPLINES;
 use crate::error::InputError;
 use crate::json_array::{self, ArrayError};
 use crate::report::{InputFile, MetricValue, Metrics, Overall, Report, Subset, Warning};
+use crate::text::Text;
 
 /// Python ≥ 3.12 `sum(values)` over floats (`builtin_sum_impl`): Neumaier's compensated sum,
 /// the compensation added once at the end when it is non-zero and finite.
@@ -47,10 +48,39 @@ pub(crate) struct Record<'a> {
 
 /// Parse a log: a JSON array whose entries are objects or `null` (read one entry at a time, so
 /// no second copy of the file's structure is built).
-pub(crate) fn parse_array(name: &str, text: &str) -> Result<Vec<Value>, InputError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+pub(crate) fn parse_array<'t>(
+    name: &str,
+    text: impl Into<Text<'t>>,
+) -> Result<Vec<Value>, InputError> {
+    let text = text
+        .into()
+        .strip_bom()
+        .map_err(|e| crate::text::read_error(name, &e))?;
     let mut items = Vec::new();
     let read = json_array::for_each(text, |_, item| {
+        items.push(item);
+        Ok::<(), InputError>(())
+    });
+    read.map(|()| items).map_err(|e| read_error(name, e))
+}
+
+/// [`parse_array`] keeping, of each object record, only the keys `keep` accepts (the ones its
+/// scorer reads), one record at a time: a log's long texts (questions, thinking) are dropped
+/// as they are read.
+pub(crate) fn parse_array_keeping<'t>(
+    name: &str,
+    text: impl Into<Text<'t>>,
+    keep: impl Fn(&str) -> bool,
+) -> Result<Vec<Value>, InputError> {
+    let text = text
+        .into()
+        .strip_bom()
+        .map_err(|e| crate::text::read_error(name, &e))?;
+    let mut items = Vec::new();
+    let read = json_array::for_each(text, |_, mut item| {
+        if let Value::Object(fields) = &mut item {
+            fields.retain(|key, _| keep(key));
+        }
         items.push(item);
         Ok::<(), InputError>(())
     });
@@ -83,12 +113,15 @@ fn not_a_record(name: &str, number: usize, found: &str) -> InputError {
 /// outcome of [`parse_array`], then [`records`], then `each` over the records in order: a syntax
 /// error wins over an entry that is neither an object nor `null`, which wins over the first
 /// error `each` returns.
-pub(crate) fn for_each_record(
+pub(crate) fn for_each_record<'t>(
     name: &str,
-    text: &str,
+    text: impl Into<Text<'t>>,
     mut each: impl FnMut(Record<'_>) -> Result<(), InputError>,
 ) -> Result<(), InputError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = text
+        .into()
+        .strip_bom()
+        .map_err(|e| crate::text::read_error(name, &e))?;
     let mut bad_entry = None;
     let mut first_error = None;
     let read = json_array::for_each(text, |number, item| {
@@ -275,8 +308,7 @@ pub(crate) fn mean_metrics(keys: &[&'static str], items: &[&ItemResult]) -> Metr
 /// Build the report: overall over every scored item, one subset per discipline, samples for all.
 pub(crate) fn build_report(
     benchmark: &str,
-    name: &str,
-    text: &str,
+    inputs: Vec<InputFile>,
     items: Vec<ItemResult>,
     warnings: Vec<Warning>,
     aggregate: impl Fn(&[&ItemResult]) -> Metrics,
@@ -320,7 +352,7 @@ pub(crate) fn build_report(
     Report {
         benchmark: benchmark.into(),
         variant: "official".into(),
-        inputs: vec![InputFile::from_bytes(name, text.as_bytes())],
+        inputs,
         overall,
         subsets,
         samples: Some(items.iter().map(ItemResult::sample).collect()),

@@ -27,10 +27,11 @@ use serde_json::{Map, Value};
 
 use super::log::{
     ItemResult, build_report, discipline_of, idx_of, kind, mean_metrics, null_record_warning,
-    parse_array, records,
+    parse_array_keeping, records,
 };
 use crate::error::InputError;
 use crate::report::{Report, Warning};
+use crate::text::Text;
 
 /// The report's metric keys.
 pub const KEYS: [&str; 2] = ["mca", "rv"];
@@ -128,15 +129,19 @@ fn parse_replies(name: &str, text: &str) -> Result<Map<String, Value>, InputErro
 
 /// Score a step-2 input log (or the step-2 output log), with optional stored judge replies
 /// (`(file name, text)`).
-pub fn score_log(
+pub fn score_log<'t>(
     name: &str,
-    text: &str,
+    text: impl Into<Text<'t>>,
     judge_replies: Option<(&str, &str)>,
 ) -> Result<Report, InputError> {
+    let text = text.into();
+    let inputs = text.input_file(name).into_iter().collect();
     let replies = judge_replies
         .map(|(n, t)| parse_replies(n, t).map(|map| (n, map)))
         .transpose()?;
-    let values = parse_array(name, text)?;
+    let values = parse_array_keeping(name, text, |key| {
+        matches!(key, "idx" | "discipline" | "answer" | "model_answer" | "RV")
+    })?;
     let records = records(name, &values)?;
     let stored_rv = replies.is_none()
         && records.iter().any(|r| r.fields.is_some())
@@ -216,7 +221,7 @@ pub fn score_log(
                 .into(),
         }),
     }
-    let mut report = build_report("sgi-reasoning", name, text, items, warnings, |items| {
+    let mut report = build_report("sgi-reasoning", inputs, items, warnings, |items| {
         mean_metrics(&KEYS, items)
     });
     // The official script prints overall numbers only.

@@ -276,7 +276,7 @@ pub fn score_logs(logs: &[(&str, &str); 5]) -> Result<Report, InputError> {
     let mut sources = Vec::with_capacity(5);
     for (name, text) in logs {
         sources.push(Source {
-            items: parse_array(name, text)?,
+            items: parse_array(name, *text)?,
             file: name,
             within: None,
         });

@@ -39,11 +39,12 @@ use serde::{Deserialize, Serialize};
 
 use super::log::{
     ItemResult, build_report, discipline_of, idx_of, mean_metrics, null_record_warning,
-    parse_array, records, string_field, warn,
+    parse_array_keeping, records, string_field, warn,
 };
 use super::{py_isspace, py_isword, py_strip};
 use crate::error::InputError;
 use crate::report::Report;
+use crate::text::Text;
 
 /// One parsed protocol step: `output = <action>(key=value, …)`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -287,8 +288,12 @@ pub fn score_item(gold: &str, pred: &str) -> Result<[f64; 3], String> {
 
 /// Score a wet-experiment step-1 (or step-2) log: every record needs `answer` (gold protocol)
 /// and `model_answer` (the extracted prediction).
-pub fn score_log(name: &str, text: &str) -> Result<Report, InputError> {
-    let values = parse_array(name, text)?;
+pub fn score_log<'t>(name: &str, text: impl Into<Text<'t>>) -> Result<Report, InputError> {
+    let text = text.into();
+    let inputs = text.input_file(name).into_iter().collect();
+    let values = parse_array_keeping(name, text, |key| {
+        matches!(key, "idx" | "discipline" | "answer" | "model_answer")
+    })?;
     let mut items = Vec::new();
     let mut warnings = Vec::new();
     for record in records(name, &values)? {
@@ -315,14 +320,9 @@ pub fn score_log(name: &str, text: &str) -> Result<Report, InputError> {
         }
         items.push(item);
     }
-    Ok(build_report(
-        "sgi-wet",
-        name,
-        text,
-        items,
-        warnings,
-        |scored| mean_metrics(&KEYS, scored),
-    ))
+    Ok(build_report("sgi-wet", inputs, items, warnings, |scored| {
+        mean_metrics(&KEYS, scored)
+    }))
 }
 
 #[cfg(test)]

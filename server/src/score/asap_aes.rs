@@ -4,9 +4,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 use metrics_core::Report;
-use metrics_core::asap_aes::{self, NamedBytes, ReportOptions, Variant};
+use metrics_core::asap_aes::{self, Variant};
 
-use super::{ScoreError, load};
+use super::{ScoreError, load, open};
 
 #[derive(Args)]
 pub struct AsapAesArgs {
@@ -27,24 +27,23 @@ pub struct AsapAesArgs {
 pub fn report(args: AsapAesArgs) -> Result<Report, ScoreError> {
     let variant = Variant::from_name(&args.variant)
         .ok_or_else(|| ScoreError::Usage(format!("unknown variant {}", args.variant)))?;
-    let gold = load(&args.gold)?;
+    // The gold file (the essays: the big one) is read as a stream, keeping no essay text (the
+    // report does not show it); the predictions are small and read whole.
+    let gold = open(&args.gold)?;
     let pred = load(&args.pred)?;
-    Ok(asap_aes::score_with(
-        named(&gold),
-        named(&pred),
+    let gold_name = gold.name.clone();
+    let (gold_essays, gold_input) = gold.read_bytes(|name, text| {
+        asap_aes::format::parse_gold_from(name, text.into_reader(), false)
+    })?;
+    let predictions = asap_aes::parse_predictions(&pred.name, &pred.bytes)?;
+    let essays = asap_aes::join(&gold_name, gold_essays, &pred.name, &predictions)?;
+    Ok(asap_aes::report(
+        &essays,
+        vec![gold_input, pred.input_file()],
+        &pred.name,
         variant,
-        ReportOptions {
-            samples: args.samples,
-            input_hashes: true,
-        },
-    )?)
-}
-
-fn named(f: &super::LoadedFile) -> NamedBytes<'_> {
-    NamedBytes {
-        name: &f.name,
-        bytes: &f.bytes,
-    }
+        args.samples,
+    ))
 }
 
 pub const COMMAND: super::Command<AsapAesArgs> = super::Command {

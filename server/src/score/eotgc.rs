@@ -13,7 +13,7 @@ use clap::Args;
 use metrics_core::Report;
 use metrics_core::eotgc;
 
-use super::{ScoreError, load};
+use super::{ScoreError, open};
 
 #[derive(Args)]
 pub struct EotgcArgs {
@@ -28,35 +28,49 @@ pub struct EotgcArgs {
     /// Track 2 submission [{"id", "comment"}]: warn about comments over 250 characters or empty
     #[arg(long)]
     comments: Option<PathBuf>,
+    /// `score --samples` (global): keep the texts the samples show
+    #[arg(from_global)]
+    samples: bool,
 }
 
 pub fn report(args: EotgcArgs) -> Result<Report, ScoreError> {
     let comments = match &args.comments {
         Some(path) => {
-            let file = load(path)?;
-            let comments = eotgc::parse_comments(&file.name, file.text()?)?;
-            Some(eotgc::comments_report(file.input_file(), &comments))
+            let (comments, input) =
+                open(path)?.read(|name, text| eotgc::parse_comments(name, text))?;
+            Some(eotgc::comments_report(input, &comments))
         }
         None => None,
     };
     let mut report = match (&args.gold, &args.pred, &args.track2) {
         (Some(gold), Some(pred), None) => {
-            // eotgc::score_track1, with the texts freed once parsed (the report's samples
-            // then take their place, not add to them).
-            let (gold, pred) = (load(gold)?, load(pred)?);
-            let (gold_text, pred_text) = (gold.text()?, pred.text()?);
-            let essays = eotgc::parse_gold(&gold.name, gold_text)?;
-            let predictions = eotgc::parse_predictions(&pred.name, pred_text)?;
-            let inputs = vec![gold.input_file(), pred.input_file()];
+            // eotgc::score_track1, with both files read as streams (only the records are
+            // kept).
+            let (gold, pred) = (open(gold)?, open(pred)?);
             let (gold_name, pred_name) = (gold.name.clone(), pred.name.clone());
-            drop((gold, pred));
+            // The essays' texts and gold comments are not in the report (requirement and
+            // title are, in the samples): drop them as they are read.
+            let samples = args.samples;
+            let (essays, gold_input) = gold.read(|name, text| {
+                eotgc::parse_gold_with(name, text, |essay| {
+                    essay.content = String::new();
+                    essay.comment = None;
+                    if !samples {
+                        essay.requirement = String::new();
+                        essay.title = String::new();
+                    }
+                })
+            })?;
+            let (predictions, pred_input) =
+                pred.read(|name, text| eotgc::parse_predictions(name, text))?;
+            let inputs = vec![gold_input, pred_input];
             let judged = eotgc::join(&gold_name, &essays, &pred_name, &predictions)?;
-            eotgc::track1_report(inputs, &pred_name, &judged)?
+            eotgc::track1_report_with(inputs, &pred_name, &judged, args.samples)?
         }
         (None, None, Some(track2)) => {
-            let file = load(track2)?;
-            let parsed = eotgc::parse_track2_file(&file.name, file.text()?)?;
-            eotgc::score_track2_file(file.input_file(), &parsed)?
+            let (parsed, input) =
+                open(track2)?.read(|name, text| eotgc::parse_track2_file(name, text))?;
+            eotgc::score_track2_file(input, &parsed)?
         }
         (None, None, None) => {
             return comments.ok_or_else(|| {

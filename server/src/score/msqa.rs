@@ -13,7 +13,7 @@ use clap::{Args, ValueEnum};
 use metrics_core::Report;
 use metrics_core::msqa::{self, paper};
 
-use super::{ScoreError, load};
+use super::{ScoreError, load, open};
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum MsqaVariant {
@@ -37,39 +37,67 @@ pub struct MsqaArgs {
     /// Paper rule: keep only items whose question is in this JSON list (final_dataset_filtered.json)
     #[arg(long)]
     good_questions: Option<PathBuf>,
+    /// `score --samples` (global): keep the texts the samples show
+    #[arg(from_global)]
+    samples: bool,
 }
 
 pub fn report(args: MsqaArgs) -> Result<Report, ScoreError> {
-    let file = load(&args.file)?;
-    let text = file.text()?;
+    // Read as a stream: only the records are kept.
+    let file = open(&args.file)?;
     if args.variant == MsqaVariant::Official {
         if args.last_5 || args.good_questions.is_some() {
             return Err(ScoreError::Usage(
                 "--last-5 and --good-questions belong to --variant paper".into(),
             ));
         }
-        // msqa::score_evaluation_text, with the text freed once parsed.
-        let input = file.input_file();
-        let records = msqa::parse_evaluation(&file.name, text)?;
-        drop(file);
-        return Ok(msqa::score_evaluation(input, &records)?);
+        // msqa::score_evaluation_text, streamed.
+        let (records, input) = file
+            .read(|name, text| msqa::parse_evaluation_with(name, text, msqa::drop_unjudged_text))?;
+        return Ok(msqa::score_evaluation_with(input, &records, args.samples)?);
     }
-    let mut options = paper::PaperOptions::for_path(&file.name);
+    let name = file.name.clone();
+    let mut options = paper::PaperOptions::for_path(&name);
     options.last_five |= args.last_5;
-    let mut inputs = vec![file.input_file()];
+    // Which layout it is takes a first pass over the stream (keeping nothing).
+    let (inference, _) = file.read(|_, text| Ok(paper::is_inference_file(text)))?;
+    let mut good_input = None;
     if let Some(path) = &args.good_questions {
         let good = load(path)?;
         options.good_questions = Some(paper::parse_good_questions(&good.name, good.text()?)?);
-        inputs.push(good.input_file());
+        good_input = Some(good.input_file());
     }
-    let items = if paper::is_inference_file(text) {
-        paper::parse_inference(&file.name, text)?
-    } else {
-        paper::from_evaluation(msqa::parse_evaluation(&file.name, text)?)
-    };
-    // The items own their texts: free the file before the samples copy them.
-    let name = file.name.clone();
-    drop(file);
+    // Without samples, an item keeps only what the rule reads of its output (and its
+    // question only for the good-question filter).
+    let (compact, last_five) = (!args.samples, options.last_five);
+    let keep_question = args.samples || options.good_questions.is_some();
+    let (items, input) = open(&args.file)?.read(|name, text| {
+        if inference {
+            paper::parse_inference_with(name, text, |item| {
+                if compact {
+                    item.raw = paper::judged_part(&item.raw, last_five);
+                }
+                if !keep_question {
+                    item.question = None;
+                }
+            })
+        } else {
+            msqa::parse_evaluation_with(name, text, |record| {
+                if compact {
+                    let raw = record
+                        .generation
+                        .take()
+                        .and_then(|g| g.content.or(g.reasoning_content));
+                    record.generation = raw.map(|raw| msqa::Generation {
+                        reasoning_content: None,
+                        content: Some(paper::judged_part(&raw, last_five)),
+                    });
+                }
+            })
+            .map(paper::from_evaluation)
+        }
+    })?;
+    let inputs = std::iter::once(input).chain(good_input).collect();
     Ok(paper::score_paper(inputs, &name, &items, &options))
 }
 

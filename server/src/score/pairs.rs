@@ -6,7 +6,7 @@ use clap::Args;
 use metrics_core::Report;
 use metrics_core::pairs::{PairsOptions, parse_pairs, score_pairs};
 
-use super::{ScoreError, load};
+use super::{ScoreError, open};
 
 #[derive(Args)]
 pub struct PairsArgs {
@@ -18,11 +18,8 @@ pub struct PairsArgs {
 }
 
 pub fn report(args: PairsArgs) -> Result<Report, ScoreError> {
-    let file = load(&args.file)?;
-    let pairs = parse_pairs(&file.name, file.text()?)?;
-    let input = file.input_file();
-    // The pairs are all scoring needs: free the text before the rank-based metrics allocate.
-    drop(file);
+    // Read as a stream: only the pairs are kept.
+    let (pairs, input) = open(&args.file)?.read(|name, text| parse_pairs(name, text))?;
     Ok(score_pairs(
         input,
         &pairs,

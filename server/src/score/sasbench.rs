@@ -5,19 +5,17 @@
 //! scorebench score sasbench --taxonomy error_type.jsonl A_prediction.jsonl [B…] [--json]
 //! scorebench score sasbench --dataset DATASET_DIR A_scored.jsonl [B…] [--json]
 //!     (step 2 first; gold from DATASET_DIR/<stem>.jsonl, taxonomy DATASET_DIR/error_type.jsonl)
-//! --variant official|corrected    --timing (parse/score milliseconds on stderr)
+//! --variant official|corrected    --timing (read+parse/score milliseconds on stderr)
 //! ```
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use metrics_core::sasbench::{
-    self, NamedText, RawFile, RawInputs, ReportOptions, SasInputs, Variant, subset_name,
-};
+use metrics_core::sasbench::{self, Taxonomy, Variant, format, subset_name};
 use metrics_core::{InputError, Report};
 
-use super::{LoadedFile, ScoreError, load};
+use super::{OpenedFile, ScoreError, load, open};
 
 #[derive(Args)]
 pub struct SasbenchArgs {
@@ -41,13 +39,6 @@ pub struct SasbenchArgs {
     samples: bool,
 }
 
-fn named(file: &LoadedFile) -> Result<NamedText<'_>, ScoreError> {
-    Ok(NamedText {
-        name: &file.name,
-        text: file.text()?,
-    })
-}
-
 pub fn report(args: SasbenchArgs) -> Result<Report, ScoreError> {
     let variant = Variant::from_name(&args.variant).ok_or_else(|| {
         ScoreError::Usage(format!(
@@ -56,86 +47,105 @@ pub fn report(args: SasbenchArgs) -> Result<Report, ScoreError> {
         ))
     })?;
     let started = Instant::now();
-    let options = ReportOptions {
-        samples: args.samples,
-        // Hashed below on a second thread, while the library scores.
-        input_hashes: false,
-    };
-    // Every input in report order: the taxonomy, then the prediction files or, per raw file,
-    // its gold dataset file and the raw file.
-    let mut loaded = Vec::new();
-    match (&args.taxonomy, &args.dataset) {
-        (Some(taxonomy), None) => {
-            loaded.push(load(taxonomy)?);
-            for p in &args.files {
-                loaded.push(load(p)?);
-            }
-        }
-        (None, Some(dir)) => {
-            loaded.push(load(&dir.join("error_type.jsonl"))?);
-            for scored in &args.files {
-                let stem = subset_name(&scored.display().to_string());
-                loaded.push(load(&dir.join(format!("{stem}.jsonl")))?);
-                loaded.push(load(scored)?);
-            }
-        }
+    // The taxonomy is small and read whole; the prediction, dataset and raw files are opened
+    // first (so a missing one is named before any parsing) and then read as streams, one
+    // after the other, keeping only their records.
+    let taxonomy_file = match (&args.taxonomy, &args.dataset) {
+        (Some(taxonomy), None) => load(taxonomy)?,
+        (None, Some(dir)) => load(&dir.join("error_type.jsonl"))?,
         _ => {
             return Err(ScoreError::Usage(
                 "give --taxonomy error_type.jsonl with *_prediction.jsonl files, or --dataset DIR with *_scored.jsonl files".into(),
             ));
         }
+    };
+    let mut files = Vec::new();
+    match &args.dataset {
+        None => {
+            for p in &args.files {
+                files.push(Inputs::Prediction(open(p)?));
+            }
+        }
+        Some(dir) => {
+            for scored in &args.files {
+                let stem = subset_name(&scored.display().to_string());
+                files.push(Inputs::Raw {
+                    dataset: open(&dir.join(format!("{stem}.jsonl")))?,
+                    scored: open(scored)?,
+                });
+            }
+        }
     }
-    let read_ms = started.elapsed().as_secs_f64() * 1e3;
-    let texts = loaded.iter().map(named).collect::<Result<Vec<_>, _>>()?;
-    let (taxonomy, rest) = (texts[0], &texts[1..]);
-    if taxonomy.text.trim().is_empty() {
+    let taxonomy_text = taxonomy_file.text()?;
+    if taxonomy_text.trim().is_empty() {
         return Err(ScoreError::Input(InputError::whole_file(
-            taxonomy.name,
+            &taxonomy_file.name,
             "the taxonomy is empty: expected error_type.jsonl lines \
              ({\"q_id\": …, \"errors\": […]} per subset)",
         )));
     }
-    let (report, hashes) = std::thread::scope(|scope| {
-        let hashes = scope.spawn(|| {
-            loaded
-                .iter()
-                .map(LoadedFile::input_file)
-                .collect::<Vec<_>>()
-        });
-        let report = if args.taxonomy.is_some() {
-            let inputs = SasInputs {
-                taxonomy,
-                predictions: rest.to_vec(),
-            };
-            sasbench::score_predictions_with(&inputs, variant, options)
-        } else {
-            let inputs = RawInputs {
-                taxonomy,
-                files: rest
-                    .chunks_exact(2)
-                    .map(|pair| RawFile {
-                        dataset: pair[0],
-                        scored: pair[1],
-                    })
-                    .collect(),
-            };
-            sasbench::score_raw_with(&inputs, variant, options)
-        };
-        (report, hashes.join())
-    });
-    let mut report = report?;
-    report.inputs = match hashes {
-        Ok(inputs) => inputs,
-        Err(_) => loaded.iter().map(LoadedFile::input_file).collect(),
-    };
+    let taxonomy = Taxonomy::parse(&taxonomy_file.name, taxonomy_text)?;
+    let mut inputs = vec![taxonomy_file.input_file()];
+    drop(taxonomy_file);
+    let mut parsed = Vec::with_capacity(files.len());
+    for file in files {
+        match file {
+            Inputs::Prediction(file) => {
+                let name = file.name.clone();
+                let (responses, input) =
+                    file.read(|name, text| format::parse_predictions(name, text))?;
+                inputs.push(input);
+                parsed.push((name, responses));
+            }
+            Inputs::Raw { dataset, scored } if !dataset.is_regular() => {
+                // A gold file that cannot be read twice (a FIFO) is read whole.
+                let dataset = load(&dataset.path())?;
+                let gold_text = dataset.text()?;
+                let (responses, scored_input) = scored.read(|name, text| {
+                    let gold = sasbench::gold_steps(&dataset.name, gold_text)?;
+                    let predictions = sasbench::predict_replies(&gold, name, text)?;
+                    sasbench::responses_with(&dataset.name, gold_text, &predictions)
+                })?;
+                parsed.push((scored_input.path.clone(), responses));
+                inputs.extend([dataset.input_file(), scored_input]);
+            }
+            Inputs::Raw { dataset, scored } => {
+                // Step 2 (sasbench::process_raw_file) as three streamed reads: the gold
+                // records' step counts, the replies → predictions, the gold records again →
+                // responses.
+                let name = scored.name.clone();
+                let dataset_path = dataset.path();
+                let (gold, dataset_input) =
+                    dataset.read(|name, text| sasbench::gold_steps(name, text))?;
+                let (predictions, scored_input) =
+                    scored.read(|name, text| sasbench::predict_replies(&gold, name, text))?;
+                let (responses, _) = open(&dataset_path)?
+                    .read(|name, text| sasbench::responses_with(name, text, &predictions))?;
+                inputs.extend([dataset_input, scored_input]);
+                parsed.push((name, responses));
+            }
+        }
+    }
+    let read_ms = started.elapsed().as_secs_f64() * 1e3;
+    let report =
+        sasbench::report_from_responses_with(&taxonomy, parsed, inputs, variant, args.samples)?;
     if args.timing {
         let total_ms = started.elapsed().as_secs_f64() * 1e3;
         eprintln!(
-            "timing: read {read_ms:.2} ms, parse+score {:.2} ms",
+            "timing: read+parse {read_ms:.2} ms, score {:.2} ms",
             total_ms - read_ms
         );
     }
     Ok(report)
+}
+
+/// The files of one subset, opened.
+enum Inputs {
+    Prediction(OpenedFile),
+    Raw {
+        dataset: OpenedFile,
+        scored: OpenedFile,
+    },
 }
 
 pub const COMMAND: super::Command<SasbenchArgs> = super::Command {

@@ -5,10 +5,10 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use metrics_core::Report;
 use metrics_core::sgibench::{deep_research, dry, idea, reasoning, sgi_score, wet};
+use metrics_core::{InputError, Report};
 
-use super::{LoadedFile, ScoreError, load};
+use super::{LoadedFile, ScoreError, load, open};
 
 #[derive(Args)]
 pub struct WetArgs {
@@ -85,33 +85,41 @@ fn with_input(mut report: Report, files: &[&LoadedFile]) -> Report {
     report
 }
 
+/// The report of a log read as a stream (only per-record results are kept), with the log's
+/// name and SHA-256 as its input.
+fn streamed(
+    path: &std::path::Path,
+    score: impl FnMut(&str, metrics_core::Text<'_>) -> Result<Report, InputError>,
+) -> Result<Report, ScoreError> {
+    let (mut report, input) = open(path)?.read(score)?;
+    report.inputs = vec![input];
+    Ok(report)
+}
+
 pub fn report_wet(args: WetArgs) -> Result<Report, ScoreError> {
-    let file = load(&args.log)?;
-    let report = wet::score_log(&file.name, file.text()?)?;
-    Ok(with_input(report, &[&file]))
+    streamed(&args.log, |name, text| wet::score_log(name, text))
 }
 
 pub fn report_dry(args: DryArgs) -> Result<Report, ScoreError> {
-    let file = load(&args.log)?;
+    let log = open(&args.log)?;
     let replies = args.judge_replies.as_deref().map(load).transpose()?;
     let replies_text = match &replies {
         Some(r) => Some((r.name.as_str(), r.text()?)),
         None => None,
     };
-    let report = dry::score_log(&file.name, file.text()?, replies_text)?;
-    let mut files = vec![&file];
-    files.extend(replies.as_ref());
-    Ok(with_input(report, &files))
+    let (mut report, input) = log.read(|name, text| dry::score_log(name, text, replies_text))?;
+    report.inputs = std::iter::once(input)
+        .chain(replies.as_ref().map(LoadedFile::input_file))
+        .collect();
+    Ok(report)
 }
 
 pub fn report_deep_research(args: DeepResearchArgs) -> Result<Report, ScoreError> {
-    let file = load(&args.log)?;
-    let report = deep_research::score_log(&file.name, file.text()?)?;
-    Ok(with_input(report, &[&file]))
+    streamed(&args.log, |name, text| deep_research::score_log(name, text))
 }
 
 pub fn report_idea(args: IdeaArgs) -> Result<Report, ScoreError> {
-    let file = load(&args.log)?;
+    let file = open(&args.log)?;
     let table_file = args.embeddings.as_deref().map(load).transpose()?;
     let table = match &table_file {
         Some(t) => Some(idea::EmbeddingTable::from_json(&t.name, t.text()?)?),
@@ -126,24 +134,27 @@ pub fn report_idea(args: IdeaArgs) -> Result<Report, ScoreError> {
         embeddings: table.as_ref().map(|t| t as &dyn idea::Embedder),
         judge_replies: replies_text,
     };
-    let report = idea::score_log_with(&file.name, file.text()?, &sources)?;
-    let mut files = vec![&file];
-    files.extend(table_file.as_ref());
-    files.extend(replies.as_ref());
-    Ok(with_input(report, &files))
+    let (mut report, input) = file.read(|name, text| idea::score_log_with(name, text, &sources))?;
+    report.inputs = std::iter::once(input)
+        .chain(table_file.as_ref().map(LoadedFile::input_file))
+        .chain(replies.as_ref().map(LoadedFile::input_file))
+        .collect();
+    Ok(report)
 }
 
 pub fn report_reasoning(args: ReasoningArgs) -> Result<Report, ScoreError> {
-    let file = load(&args.log)?;
+    let log = open(&args.log)?;
     let replies = args.judge_replies.as_deref().map(load).transpose()?;
     let replies_text = match &replies {
         Some(r) => Some((r.name.as_str(), r.text()?)),
         None => None,
     };
-    let report = reasoning::score_log(&file.name, file.text()?, replies_text)?;
-    let mut files = vec![&file];
-    files.extend(replies.as_ref());
-    Ok(with_input(report, &files))
+    let (mut report, input) =
+        log.read(|name, text| reasoning::score_log(name, text, replies_text))?;
+    report.inputs = std::iter::once(input)
+        .chain(replies.as_ref().map(LoadedFile::input_file))
+        .collect();
+    Ok(report)
 }
 
 pub fn report_sgi_score(args: SgiScoreArgs) -> Result<Report, ScoreError> {

@@ -117,6 +117,28 @@ fn endless_inputs_stop_at_the_limit() {
         err.ends_with(&format!("file is larger than the limit of {limit} bytes")),
         "{err}"
     );
+    // The same for the streaming reader the scorers use.
+    let writer_path = fifo.clone();
+    let writer = std::thread::spawn(move || {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&writer_path)
+            .unwrap();
+        let line = b"{\"gold\": 1, \"pred\": 1}\n".repeat(1000);
+        while f.write_all(&line).is_ok() {}
+    });
+    let read = server::score::open_with_limit(&fifo, limit)
+        .unwrap()
+        .read(|name, text| metrics_core::pairs::parse_pairs(name, text));
+    let err = match read {
+        Ok((pairs, _)) => panic!("read {} pairs from an endless FIFO", pairs.gold.len()),
+        Err(e) => e.to_string(),
+    };
+    writer.join().unwrap();
+    assert!(
+        err.ends_with(&format!("file is larger than the limit of {limit} bytes")),
+        "{err}"
+    );
     // A FIFO with a finite writer is an input like any other.
     let writer_path = fifo.clone();
     let writer = std::thread::spawn(move || {
@@ -125,6 +147,23 @@ fn endless_inputs_stop_at_the_limit() {
     let file = server::score::load_with_limit(&fifo, limit).unwrap();
     writer.join().unwrap();
     assert_eq!(file.bytes, b"{\"gold\": 1, \"pred\": 1}\n");
+    let writer_path = fifo.clone();
+    let writer = std::thread::spawn(move || {
+        std::fs::write(&writer_path, "{\"gold\": 1, \"pred\": 2}\n").unwrap();
+    });
+    let (pairs, input) = server::score::open_with_limit(&fifo, limit)
+        .unwrap()
+        .read(|name, text| metrics_core::pairs::parse_pairs(name, text))
+        .unwrap();
+    writer.join().unwrap();
+    assert_eq!((pairs.gold, pairs.pred), (vec![1.0], vec![2.0]));
+    assert_eq!(
+        input,
+        metrics_core::InputFile::from_bytes(
+            fifo.display().to_string(),
+            b"{\"gold\": 1, \"pred\": 2}\n"
+        )
+    );
 }
 
 #[test]

@@ -225,7 +225,7 @@ task_benchmark!(
         metrics: &deep_research::KEYS,
         role: &DEEP_RESEARCH_LOG,
         headline: ("exact_match", 1.0),
-        score: deep_research::score_log,
+        score: |name, text| deep_research::score_log(name, text),
     },
     |s: &Sniff<'_>| (answers(s) && s.has_any(&["steps", "llm_judge", "type"]))
         .then_some("records with `answer`, `model_answer` and `steps`")
@@ -240,7 +240,7 @@ task_benchmark!(
         metrics: &wet::KEYS,
         role: &WET_LOG,
         headline: ("final", 1.0),
-        score: wet::score_log,
+        score: |name, text| wet::score_log(name, text),
     },
     |s: &Sniff<'_>| answers(s)
         .then_some("records with `answer` and `model_answer` (a protocol), no `steps`")
