@@ -8,13 +8,13 @@ use std::sync::{Arc, Mutex};
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
-use axum::http::{StatusCode, header};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 use tokio::sync::OwnedSemaphorePermit;
 
 use crate::gateway::ErrorReply;
-use crate::guard::Guard;
+use crate::guard::{BodyError, Guard};
 
 /// Largest request body the API accepts.
 pub const MAX_REQUEST_BYTES: usize = 16 * 1024 * 1024;
@@ -172,64 +172,24 @@ impl FromRequest<AppState> for JsonBody {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
-        let headers = request.headers();
-        let content_type = headers
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("");
-        let essence = content_type.split(';').next().unwrap_or("").trim();
-        if !essence.eq_ignore_ascii_case("application/json") {
-            return Err(ApiError::UnsupportedMediaType(format!(
-                "the body must be sent as Content-Type: application/json, got {:?}",
-                if content_type.is_empty() {
-                    "none"
-                } else {
-                    content_type
-                }
-            )));
-        }
-        let declared = headers
-            .get(header::CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse::<u64>().ok());
-        if declared.is_some_and(|n| n > MAX_REQUEST_BYTES as u64) {
-            return Err(ApiError::PayloadTooLarge);
-        }
-        let reserve = declared.map_or(MAX_REQUEST_BYTES, |n| n as usize).max(1);
-        let guard = &state.guard;
-        let permits = u32::try_from(reserve).unwrap_or(u32::MAX);
-        let mut reserved = tokio::time::timeout(
-            guard.body_timeout,
-            guard.body_budget.clone().acquire_many_owned(permits),
-        )
-        .await
-        .map_err(|_| {
-            ApiError::Unavailable(
-                "too many large request bodies in flight: try again shortly".into(),
-            )
-        })?
-        .map_err(|_| ApiError::Unavailable("shutting down".into()))?;
-        let bytes = tokio::time::timeout(guard.body_timeout, Bytes::from_request(request, state))
+        let (bytes, reserved) = state
+            .guard
+            .read_body(request, "application/json", MAX_REQUEST_BYTES)
             .await
-            .map_err(|_| {
-                ApiError::RequestTimeout(format!(
-                    "the request body did not arrive within {} s",
-                    guard.body_timeout.as_secs_f64()
-                ))
-            })?
-            .map_err(|rejection| {
-                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                    ApiError::PayloadTooLarge
-                } else {
-                    ApiError::BadRequest(rejection.body_text())
-                }
+            .map_err(|e| match e {
+                BodyError::MediaType(got) => ApiError::UnsupportedMediaType(format!(
+                    "the body must be sent as Content-Type: application/json, got {got:?}"
+                )),
+                BodyError::TooLarge => ApiError::PayloadTooLarge,
+                BodyError::Busy => ApiError::Unavailable(
+                    "too many large request bodies in flight: try again shortly".into(),
+                ),
+                BodyError::ShuttingDown => ApiError::Unavailable("shutting down".into()),
+                BodyError::Late(s) => ApiError::RequestTimeout(format!(
+                    "the request body did not arrive within {s} s"
+                )),
+                BodyError::Bad(message) => ApiError::BadRequest(message),
             })?;
-        // Keep only what the body holds (a chunked body reserved the whole limit).
-        if let Some(extra) =
-            reserved.split(reserved.num_permits().saturating_sub(bytes.len().max(1)))
-        {
-            drop(extra);
-        }
         Ok(JsonBody {
             bytes,
             _reserved: reserved,

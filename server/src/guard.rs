@@ -26,12 +26,14 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::body::Bytes;
+use axum::extract::FromRequest;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::api::{ApiError, AppState, MAX_REQUEST_BYTES};
 
@@ -95,6 +97,23 @@ impl ApiToken {
     }
 }
 
+/// Why [`Guard::read_body`] did not read a body; each caller words it in its own error shape.
+#[derive(Debug)]
+pub enum BodyError {
+    /// Another media type: the `Content-Type` received (`none` when absent).
+    MediaType(String),
+    /// Over the limit (declared or as it arrived).
+    TooLarge,
+    /// The body budget stayed full for the body timeout.
+    Busy,
+    /// The server is shutting down.
+    ShuttingDown,
+    /// The body did not arrive within this many seconds.
+    Late(f64),
+    /// The body could not be read (the framework's words).
+    Bad(String),
+}
+
 /// The access policy and the request-body budget.
 #[derive(Debug)]
 pub struct Guard {
@@ -143,6 +162,63 @@ impl Guard {
             body_budget: Arc::new(Semaphore::new(body_budget_bytes.max(MAX_REQUEST_BYTES))),
             body_timeout,
         }
+    }
+
+    /// Read a request body of media type `media_type`, at most `limit` bytes, within the body
+    /// timeout, with its size reserved from the body budget while the returned permit lives
+    /// (the declared `Content-Length`, or `limit` for a chunked body, cut down to what arrived).
+    pub async fn read_body(
+        &self,
+        request: Request,
+        media_type: &str,
+        limit: usize,
+    ) -> Result<(Bytes, OwnedSemaphorePermit), BodyError> {
+        let headers = request.headers();
+        let content_type = headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        let essence = content_type.split(';').next().unwrap_or("").trim();
+        if !essence.eq_ignore_ascii_case(media_type) {
+            return Err(BodyError::MediaType(if content_type.is_empty() {
+                "none".into()
+            } else {
+                content_type.into()
+            }));
+        }
+        let declared = headers
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        if declared.is_some_and(|n| n > limit as u64) {
+            return Err(BodyError::TooLarge);
+        }
+        let reserve = declared.map_or(limit, |n| n as usize).max(1);
+        let permits = u32::try_from(reserve).unwrap_or(u32::MAX);
+        let mut reserved = tokio::time::timeout(
+            self.body_timeout,
+            self.body_budget.clone().acquire_many_owned(permits),
+        )
+        .await
+        .map_err(|_| BodyError::Busy)?
+        .map_err(|_| BodyError::ShuttingDown)?;
+        let bytes = tokio::time::timeout(self.body_timeout, Bytes::from_request(request, &()))
+            .await
+            .map_err(|_| BodyError::Late(self.body_timeout.as_secs_f64()))?
+            .map_err(|rejection| {
+                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    BodyError::TooLarge
+                } else {
+                    BodyError::Bad(rejection.body_text())
+                }
+            })?;
+        // Keep only what the body holds (a chunked body reserved the whole limit).
+        if let Some(extra) =
+            reserved.split(reserved.num_permits().saturating_sub(bytes.len().max(1)))
+        {
+            drop(extra);
+        }
+        Ok((bytes, reserved))
     }
 
     /// Whether a `Host` value (`name[:port]`) names this server.

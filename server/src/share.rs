@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{DefaultBodyLimit, FromRequest, Path, Query, Request, State};
+use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -29,7 +29,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::api::{error_response, kind_of};
-use crate::guard::Guard;
+use crate::guard::{BodyError, Guard};
 use crate::leaderboard::token;
 use crate::store::{ShareRow, Store, StoreError};
 
@@ -240,62 +240,23 @@ async fn read_body(
     s: &ShareState,
     request: Request,
 ) -> Result<(Bytes, tokio::sync::OwnedSemaphorePermit), ShareError> {
-    let headers = request.headers();
-    let content_type = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
-    let essence = content_type.split(';').next().unwrap_or("").trim();
-    if !essence.eq_ignore_ascii_case("application/octet-stream") {
-        return Err(ShareError::UnsupportedMediaType(format!(
-            "a share is sent as Content-Type: application/octet-stream, got {:?}",
-            if content_type.is_empty() {
-                "none"
-            } else {
-                content_type
-            }
-        )));
-    }
-    let declared = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > MAX_SHARE_BYTES as u64) {
-        return Err(ShareError::TooLarge);
-    }
-    let reserve = declared.map_or(MAX_SHARE_BYTES, |n| n as usize).max(1);
-    let guard = &s.guard;
-    let mut reserved = tokio::time::timeout(
-        guard.body_timeout,
-        guard
-            .body_budget
-            .clone()
-            .acquire_many_owned(u32::try_from(reserve).unwrap_or(u32::MAX)),
-    )
-    .await
-    .map_err(|_| {
-        ShareError::Unavailable("too many large request bodies in flight: try again shortly".into())
-    })?
-    .map_err(|_| ShareError::Unavailable("shutting down".into()))?;
-    let bytes = tokio::time::timeout(guard.body_timeout, Bytes::from_request(request, &()))
+    s.guard
+        .read_body(request, "application/octet-stream", MAX_SHARE_BYTES)
         .await
-        .map_err(|_| {
-            ShareError::RequestTimeout(format!(
-                "the share did not arrive within {} s",
-                guard.body_timeout.as_secs_f64()
-            ))
-        })?
-        .map_err(|rejection| {
-            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ShareError::TooLarge
-            } else {
-                ShareError::BadRequest(rejection.body_text())
+        .map_err(|e| match e {
+            BodyError::MediaType(got) => ShareError::UnsupportedMediaType(format!(
+                "a share is sent as Content-Type: application/octet-stream, got {got:?}"
+            )),
+            BodyError::TooLarge => ShareError::TooLarge,
+            BodyError::Busy => ShareError::Unavailable(
+                "too many large request bodies in flight: try again shortly".into(),
+            ),
+            BodyError::ShuttingDown => ShareError::Unavailable("shutting down".into()),
+            BodyError::Late(secs) => {
+                ShareError::RequestTimeout(format!("the share did not arrive within {secs} s"))
             }
-        })?;
-    if let Some(extra) = reserved.split(reserved.num_permits().saturating_sub(bytes.len().max(1))) {
-        drop(extra);
-    }
-    Ok((bytes, reserved))
+            BodyError::Bad(message) => ShareError::BadRequest(message),
+        })
 }
 
 async fn fetch(
