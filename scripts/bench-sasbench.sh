@@ -67,7 +67,9 @@ echo "in-process stages (best of $RUNS):"
 target/release/examples/sasbench_timing "$CASE" "$RUNS" | sed 's/^/  /'
 
 echo "Kendall tau-b, 10^6 pairs (integer x in 0..999, y = round(x + N(0, 300))):"
-python3 - "$TMP" <<'PY'
+# SciPy from the differential tests' pinned venv (.venv/; the system python has no numpy).
+python=$(scripts/python-env.sh)
+"$python" - "$TMP" <<'PY'
 import sys, time
 import numpy as np
 import scipy
