@@ -13,7 +13,7 @@
 
 use serde_json::{Map, Value};
 
-use super::imports::{MeanPaired, intern, short, strata_of};
+use super::imports::{MeanPaired, first_score, intern, score_row, short, strata_of};
 use super::lm_eval::named;
 use crate::compare::{CompareError, align_ids};
 use crate::detect::{Detected, Role, RoleInfo, Shape, Sniff, base_name};
@@ -170,11 +170,6 @@ impl Benchmark for EvalScope {
     }
 
     fn sample_row(&self, index: usize, s: &Map<String, Value>) -> SampleRow {
-        let mut row = drill::empty_row(index, s);
-        row.subset = text_of(s.get("subset"));
-        row.id = text_of(s.get("id"));
-        row.gold = short(&text_of(s.get("target")), 120);
-        row.pred = short(&text_of(s.get("extracted")), 120);
         let reserved = [
             "subset",
             "id",
@@ -183,13 +178,9 @@ impl Benchmark for EvalScope {
             "extracted",
             "prediction",
         ];
-        let first = s
-            .iter()
-            .find(|(k, _)| !reserved.contains(&k.as_str()))
-            .and_then(|(_, v)| v.as_f64());
-        row.pred_value = first;
-        row.disagreement = first.map_or(1.0, |v| 1.0 - v);
-        drill::finish_row(row, vec![short(&text_of(s.get("prediction")), 200)])
+        let value = first_score(s, &reserved);
+        let detail = vec![short(&text_of(s.get("prediction")), 200)];
+        score_row(index, s, "extracted", value, detail)
     }
 
     fn detail(

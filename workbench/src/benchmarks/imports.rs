@@ -11,6 +11,9 @@
 
 use std::sync::Mutex;
 
+use serde_json::{Map, Value};
+
+use crate::drill::{self, SampleRow, text_of};
 use crate::registry::Paired;
 
 /// `name` as a `&'static str`: each distinct name is leaked once and reused.
@@ -98,4 +101,31 @@ pub(crate) fn short(text: &str, max: usize) -> String {
     let mut s: String = text.chars().take(max).collect();
     s.push('…');
     s
+}
+
+/// A per-sample row of an import: its subset and id, the `target` as gold, the field
+/// `prediction` as the prediction, the sample's score `value` as the predicted value (1 − it as
+/// the disagreement; 1 when undefined) and `detail` as the row's extra cells.
+pub(crate) fn score_row(
+    index: usize,
+    s: &Map<String, Value>,
+    prediction: &str,
+    value: Option<f64>,
+    detail: Vec<String>,
+) -> SampleRow {
+    let mut row = drill::empty_row(index, s);
+    row.subset = text_of(s.get("subset"));
+    row.id = text_of(s.get("id"));
+    row.gold = short(&text_of(s.get("target")), 120);
+    row.pred = short(&text_of(s.get(prediction)), 120);
+    row.pred_value = value;
+    row.disagreement = value.map_or(1.0, |v| 1.0 - v);
+    drill::finish_row(row, detail)
+}
+
+/// The first numeric field of a sample outside `reserved` (its first scorer's value).
+pub(crate) fn first_score(s: &Map<String, Value>, reserved: &[&str]) -> Option<f64> {
+    s.iter()
+        .find(|(k, _)| !reserved.contains(&k.as_str()))
+        .and_then(|(_, v)| v.as_f64())
 }

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use super::imports::{MeanPaired, intern, short};
+use super::imports::{MeanPaired, intern, score_row, short};
 use super::lm_eval::named;
 use crate::compare::{CompareError, align_ids};
 use crate::detect::{Confidence, Detected, Role, RoleInfo, Shape, Sniff};
@@ -98,19 +98,13 @@ impl Benchmark for Inspect {
     }
 
     fn sample_row(&self, index: usize, s: &Map<String, Value>) -> SampleRow {
-        let mut row = drill::empty_row(index, s);
-        row.subset = text_of(s.get("subset"));
-        row.id = text_of(s.get("id"));
-        row.gold = short(&text_of(s.get("target")), 120);
-        row.pred = short(&text_of(s.get("answer")), 120);
-        let first = s
+        let value = s
             .iter()
             .find(|(k, _)| k.ends_with("_value"))
             .and_then(|(_, v)| v.as_f64());
-        row.pred_value = first;
-        row.disagreement = first.map_or(1.0, |v| 1.0 - v);
         let scores = s.get("scores").map(|v| v.to_string()).unwrap_or_default();
-        drill::finish_row(row, vec![short(&text_of(s.get("input")), 200), scores])
+        let detail = vec![short(&text_of(s.get("input")), 200), scores];
+        score_row(index, s, "answer", value, detail)
     }
 
     fn detail(

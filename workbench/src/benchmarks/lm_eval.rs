@@ -13,7 +13,7 @@
 
 use serde_json::{Map, Value};
 
-use super::imports::{MeanPaired, intern, short, strata_of};
+use super::imports::{MeanPaired, first_score, intern, score_row, strata_of};
 use crate::compare::{CompareError, align_ids};
 use crate::detect::{Detected, Role, RoleInfo, Sniff, base_name};
 use crate::drill::{self, Fields, SampleRow, StepComparison, text_of};
@@ -173,11 +173,6 @@ impl Benchmark for LmEval {
     }
 
     fn sample_row(&self, index: usize, s: &Map<String, Value>) -> SampleRow {
-        let mut row = drill::empty_row(index, s);
-        row.subset = text_of(s.get("subset"));
-        row.id = text_of(s.get("id"));
-        row.gold = short(&text_of(s.get("target")), 120);
-        row.pred = short(&text_of(s.get("response")), 120);
         let reserved = [
             "subset",
             "id",
@@ -186,13 +181,8 @@ impl Benchmark for LmEval {
             "response",
             "filtered_resps",
         ];
-        let first = s
-            .iter()
-            .find(|(k, _)| !reserved.contains(&k.as_str()))
-            .and_then(|(_, v)| v.as_f64());
-        row.pred_value = first;
-        row.disagreement = first.map_or(1.0, |v| 1.0 - v);
-        drill::finish_row(row, vec![text_of(s.get("filter"))])
+        let value = first_score(s, &reserved);
+        score_row(index, s, "response", value, vec![text_of(s.get("filter"))])
     }
 
     fn detail(
