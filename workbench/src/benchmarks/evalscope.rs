@@ -13,8 +13,7 @@
 
 use serde_json::{Map, Value};
 
-use super::imports::{MeanPaired, first_score, intern, score_row, short, strata_of};
-use super::lm_eval::named;
+use super::imports::{MeanPaired, first_score, inputs, intern, named, score_row, short, strata_of};
 use crate::compare::{CompareError, align_ids};
 use crate::detect::{Detected, Role, RoleInfo, Shape, Sniff, base_name};
 use crate::drill::{self, Fields, SampleRow, StepComparison, text_of};
@@ -161,11 +160,7 @@ impl Benchmark for EvalScope {
     ) -> Result<Scored, InputError> {
         let named = named(files, job)?;
         let run = evalscope::parse(&named)?;
-        let inputs = named
-            .iter()
-            .map(|f| metrics_core::InputFile::from_bytes(f.name, f.bytes))
-            .collect();
-        let report = evalscope::report(&run, inputs, true);
+        let report = evalscope::report(&run, inputs(files, job)?, true);
         Ok(Scored::with_records(report, run))
     }
 

@@ -13,8 +13,12 @@ use std::sync::Mutex;
 
 use serde_json::{Map, Value};
 
+use metrics_core::imports::NamedBytes;
+use metrics_core::{InputError, InputFile};
+
 use crate::drill::{self, SampleRow, text_of};
 use crate::registry::Paired;
+use crate::session::{Job, WorkFile, input};
 
 /// `name` as a `&'static str`: each distinct name is leaked once and reused.
 pub(crate) fn intern(name: &str) -> &'static str {
@@ -128,4 +132,32 @@ pub(crate) fn first_score(s: &Map<String, Value>, reserved: &[&str]) -> Option<f
     s.iter()
         .find(|(k, _)| !reserved.contains(&k.as_str()))
         .and_then(|(_, v)| v.as_f64())
+}
+
+/// The job's files, in job order, as the import readers take them.
+pub(crate) fn named<'a>(
+    files: &'a [WorkFile],
+    job: &Job,
+) -> Result<Vec<NamedBytes<'a>>, InputError> {
+    job.file_indices()
+        .into_iter()
+        .map(|i| {
+            files
+                .get(i)
+                .map(|f| NamedBytes {
+                    name: &f.name,
+                    bytes: &f.bytes,
+                })
+                .ok_or_else(|| InputError::whole_file(&job.title, "a file is gone"))
+        })
+        .collect()
+}
+
+/// The job's files, in job order, as the report's inputs (name + SHA-256: the hash the page
+/// computed with WebCrypto when it has one, so the worker does not hash the file again).
+pub(crate) fn inputs(files: &[WorkFile], job: &Job) -> Result<Vec<InputFile>, InputError> {
+    job.file_indices()
+        .into_iter()
+        .map(|i| input(files, i))
+        .collect()
 }

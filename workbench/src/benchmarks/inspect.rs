@@ -14,8 +14,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use super::imports::{MeanPaired, intern, score_row, short};
-use super::lm_eval::named;
+use super::imports::{MeanPaired, inputs, intern, named, score_row, short};
 use crate::compare::{CompareError, align_ids};
 use crate::detect::{Confidence, Detected, Role, RoleInfo, Shape, Sniff};
 use crate::drill::{self, Fields, SampleRow, StepComparison, text_of};
@@ -89,11 +88,9 @@ impl Benchmark for Inspect {
             .copied()
             .ok_or_else(|| InputError::whole_file(&job.title, "no log file"))?;
         let log = inspect::parse(file)?;
-        let report = inspect::report(
-            &log,
-            vec![metrics_core::InputFile::from_bytes(file.name, file.bytes)],
-            true,
-        );
+        let mut inputs = inputs(files, job)?;
+        inputs.truncate(1);
+        let report = inspect::report(&log, inputs, true);
         Ok(Scored::with_records(report, log))
     }
 

@@ -13,14 +13,13 @@
 
 use serde_json::{Map, Value};
 
-use super::imports::{MeanPaired, first_score, intern, score_row, strata_of};
+use super::imports::{MeanPaired, first_score, inputs, intern, named, score_row, strata_of};
 use crate::compare::{CompareError, align_ids};
 use crate::detect::{Detected, Role, RoleInfo, Sniff, base_name};
 use crate::drill::{self, Fields, SampleRow, StepComparison, text_of};
 use crate::registry::{Benchmark, Paired};
 use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile};
 use metrics_core::InputError;
-use metrics_core::imports::NamedBytes;
 use metrics_core::imports::lm_eval::{self, Run};
 
 pub struct LmEval;
@@ -57,24 +56,6 @@ fn run_date(name: &str) -> &str {
         Some(at) if stem.as_bytes().get(at + 11) == Some(&b'T') => &stem[at + 1..],
         _ => "",
     }
-}
-
-pub(crate) fn named<'a>(
-    files: &'a [WorkFile],
-    job: &Job,
-) -> Result<Vec<NamedBytes<'a>>, InputError> {
-    job.file_indices()
-        .into_iter()
-        .map(|i| {
-            files
-                .get(i)
-                .map(|f| NamedBytes {
-                    name: &f.name,
-                    bytes: &f.bytes,
-                })
-                .ok_or_else(|| InputError::whole_file(&job.title, "a file is gone"))
-        })
-        .collect()
 }
 
 impl Benchmark for LmEval {
@@ -164,11 +145,7 @@ impl Benchmark for LmEval {
     ) -> Result<Scored, InputError> {
         let named = named(files, job)?;
         let run = lm_eval::parse(&named)?;
-        let inputs = named
-            .iter()
-            .map(|f| metrics_core::InputFile::from_bytes(f.name, f.bytes))
-            .collect();
-        let report = lm_eval::report(&run, inputs, true);
+        let report = lm_eval::report(&run, inputs(files, job)?, true);
         Ok(Scored::with_records(report, run))
     }
 
