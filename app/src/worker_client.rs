@@ -63,8 +63,13 @@ pub struct WorkbenchState {
 }
 
 impl WorkbenchState {
+    /// The state, without a worker yet: its wasm (the biggest download) is fetched by [`wake`]
+    /// when the page first needs it — a drag over the page, the file picker, a request — so a
+    /// page that only shows (a leaderboard, the empty workbench) never loads it.
+    ///
+    /// [`wake`]: Self::wake
     pub fn new() -> Self {
-        let state = Self {
+        Self {
             ready: RwSignal::new(false),
             files: RwSignal::new(Vec::new()),
             roles: RwSignal::new(Vec::new()),
@@ -81,7 +86,15 @@ impl WorkbenchState {
             worker: StoredValue::new_local(None),
             pending: StoredValue::new_local(Vec::new()),
             snapshot_waiters: StoredValue::new_local(Vec::new()),
-        };
+        }
+    }
+
+    /// Start the worker if it is not running (requests made meanwhile wait in `pending`).
+    pub fn wake(&self) {
+        if self.worker.with_value(Option::is_some) {
+            return;
+        }
+        let state = *self;
         match Worker::new("/worker_loader.js") {
             Ok(worker) => {
                 let on_message =
@@ -90,13 +103,12 @@ impl WorkbenchState {
                     });
                 worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
                 on_message.forget();
-                state.worker.set_value(Some(worker));
+                self.worker.set_value(Some(worker));
             }
-            Err(e) => state
+            Err(e) => self
                 .errors
                 .update(|v| v.push(format!("cannot start the scoring worker: {e:?}"))),
         }
-        state
     }
 
     fn receive(&self, data: JsValue) {
@@ -238,9 +250,15 @@ impl WorkbenchState {
             message.push(b);
             transfer.push(&b.buffer());
         }
+        self.enqueue(message, transfer);
+    }
+
+    /// Send now if the worker is ready, else start it and keep the message for `Ready`.
+    fn enqueue(&self, message: Array, transfer: Array) {
         if self.ready.get_untracked() {
             self.send(&message, &transfer);
         } else {
+            self.wake();
             self.pending.update_value(|p| p.push((message, transfer)));
         }
     }
@@ -287,12 +305,7 @@ impl WorkbenchState {
         for f in &files {
             message.push(f);
         }
-        if self.ready.get_untracked() {
-            self.send(&message, &Array::new());
-        } else {
-            self.pending
-                .update_value(|p| p.push((message, Array::new())));
-        }
+        self.enqueue(message, Array::new());
     }
 
     pub fn set_role(&self, index: usize, role: String) {
@@ -330,6 +343,9 @@ impl WorkbenchState {
     }
 
     pub fn clear(&self) {
+        if self.worker.with_value(Option::is_none) {
+            return; // nothing held: no reason to load the worker
+        }
         self.post(&ToWorker::Clear, &[]);
     }
 

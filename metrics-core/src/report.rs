@@ -7,11 +7,63 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 /// One metric's value: a number (or `null` when undefined), or a vector such as `ecs_tiers`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// In JSON it is the bare number, `null` or array (serialized untagged; read by
+/// [`MetricValueVisitor`], which takes the same shapes without serde's buffering of untagged
+/// enums: that buffering made every report reader in the browser larger).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum MetricValue {
     Scalar(Option<f64>),
     Vector(Vec<Option<f64>>),
+}
+
+impl<'de> Deserialize<'de> for MetricValue {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(MetricValueVisitor)
+    }
+}
+
+/// Reads a number, `null` or an array of numbers and `null`s.
+struct MetricValueVisitor;
+
+impl<'de> serde::de::Visitor<'de> for MetricValueVisitor {
+    type Value = MetricValue;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a number, null, or an array of numbers and nulls")
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<MetricValue, E> {
+        Ok(MetricValue::Scalar(Some(v)))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<MetricValue, E> {
+        Ok(MetricValue::Scalar(Some(v as f64)))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<MetricValue, E> {
+        Ok(MetricValue::Scalar(Some(v as f64)))
+    }
+
+    fn visit_unit<E>(self) -> Result<MetricValue, E> {
+        Ok(MetricValue::Scalar(None))
+    }
+
+    fn visit_none<E>(self) -> Result<MetricValue, E> {
+        Ok(MetricValue::Scalar(None))
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<MetricValue, D::Error> {
+        d.deserialize_any(self)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<MetricValue, A::Error> {
+        let mut values = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(v) = seq.next_element::<Option<f64>>()? {
+            values.push(v);
+        }
+        Ok(MetricValue::Vector(values))
+    }
 }
 
 impl MetricValue {
@@ -107,6 +159,61 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What serde derives for the same enum: the hand-written reader must take and refuse
+    /// exactly what it took and refused.
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[serde(untagged)]
+    enum Derived {
+        Scalar(Option<f64>),
+        Vector(Vec<Option<f64>>),
+    }
+
+    #[test]
+    fn the_metric_value_reader_takes_what_the_derived_untagged_enum_takes() {
+        let inputs = [
+            "0",
+            "-0",
+            "1",
+            "-7",
+            "0.5",
+            "-2.5e-300",
+            "1e308",
+            "18446744073709551615",
+            "-9223372036854775808",
+            "123456789012345678901234567890",
+            "null",
+            "[]",
+            "[null]",
+            "[1, null, 0.25, -3]",
+            "[[1]]",
+            "[\"1\"]",
+            "[true]",
+            "\"0.5\"",
+            "true",
+            "{}",
+            "{\"a\": 1}",
+            "[1, {}]",
+            "[null, null, 1e-320]",
+        ];
+        for input in inputs {
+            let ours = serde_json::from_str::<MetricValue>(input);
+            let derived = serde_json::from_str::<Derived>(input);
+            match (ours, derived) {
+                (Ok(MetricValue::Scalar(a)), Ok(Derived::Scalar(b))) => {
+                    assert_eq!(a.map(f64::to_bits), b.map(f64::to_bits), "{input}")
+                }
+                (Ok(MetricValue::Vector(a)), Ok(Derived::Vector(b))) => {
+                    let bits = |v: Vec<Option<f64>>| -> Vec<Option<u64>> {
+                        v.into_iter().map(|x| x.map(f64::to_bits)).collect()
+                    };
+                    assert_eq!(bits(a), bits(b), "{input}")
+                }
+                (Err(_), Err(_)) => {}
+                (ours, derived) => panic!("{input}: ours {ours:?}, derived {derived:?}"),
+            }
+        }
+    }
 
     #[test]
     fn undefined_values_serialise_as_null_and_round_trip() {

@@ -170,7 +170,7 @@ pub struct LevelDistribution {
 
 /// A benchmark's own chart, by shape (the app has one renderer per shape).
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
 pub enum Chart {
     /// Per file and score tier, the gold and predicted error counts (SAS-Bench ECS); `Err` with
     /// the reason for a file whose matrices are not computed.

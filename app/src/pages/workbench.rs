@@ -24,6 +24,9 @@ use crate::worker_client::WorkbenchState;
 #[component]
 pub fn Workbench() -> impl IntoView {
     let state = WorkbenchState::new();
+    // The worker loads when a file may come: a drag entering the window (long before the drop),
+    // or the pointer/keyboard at the drop zone; a request (a run, a share link) starts it too.
+    let _ = window_event_listener(leptos::ev::dragenter, move |_| state.wake());
     let initial = ViewState::from_query(&location_query());
     let tab = RwSignal::new(initial.tab);
     let view_filter = RwSignal::new(initial.filter());
@@ -132,7 +135,7 @@ pub fn Workbench() -> impl IntoView {
         <main>
             <ShareOpen state=state on_view=apply_view />
             <ShareDialog state=state />
-            <DropZone on_files=on_files />
+            <DropZone on_files=on_files on_near=Callback::new(move |()| state.wake()) />
             <RunPanel state=state />
             <ProgressBar progress=state.progress.into() />
             <ul class="page-errors">
