@@ -5,7 +5,8 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { startServer, launchBrowser, root, tempDir } from '../tests/e2e/support.mjs';
+import { execFileSync } from 'node:child_process';
+import { startServer, launchBrowser, root, tempDir, scorebench } from '../tests/e2e/support.mjs';
 
 const dist = join(root, 'dist');
 
@@ -30,7 +31,7 @@ function line(step, names, from) {
   const added = names.slice(from);
   const kb = added.reduce((s, n) => s + gzipKb(n), 0);
   const total = names.reduce((s, n) => s + gzipKb(n), 0);
-  const list = added.map((n) => `${n.replace(/-[0-9a-f]{16}/, '')} ${gzipKb(n).toFixed(0)}`).join(', ');
+  const list = added.map((n) => `${n.replace(/-[0-9a-f]{8,}/, '')} ${gzipKb(n).toFixed(0)}`).join(', ');
   console.log(`${step.padEnd(44)} +${kb.toFixed(0).padStart(4)} KB  (total ${total.toFixed(0).padStart(4)} KB)  ${list}`);
   return names.length;
 }
@@ -56,10 +57,23 @@ try {
     await page.close();
   }
   {
+    // A board with one entry (the EOTGC golden case), made with the CLI.
+    const gold = join(root, 'tests', 'golden', 'eotgc', 'eotgc_11_full_size_185');
+    const lb = (...args) => JSON.parse(execFileSync(scorebench,
+      ['leaderboard', ...args, '--server', server.url.replace(/\/$/, '')], { cwd: gold, encoding: 'utf8' }));
+    lb('create', '--slug', 'assets', '--title', 'assets', '--benchmark', 'eotgc', 'gold.json');
+    const { entry } = lb('submit', '--slug', 'assets', '--model', 'm', 'pred.json');
     const page = await browser.newPage();
     const names = recorder(page);
     await page.goto(`${server.url}leaderboards`, { waitUntil: 'networkidle' });
-    line('leaderboards list: first paint', names, 0);
+    let n = line('leaderboards list: first paint', names, 0);
+    await page.goto(`${server.url}leaderboard/assets`, { waitUntil: 'networkidle' });
+    n = line('a board: first paint (cached assets not counted)', names, n);
+    await page.goto(`${server.url}leaderboard/assets/entry/${entry}`, { waitUntil: 'networkidle' });
+    n = line('an entry: first paint', names, n);
+    await page.locator('[data-testid=verify]').click();
+    await page.locator('[data-testid=verified-ok]').waitFor({ timeout: 60_000 });
+    line('an entry: verified in the browser (worker)', names, n);
     await page.close();
   }
 } finally {

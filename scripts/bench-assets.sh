@@ -7,4 +7,4 @@ cd "$(dirname "$0")/.."
 source scripts/env.sh
 scripts/build-app.sh >/dev/null
 cargo build --release --locked -q -p server
-SCOREBENCH_BIN=target/release/scorebench node scripts/bench-assets.mjs
+SCOREBENCH_BIN="$PWD/target/release/scorebench" node scripts/bench-assets.mjs

@@ -38,7 +38,7 @@ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test --locked -p metrics-core --target wasm32-unknown-unknown --test wasm
 
 step "app build (trunk, release, offline)"
-trunk build --release --offline
+scripts/build-app.sh
 
 step "end-to-end (real server, Debian Chromium via Playwright)"
 cargo build --locked -q -p server

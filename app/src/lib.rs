@@ -1,8 +1,9 @@
 //! The scorebench workbench in the browser.
 //!
-//! Two wasm binaries share this library: `app` (the page, `src/main.rs`) and `worker` (a Web
-//! Worker, `src/bin/worker.rs`) that parses and scores off the main thread, so big files never
-//! freeze the page. They talk through [`protocol`]. No formula lives here: every number comes
+//! Four wasm binaries share this library: `app` (the workbench page, `src/main.rs`), `boards`
+//! (the leaderboard pages, `src/bin/boards.rs`), `worker` (a Web Worker, `src/bin/worker.rs`)
+//! that parses and scores off the main thread, so big files never freeze the page, and `xlsx`
+//! (the class workbook, loaded on export). They talk through [`protocol`]. No formula lives here: every number comes
 //! from metrics-core. [`share`] seals private share links (AES-256-GCM in the browser).
 
 pub mod adjustments;
@@ -20,10 +21,15 @@ pub mod worker;
 pub mod worker_client;
 pub mod xlsx;
 
-/// Mount the page.
+/// Mount the workbench. A leaderboard page has its own binary (`src/bin/boards.rs`); should
+/// the workbench's assets ever land on one (an app built without `dist/boards/`), the
+/// server-rendered board stays as it is.
 pub fn mount() {
     console_error_panic_hook::set_once();
-    if leaderboard::mount_if_routed() {
+    let path = web_sys::window()
+        .and_then(|w| w.location().pathname().ok())
+        .unwrap_or_default();
+    if leaderboard::Route::parse(&path).is_some() {
         return;
     }
     leptos::mount::mount_to_body(pages::workbench::Workbench);

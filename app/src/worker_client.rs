@@ -104,6 +104,10 @@ impl WorkbenchState {
                 worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
                 on_message.forget();
                 self.worker.set_value(Some(worker));
+                let variant = self.variant.get_untracked();
+                if variant != Variant::Official {
+                    self.post(&ToWorker::SetVariant { variant }, &[]);
+                }
             }
             Err(e) => self
                 .errors
@@ -317,6 +321,10 @@ impl WorkbenchState {
     }
 
     pub fn set_variant(&self, variant: Variant) {
+        if self.worker.with_value(Option::is_none) {
+            // Nothing scored yet: the worker gets the variant when it starts (see `wake`).
+            return self.variant.set(variant);
+        }
         self.post(&ToWorker::SetVariant { variant }, &[]);
     }
 

@@ -162,9 +162,14 @@ fn inline_hashes(html: &str, element: &str) -> Vec<String> {
 }
 
 /// Where a server-rendered page (the leaderboards) asks for the app: the middleware
-/// [`with_app_assets`] puts the `<link>` and `<script>` tags of `dist/index.html`'s `<head>` there,
-/// so the page reads without JavaScript and the app takes over once its wasm has loaded.
+/// [`with_app_assets`] puts the `<link>` and `<script>` tags of the leaderboard pages' own build
+/// ([`BOARDS_INDEX`]; `dist/index.html` when that is missing) there, so the page reads without
+/// JavaScript and the app takes over once its wasm has loaded.
 pub const APP_ASSETS_MARKER: &str = "<!--scorebench-app-assets-->";
+
+/// The leaderboard pages' build (`boards.html`, scripts/build-app.sh), relative to `dist/`: a
+/// smaller binary than the workbench's, without the workbench.
+pub const BOARDS_INDEX: &str = "boards/index.html";
 
 /// The `<link>` tags and `<script>` elements of an HTML page's `<head>` (Trunk's stylesheet,
 /// preloads and the inline module script that starts the app), as written.
@@ -199,7 +204,7 @@ pub fn head_assets(index_html: &str) -> String {
 }
 
 /// A server-rendered HTML page with [`APP_ASSETS_MARKER`] gets the app's assets (from
-/// `dist/index.html`, when built) and a CSP allowing exactly its inline scripts and styles by
+/// [`BOARDS_INDEX`] or `dist/index.html`, when built) and a CSP allowing exactly its inline scripts and styles by
 /// hash.
 async fn with_app_assets(
     axum::extract::State(dist): axum::extract::State<PathBuf>,
@@ -225,10 +230,13 @@ async fn with_app_assets(
     };
     let mut html = String::from_utf8_lossy(&bytes).into_owned();
     if html.contains(APP_ASSETS_MARKER) {
-        let assets = tokio::fs::read_to_string(dist.join("index.html"))
-            .await
-            .map(|index| head_assets(&index))
-            .unwrap_or_default();
+        let assets = match tokio::fs::read_to_string(dist.join(BOARDS_INDEX)).await {
+            Ok(index) => head_assets(&index),
+            Err(_) => tokio::fs::read_to_string(dist.join("index.html"))
+                .await
+                .map(|index| head_assets(&index))
+                .unwrap_or_default(),
+        };
         html = html.replacen(APP_ASSETS_MARKER, &assets, 1);
     }
     let styles: String = inline_hashes(&html, "style")

@@ -91,6 +91,7 @@ pub fn router(state: LbState) -> Router {
         .route("/leaderboards", get(html_list))
         .route("/leaderboard/{slug}", get(html_board))
         .route("/leaderboard/{slug}/entry/{id}", get(html_entry))
+        .route("/leaderboard/{slug}/compare/{a}/{b}", get(html_compare))
         .route("/leaderboard/{slug}/badge/{file}", get(badge));
     api.merge(pages)
         .layer(DefaultBodyLimit::max(MAX_REQUEST_BYTES))
@@ -461,6 +462,21 @@ async fn html_entry(
     };
     match s.boards.entry(&slug, id, false, None).await {
         Ok(detail) => Html(html::entry_page(&view, &detail, &origin(&headers))).into_response(),
+        Err(e) => html_error(e),
+    }
+}
+
+async fn html_compare(
+    State(s): State<LbState>,
+    Path((slug, a, b)): Path<(String, String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let (a, b) = match (entry_id(&a), entry_id(&b)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => return html_error(e),
+    };
+    match s.boards.show(&slug, None).await {
+        Ok(view) => Html(html::compare_page(&view, a, b, &origin(&headers))).into_response(),
         Err(e) => html_error(e),
     }
 }

@@ -437,6 +437,43 @@ pub fn entry_page(view: &BoardView, detail: &Value, origin: &str) -> String {
     document(&title, &meta_tags(&title, &description, &url), &body)
 }
 
+/// Two entries side by side: the comparison itself (aligned samples, paired bootstrap) runs in
+/// the browser's worker; without JavaScript the page names both entries with the board's
+/// primary metric and links to them.
+pub fn compare_page(view: &BoardView, a: i64, b: i64, origin: &str) -> String {
+    let board = &view.board;
+    let d = board.display;
+    let model = |id: i64| view.entries.iter().find(|e| e.entry == id);
+    let name = |id: i64| model(id).map_or_else(|| format!("entry {id}"), |e| e.model.clone());
+    let title = format!("{} vs {} on {}", name(a), name(b), board.title);
+    let url = format!("{origin}/leaderboard/{}/compare/{a}/{b}", board.slug);
+    let mut body = format!(
+        "<p><a href=\"/leaderboard/{}\">{}</a></p>\n<h1>{}</h1>\n<table class=\"compare\">\n\
+         <thead><tr><th>entry</th><th>model</th><th>{}</th></tr></thead>\n<tbody>\n",
+        attr(&board.slug),
+        text(&board.title),
+        text(&title),
+        text(&board.primary)
+    );
+    for id in [a, b] {
+        let value = model(id).and_then(|e| e.metrics.get(&board.primary).copied().flatten());
+        body.push_str(&format!(
+            "<tr><td><a href=\"/leaderboard/{}/entry/{id}\">{id}</a></td><td>{}</td>\
+             <td class=\"num\" data-value=\"{}\">{}</td></tr>\n",
+            attr(&board.slug),
+            text(&name(id)),
+            full(value),
+            shown(value, d.scale, d.decimals)
+        ));
+    }
+    body.push_str(
+        "</tbody>\n</table>\n<p class=\"muted\">The sample-by-sample comparison and its paired \
+         bootstrap intervals are computed in your browser (JavaScript and WebAssembly).</p>\n",
+    );
+    let description = format!("{} on {}: {}", board.benchmark_label, board.title, title);
+    document(&title, &meta_tags(&title, &description, &url), &body)
+}
+
 fn report_table(table: &Table) -> String {
     let mut out = format!(
         "<table class=\"report\">\n<caption>{}</caption>\n<thead><tr><th>{}</th>",

@@ -1153,8 +1153,8 @@ fn bad_input_exits_2_and_client_numbers_must_match_bit_for_bit() {
     assert!(stderr.contains("overall.pearson"), "{stderr}");
 }
 
-/// The app takes over the server-rendered pages: `dist/index.html`'s `<link>` and `<script>` tags
-/// are in the page, and its CSP allows exactly the inline script and style by hash. EOTGC boards
+/// The app takes over the server-rendered pages: `dist/boards/index.html`'s (else
+/// `dist/index.html`'s) `<link>` and `<script>` tags are in the page, and its CSP allows exactly the inline script and style by hash. EOTGC boards
 /// rank by the registry's primary metric (`score`) unless told otherwise, and a hidden entry is
 /// shown to the owner and to its own entry token only.
 #[test]
@@ -1242,6 +1242,65 @@ fn pages_carry_the_app_primary_metric_and_hidden_entries_for_the_owner() {
         csp.contains(&format!("style-src 'self' 'sha256-{}';", hash(style))),
         "{csp}"
     );
+
+    // With the leaderboard pages' own build (dist/boards/), its assets and only its.
+    let boards_script = "\nimport init from '/boards/boards-0123456789abcdef.js';\nawait init();\n";
+    std::fs::create_dir_all(dist.join("boards")).unwrap();
+    std::fs::write(
+        dist.join("boards/index.html"),
+        format!(
+            "<!doctype html><html><head><title>boards</title>\
+             <link rel=\"stylesheet\" href=\"/boards/style-0123456789abcdef.css\"/>\
+             <script type=\"module\">{boards_script}</script></head><body></body></html>"
+        ),
+    )
+    .unwrap();
+    let (csp, page) = rt.block_on(async {
+        let r = reqwest::get(format!("{}/leaderboard/{s}", server.url))
+            .await
+            .unwrap();
+        let csp = r.headers()["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .to_string();
+        (csp, r.text().await.unwrap())
+    });
+    assert!(page.contains(&format!("<script type=\"module\">{boards_script}</script>")));
+    assert!(page.contains("href=\"/boards/style-0123456789abcdef.css\""));
+    assert!(
+        !page.contains("/app-0123456789abcdef.js"),
+        "not the workbench"
+    );
+    assert!(
+        csp.contains(&format!("'sha256-{}'", hash(boards_script))),
+        "{csp}"
+    );
+    assert!(
+        !csp.contains(&format!("'sha256-{}'", hash(script))),
+        "{csp}"
+    );
+    // The comparison page is rendered too (the boards app takes it over), names both entries.
+    let (status, page) = rt.block_on(async {
+        let r = reqwest::get(format!("{}/leaderboard/{s}/compare/{id}/{id}", server.url))
+            .await
+            .unwrap();
+        (r.status().as_u16(), r.text().await.unwrap())
+    });
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains(&format!("<script type=\"module\">{boards_script}</script>")));
+    assert!(page.contains("<table class=\"compare\">"), "{page}");
+    assert!(
+        page.contains(&format!("href=\"/leaderboard/{s}/entry/{id}\"")),
+        "{page}"
+    );
+    let status = rt.block_on(async {
+        reqwest::get(format!("{}/leaderboard/{s}/compare/{id}/x", server.url))
+            .await
+            .unwrap()
+            .status()
+            .as_u16()
+    });
+    assert!(status >= 400, "a bad entry id is an error page: {status}");
 
     // Hidden: 404 for anyone, the entry for the owner and for its own token.
     let path = format!("/api/v1/leaderboards/{s}/entries/{id}");
