@@ -20,6 +20,16 @@ pub fn write_stdout(text: &str) -> std::io::Result<()> {
     out.flush()
 }
 
+/// Write `value` to stdout as pretty JSON and a newline, streamed (never held as one string:
+/// a report with every sample is as big as its input), and flush it. The bytes are
+/// `serde_json::to_string_pretty`'s.
+pub fn write_json_stdout<T: serde::Serialize>(value: &T) -> std::io::Result<()> {
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    serde_json::to_writer_pretty(&mut out, value).map_err(std::io::Error::from)?;
+    out.write_all(b"\n")?;
+    out.flush()
+}
+
 /// The exit status for a failed write to stdout, after saying why on stderr (nothing for a
 /// closed pipe).
 pub fn write_failed(e: &std::io::Error) -> ExitCode {

@@ -22,6 +22,11 @@ use crate::report::{InputFile, MetricValue, Metrics, Overall, Report, Subset, Wa
 /// The comment length limit of Track 2, in Unicode characters.
 pub const MAX_COMMENT_CHARS: usize = 250;
 
+/// Rows (`track2_inputs` + `leaderboard_track_scores`) a `--track2` file may have: each row is a
+/// subset of the report (~1 KB in memory and ~200 bytes of JSON), so the report grows faster
+/// than the file; a real file lists a few teams.
+pub const MAX_TRACK2_ROWS: usize = 100_000;
+
 /// The three Track 2 inputs of one submission.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
 pub struct Track2Inputs {
@@ -169,6 +174,16 @@ pub fn parse_track2_file<'a>(
             format!("expected {{\"track2_inputs\": [{{ppl, bertscore, human}}], \"leaderboard_track_scores\": [{{team, track1, track2}}]}}: {e}"),
         )
     })?;
+    let rows = parsed.track2_inputs.len() + parsed.leaderboard_track_scores.len();
+    if rows > MAX_TRACK2_ROWS {
+        return Err(InputError::whole_file(
+            file,
+            format!(
+                "{rows} rows: a Track 2 file holds the numbers of a few submissions, each \
+                 becoming a subset of the report; at most {MAX_TRACK2_ROWS} rows are scored"
+            ),
+        ));
+    }
     if parsed.track2_inputs.is_empty() && parsed.leaderboard_track_scores.is_empty() {
         return Err(InputError::whole_file(
             file,
@@ -253,6 +268,21 @@ pub fn score_track2_file(input: InputFile, parsed: &Track2File) -> Result<Report
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_track2_file_over_the_row_limit_is_refused_with_its_row_count() {
+        let row = r#"{"ppl": 12.3, "bertscore": 0.681, "human": 75.5}"#;
+        let file = |n: usize| format!("{{\"track2_inputs\": [{}]}}", vec![row; n].join(","));
+        let at_limit = parse_track2_file("t2.json", file(MAX_TRACK2_ROWS).as_str()).unwrap();
+        assert_eq!(at_limit.track2_inputs.len(), MAX_TRACK2_ROWS);
+        let over = parse_track2_file("t2.json", file(MAX_TRACK2_ROWS + 1).as_str()).unwrap_err();
+        assert_eq!(over.path, "t2.json");
+        assert!(
+            over.message.starts_with("100001 rows: "),
+            "{}",
+            over.message
+        );
+    }
 
     #[test]
     fn track2_reference_values() {

@@ -556,14 +556,13 @@ pub fn run(args: ScoreArgs) -> ExitCode {
             let format = if args.json { Format::Json } else { args.format };
             // The exports are the page's: same view model, same text (the workbench crate).
             let view = || workbench::table(&report);
-            let text = match format {
-                Format::Json => format!("{}\n", report.to_json_pretty()),
-                Format::Table => table::render(&report),
-                Format::Csv => workbench::to_csv(&view()),
-                Format::Markdown => workbench::to_markdown(&view()),
-                Format::Latex => workbench::to_latex(&view()),
+            let written = match format {
+                Format::Json => crate::output::write_json_stdout(&report),
+                Format::Table => crate::output::write_stdout(&table::render(&report)),
+                Format::Csv => crate::output::write_stdout(&workbench::to_csv(&view())),
+                Format::Markdown => crate::output::write_stdout(&workbench::to_markdown(&view())),
+                Format::Latex => crate::output::write_stdout(&workbench::to_latex(&view())),
             };
-            let written = crate::output::write_stdout(&text);
             for w in &report.warnings {
                 let at = w.line.map(|l| format!(":{l}")).unwrap_or_default();
                 eprintln!("warning: {}{at}: {}", w.path, w.message);
