@@ -52,16 +52,27 @@ pub(crate) fn parse_array<'t>(
     name: &str,
     text: impl Into<Text<'t>>,
 ) -> Result<Vec<Value>, InputError> {
+    let mut items = Vec::new();
+    for_each_value(name, text, |item| items.push(item))?;
+    Ok(items)
+}
+
+/// Read a log (a JSON array) one entry at a time, handing each to `each` and keeping nothing,
+/// with the errors of [`parse_array`].
+pub(crate) fn for_each_value<'t>(
+    name: &str,
+    text: impl Into<Text<'t>>,
+    mut each: impl FnMut(Value),
+) -> Result<(), InputError> {
     let text = text
         .into()
         .strip_bom()
         .map_err(|e| crate::text::read_error(name, &e))?;
-    let mut items = Vec::new();
-    let read = json_array::for_each(text, |_, item| {
-        items.push(item);
+    json_array::for_each(text, |_, item| {
+        each(item);
         Ok::<(), InputError>(())
-    });
-    read.map(|()| items).map_err(|e| read_error(name, e))
+    })
+    .map_err(|e| read_error(name, e))
 }
 
 /// [`parse_array`] keeping, of each object record, only the keys `keep` accepts (the ones its
@@ -305,13 +316,15 @@ pub(crate) fn mean_metrics(keys: &[&'static str], items: &[&ItemResult]) -> Metr
     metrics
 }
 
-/// Build the report: overall over every scored item, one subset per discipline, samples for all.
+/// Build the report: overall over every scored item, one subset per discipline, samples for all
+/// (`with_samples`; else `samples` is `None`).
 pub(crate) fn build_report(
     benchmark: &str,
     inputs: Vec<InputFile>,
     items: Vec<ItemResult>,
     warnings: Vec<Warning>,
     aggregate: impl Fn(&[&ItemResult]) -> Metrics,
+    with_samples: bool,
 ) -> Report {
     let scored: Vec<&ItemResult> = items.iter().filter(|i| i.error.is_none()).collect();
     let overall = Overall {
@@ -355,7 +368,7 @@ pub(crate) fn build_report(
         inputs,
         overall,
         subsets,
-        samples: Some(items.iter().map(ItemResult::sample).collect()),
+        samples: with_samples.then(|| items.iter().map(ItemResult::sample).collect()),
         warnings,
     }
 }

@@ -221,9 +221,14 @@ pub fn score_log<'t>(
                 .into(),
         }),
     }
-    let mut report = build_report("sgi-reasoning", inputs, items, warnings, |items| {
-        mean_metrics(&KEYS, items)
-    });
+    let mut report = build_report(
+        "sgi-reasoning",
+        inputs,
+        items,
+        warnings,
+        |items| mean_metrics(&KEYS, items),
+        true,
+    );
     // The official script prints overall numbers only.
     report.subsets.clear();
     Ok(report)

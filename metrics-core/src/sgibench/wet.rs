@@ -320,9 +320,14 @@ pub fn score_log<'t>(name: &str, text: impl Into<Text<'t>>) -> Result<Report, In
         }
         items.push(item);
     }
-    Ok(build_report("sgi-wet", inputs, items, warnings, |scored| {
-        mean_metrics(&KEYS, scored)
-    }))
+    Ok(build_report(
+        "sgi-wet",
+        inputs,
+        items,
+        warnings,
+        |scored| mean_metrics(&KEYS, scored),
+        true,
+    ))
 }
 
 #[cfg(test)]
