@@ -80,3 +80,9 @@ for kind in deep-research wet dry idea reasoning; do
   measure "sgi-$kind (log)" "$(size "$D/sgi-$kind/log.json")" \
     "$BIN" score "sgi-$kind" --json "$D/sgi-$kind/log.json"
 done
+measure "sgi-score (input)" "$(size "$D/sgi-score/input.json")" \
+  "$BIN" score sgi-score --json "$D/sgi-score/input.json"
+measure "sgi-score (five logs)" "$(size "$D"/sgi-score/logs/[1-5].json)" \
+  "$BIN" score sgi-score --json --deep-research "$D/sgi-score/logs/1.json" \
+  --idea "$D/sgi-score/logs/2.json" --dry "$D/sgi-score/logs/3.json" \
+  --wet "$D/sgi-score/logs/4.json" --reasoning "$D/sgi-score/logs/5.json"

@@ -12,6 +12,7 @@
   eotgc/track2.json, comments.json  Track 2 inputs (numbers) and a Track 2 submission
   sgi-deep-research/log.json      SGI-Bench deep-research step-2 log
   sgi-{wet,dry,idea,reasoning}/log.json  the other SGI-Bench logs (golden records repeated)
+  sgi-score/input.json + logs/    SGI-Score's input: five scored logs in one object, and as files
 
 Records are synthetic but shaped like the golden cases; text fields are padded so the record
 count stays realistic. Usage: [STEPS="pairs msqa …"] gen-big-inputs.py OUT [SIZE_MB]"""
@@ -203,8 +204,43 @@ def sgi_logs():
         json_array(path(key, "log.json"), repeated())
 
 
+def sgi_score():
+    # The records of a golden case (scored logs), repeated, with a padded field per record as a
+    # scored log carries its texts: five logs of a fifth of the size each (sgi-score/logs/), and
+    # the same five in one object (sgi-score/input.json).
+    case = os.path.join(GOLDEN, "sgibench", "sgi_score", "sgi_02_idea_error_record_crash", "input.json")
+    logs = json.load(open(case, encoding="utf-8"))
+    idea = next(k for k in logs if k.startswith("task_2_"))
+    logs[idea] = [r for r in logs[idea] if "effectiveness" in r]  # drop the crashing record
+    parts = []
+    for n, (key, records) in enumerate(logs.items()):
+        def repeated():
+            for i in range(10**9):
+                r = dict(records[i % len(records)])
+                r["idx"] = f"{r.get('idx', 'X')}_{i}"
+                r["question"] = text(2000)
+                yield r
+        part = path("sgi-score", "logs", f"{n + 1}.json")
+        with open(part, "w", encoding="utf-8") as f:
+            f.write("[\n")
+            for i, r in enumerate(repeated()):
+                f.write((",\n" if i else "") + json.dumps(r, ensure_ascii=False))
+                if f.tell() >= SIZE // 5:
+                    break
+            f.write("\n]\n")
+        parts.append((key, part))
+    with open(path("sgi-score", "input.json"), "wb") as f:
+        f.write(b"{")
+        for n, (key, part) in enumerate(parts):
+            f.write((b",\n" if n else b"\n") + json.dumps(key).encode() + b": ")
+            with open(part, "rb") as p:
+                while chunk := p.read(1 << 20):
+                    f.write(chunk)
+        f.write(b"}\n")
+
+
 STEPS = [eotgc, msqa, pairs, pairs_wide, asap_aes, sasbench, sgi_deep_research, eotgc_track2, sasbench_raw,
-         sgi_logs]
+         sgi_logs, sgi_score]
 # STEPS="pairs msqa" (environment): only these.
 only = os.environ.get("STEPS", "").split()
 for step in STEPS:

@@ -29,34 +29,42 @@ fn key(v: f64) -> u64 {
     }
 }
 
-/// Stable LSD radix sort of `(key, payload)` items by key, one byte per pass; passes where
-/// every key has the same byte are skipped. `buffer` is scratch.
-fn radix_sort(items: &mut Vec<(u64, u32)>, buffer: &mut Vec<(u64, u32)>) {
-    let n = items.len();
+/// Stable LSD radix sort of `order` (positions in `values`) by `key(values[i])`, one byte per
+/// pass; passes where every key has the same byte are skipped. `buffer` is scratch. Only the
+/// positions move (4 bytes each), not the keys: big inputs sort in a third of the memory. Each
+/// pass reads its byte of every key from a byte array filled in value order (a small array the
+/// scattered reads find in cache).
+fn radix_sort(order: &mut Vec<u32>, buffer: &mut Vec<u32>, values: &[f64]) {
+    let n = order.len();
+    // The byte counts do not depend on the order: read the values in place.
     let mut counts = vec![[0usize; 256]; 8];
-    for &(k, _) in items.iter() {
+    for &v in values {
+        let k = key(v);
         for (d, count) in counts.iter_mut().enumerate() {
             count[((k >> (8 * d)) & 0xff) as usize] += 1;
         }
     }
     buffer.clear();
-    buffer.resize(n, (0, 0));
+    buffer.resize(n, 0);
+    let mut digits = Vec::new();
     for (d, count) in counts.iter().enumerate() {
         if count.contains(&n) {
             continue;
         }
+        digits.clear();
+        digits.extend(values.iter().map(|&v| (key(v) >> (8 * d)) as u8));
         let mut offsets = [0usize; 256];
         let mut sum = 0;
         for (offset, &c) in offsets.iter_mut().zip(count) {
             *offset = sum;
             sum += c;
         }
-        for &item in items.iter() {
-            let digit = ((item.0 >> (8 * d)) & 0xff) as usize;
-            buffer[offsets[digit]] = item;
+        for &i in order.iter() {
+            let digit = usize::from(digits[i as usize]);
+            buffer[offsets[digit]] = i;
             offsets[digit] += 1;
         }
-        std::mem::swap(items, buffer);
+        std::mem::swap(order, buffer);
     }
 }
 
@@ -170,36 +178,37 @@ pub fn kendall_tau_b(x: &[f64], y: &[f64]) -> Result<f64, MetricError> {
         return Err(MetricError::undefined("more than 2^32 observations"));
     }
     // Sort by y once: dense y ranks and the y ties.
-    let mut items: Vec<(u64, u32)> = y
-        .iter()
-        .enumerate()
-        .map(|(i, &v)| (key(v), i as u32))
-        .collect();
+    let mut order: Vec<u32> = (0..n as u32).collect();
     let mut buffer = Vec::with_capacity(n);
-    radix_sort(&mut items, &mut buffer);
-    let ytie = tied_pairs(items.iter().map(|&(k, _)| k));
-    // Re-key by x, carrying the y rank: a stable sort by x of the y order is the order by
-    // (x, y rank), so ties in x are sorted by y and never count as discordant.
+    radix_sort(&mut order, &mut buffer, y);
+    let y_key = |i: u32| key(y[i as usize]);
+    let ytie = tied_pairs(order.iter().map(|&i| y_key(i)));
+    let mut y_rank = vec![0u32; n];
     let mut rank = 0u32;
-    let mut previous = items[0].0;
-    for item in items.iter_mut() {
-        if item.0 != previous {
+    let mut previous = y_key(order[0]);
+    for &i in &order {
+        if y_key(i) != previous {
             rank += 1;
-            previous = item.0;
+            previous = y_key(i);
         }
-        *item = (key(x[item.1 as usize]), rank);
+        y_rank[i as usize] = rank;
     }
     let levels = rank as usize + 1;
-    radix_sort(&mut items, &mut buffer);
-    let xtie = tied_pairs(items.iter().map(|&(k, _)| k));
-    let ntie = tied_pairs(items.iter().copied());
-    let mut ys: Vec<u32> = items.iter().map(|&(_, r)| r).collect();
-    drop(items);
+    // A stable sort by x of the y order is the order by (x, y rank), so ties in x are sorted
+    // by y and never count as discordant.
+    radix_sort(&mut order, &mut buffer, x);
+    let x_key = |i: u32| key(x[i as usize]);
+    let xtie = tied_pairs(order.iter().map(|&i| x_key(i)));
+    let ntie = tied_pairs(order.iter().map(|&i| (x_key(i), y_rank[i as usize])));
+    // The y ranks in that order (in the buffer's memory; `order` is the scratch after).
+    let mut ys = buffer;
+    ys.clear();
+    ys.extend(order.iter().map(|&i| y_rank[i as usize]));
+    drop(y_rank);
     let dis = if levels <= 1 << 16 {
         count_inversions_by_rank(&ys, levels)
     } else {
-        let mut scratch = vec![0u32; n];
-        count_inversions(&mut ys, &mut scratch)
+        count_inversions(&mut ys, &mut order)
     };
     let tot = (n as u64) * (n as u64 - 1) / 2;
     if xtie == tot || ytie == tot {

@@ -26,19 +26,29 @@ use crate::text::Text;
 pub struct Pairs {
     pub gold: Vec<f64>,
     pub pred: Vec<f64>,
-    /// The 1-based line each pair came from.
+    /// The 1-based line each pair came from (empty when not kept: [`parse_pairs_with`]).
     pub lines: Vec<usize>,
 }
 
 /// Parse a gold/pred JSONL or CSV file, whole or streamed. `name` is used in error messages
 /// only.
 pub fn parse_pairs<'a>(name: &str, text: impl Into<Text<'a>>) -> Result<Pairs, InputError> {
+    parse_pairs_with(name, text, true)
+}
+
+/// [`parse_pairs`], keeping each pair's line (`keep_lines`) or not (`lines` stays empty: a
+/// caller that shows no per-pair rows saves a third of the memory).
+pub fn parse_pairs_with<'a>(
+    name: &str,
+    text: impl Into<Text<'a>>,
+    keep_lines: bool,
+) -> Result<Pairs, InputError> {
     let read = |e: std::io::Error| crate::text::read_error(name, &e);
     let mut text = text.into().strip_bom().map_err(read)?;
     let mut pairs = if text.first_non_space().map_err(read)? == Some('{') {
-        parse_jsonl(name, text)?
+        parse_jsonl(name, text, keep_lines)?
     } else {
-        parse_csv(name, text)?
+        parse_csv(name, text, keep_lines)?
     };
     // The vectors grew by doubling: give back the slack (up to half of them) before scoring.
     pairs.gold.shrink_to_fit();
@@ -71,7 +81,7 @@ fn number(
     }
 }
 
-fn parse_jsonl(name: &str, text: Text) -> Result<Pairs, InputError> {
+fn parse_jsonl(name: &str, text: Text, keep_lines: bool) -> Result<Pairs, InputError> {
     let mut pairs = Pairs::default();
     text.for_each_line(name, |line, raw| {
         if raw.trim().is_empty() {
@@ -90,13 +100,15 @@ fn parse_jsonl(name: &str, text: Text) -> Result<Pairs, InputError> {
         };
         pairs.gold.push(field("gold")?);
         pairs.pred.push(field("pred")?);
-        pairs.lines.push(line);
+        if keep_lines {
+            pairs.lines.push(line);
+        }
         Ok(())
     })?;
     Ok(pairs)
 }
 
-fn parse_csv(name: &str, text: Text) -> Result<Pairs, InputError> {
+fn parse_csv(name: &str, text: Text, keep_lines: bool) -> Result<Pairs, InputError> {
     let source: Box<dyn std::io::Read + '_> = match text {
         Text::Whole(text) => Box::new(text.as_bytes()),
         Text::Stream(reader) => reader,
@@ -140,7 +152,9 @@ fn parse_csv(name: &str, text: Text) -> Result<Pairs, InputError> {
         };
         pairs.gold.push(cell(gold_col, "gold")?);
         pairs.pred.push(cell(pred_col, "pred")?);
-        pairs.lines.push(line);
+        if keep_lines {
+            pairs.lines.push(line);
+        }
     }
     Ok(pairs)
 }

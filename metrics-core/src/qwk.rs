@@ -66,11 +66,32 @@ pub fn quadratic_weighted_kappa_with_labels(
     kappa(gold, pred, Some(labels))
 }
 
-fn sorted_distinct(values: impl Iterator<Item = f64>) -> Vec<f64> {
-    let mut v: Vec<f64> = values.collect();
-    v.sort_by(f64::total_cmp);
-    v.dedup();
-    v
+/// The distinct values in `total_cmp` order (`-0.0` and `0.0` are one label, as `==` says).
+/// Up to [`MAX_LABELS`] of them are gathered as the values pass (a sorted list of their keys),
+/// so a big input is not copied; past that (QWK refuses them, naming how many) every value is
+/// sorted.
+fn sorted_distinct(values: impl Iterator<Item = f64> + Clone) -> Vec<f64> {
+    let mut seen: Vec<u64> = Vec::new();
+    let mut last = None;
+    for v in values.clone() {
+        let key = label_key(v);
+        if last == Some(key) {
+            continue;
+        }
+        last = Some(key);
+        if let Err(at) = seen.binary_search(&key) {
+            if seen.len() == MAX_LABELS {
+                let mut all: Vec<f64> = values.collect();
+                all.sort_by(f64::total_cmp);
+                all.dedup();
+                return all;
+            }
+            seen.insert(at, key);
+        }
+    }
+    let mut distinct: Vec<f64> = seen.into_iter().map(f64::from_bits).collect();
+    distinct.sort_by(f64::total_cmp);
+    distinct
 }
 
 fn kappa(gold: &[f64], pred: &[f64], declared: Option<&[f64]>) -> Result<f64, MetricError> {

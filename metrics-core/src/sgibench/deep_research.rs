@@ -178,6 +178,7 @@ pub fn score_log<'t>(name: &str, text: impl Into<Text<'t>>) -> Result<Report, In
         items,
         warnings,
         |scored| mean_metrics(&KEYS, scored),
+        true,
     ))
 }
 

@@ -26,8 +26,8 @@
 use serde_json::{Map, Value};
 
 use super::log::{
-    ItemResult, build_report, discipline_of, idx_of, kind, null_record_warning, number_field,
-    parse_array_keeping, python_mean, records, string_field, warn,
+    ItemResult, build_report, discipline_of, for_each_record, idx_of, kind, null_record_warning,
+    number_field, python_mean, string_field, warn,
 };
 use crate::error::InputError;
 use crate::report::{MetricValue, Metrics, Report, Warning};
@@ -329,117 +329,37 @@ pub fn score_log<'t>(
     text: impl Into<Text<'t>>,
     judge_replies: Option<(&str, &str)>,
 ) -> Result<Report, InputError> {
+    score_log_with_samples(name, text, judge_replies, true)
+}
+
+/// [`score_log`], with or without the per-item `samples` (`None` without). The log is read one
+/// record at a time: of each item only its numbers are kept (and, for the samples, its unit
+/// flags), never its unit outputs.
+pub fn score_log_with_samples<'t>(
+    name: &str,
+    text: impl Into<Text<'t>>,
+    judge_replies: Option<(&str, &str)>,
+    with_samples: bool,
+) -> Result<Report, InputError> {
     let text = text.into();
     let inputs = text.input_file(name).into_iter().collect();
     let replies = judge_replies
         .map(|(n, t)| parse_replies(n, t))
         .transpose()?;
-    // The unit runs and their reference outputs (`unit_test`, `unit_test_{k}_output`).
-    let values = parse_array_keeping(name, text, |key| {
-        matches!(key, "idx" | "discipline") || key.starts_with("unit_test")
-    })?;
     let mut items = Vec::new();
     let mut warnings = Vec::new();
-    for record in records(name, &values)? {
+    for_each_record(name, text, |record| {
         let Some(fields) = record.fields else {
             warnings.push(null_record_warning(name, record.number));
-            continue;
+            return Ok(());
         };
-        let number = record.number;
-        let idx = idx_of(number, fields);
-        let mut item = ItemResult {
-            idx: idx.clone(),
-            discipline: discipline_of(fields),
-            values: Vec::new(),
-            extra: Vec::new(),
-            error: None,
-        };
-        let units = match fields.get("unit_test") {
-            Some(Value::Array(units)) => units,
-            Some(other) => {
-                return Err(InputError::at_line(
-                    name,
-                    number,
-                    format!("{idx}: `unit_test` must be a list, found {}", kind(other)),
-                ));
-            }
-            None => {
-                return Err(InputError::at_line(
-                    name,
-                    number,
-                    format!("{idx}: missing `unit_test`"),
-                ));
-            }
-        };
-        if units.len() != 5 {
-            let e = format!(
-                "`unit_test` holds {} runs, the official scorer needs exactly 5 (it crashes on this item)",
-                units.len()
-            );
-            warnings.push(warn(name, number, format!("{idx}: {e}; left out")));
-            item.error = Some(e);
-            items.push(item);
-            continue;
-        }
-        let mut runs = Vec::with_capacity(5);
-        let mut references = Vec::with_capacity(5);
-        for (k, unit) in units.iter().enumerate() {
-            runs.push(unit_run(name, number, &idx, unit, k)?);
-            let key = format!("unit_test_{k}_output");
-            references.push(fields.get(&key).cloned().ok_or_else(|| {
-                InputError::at_line(name, number, format!("{idx}: missing `{key}`"))
-            })?);
-        }
-        let (Ok(runs), Ok(references)) = (
-            <[UnitRun; 5]>::try_from(runs),
-            <[Value; 5]>::try_from(references),
-        ) else {
-            return Err(InputError::at_line(
-                name,
-                number,
-                format!("{idx}: expected five unit runs"),
-            ));
-        };
-        let verdict = |k: usize| -> Result<bool, VerdictError> {
-            let reply = replies
-                .as_ref()
-                .and_then(|r| r.get(&idx))
-                .and_then(|units| units.get(k.to_string()));
-            match reply {
-                Some(Value::String(text)) => read_judge_reply(text),
-                Some(_) => Err(VerdictError::CallFailed),
-                None => match units[k].get("llm_judge") {
-                    Some(stored) => read_stored_verdict(stored),
-                    None => Err(VerdictError::Missing),
-                },
-            }
-        };
-        match score_item(&runs, &references, verdict) {
-            Ok(score) => {
-                item.values = vec![
-                    ("pass_all_5", Some(score.pass_all_5)),
-                    ("pass_all_3", Some(score.pass_all_3)),
-                    ("pass_all_1", Some(score.pass_all_1)),
-                    ("aet", Some(score.aet_s)),
-                    ("ser", Some(score.ser)),
-                ];
-                item.extra = vec![
-                    ("pass_nums", serde_json::json!(score.pass_nums)),
-                    ("unit_pass", serde_json::json!(score.passes.map(u8::from))),
-                    (
-                        "unit_exact_match",
-                        serde_json::json!(score.exact_matches.map(u8::from)),
-                    ),
-                ];
-            }
-            Err((k, e)) => {
-                let e = format!("unit {k} {e} (the official run crashes on this item)");
-                warnings.push(warn(name, number, format!("{idx}: {e}; left out")));
-                item.error = Some(e);
-            }
+        let mut item = score_record(name, record.number, fields, replies.as_ref(), &mut warnings)?;
+        if !with_samples {
+            item.extra = Vec::new();
         }
         items.push(item);
-    }
+        Ok(())
+    })?;
     let scored_any_aet = items
         .iter()
         .any(|i| i.value("aet").is_some_and(|a| a > 0.0));
@@ -452,7 +372,119 @@ pub fn score_log<'t>(
                     .into(),
         });
     }
-    Ok(build_report("sgi-dry", inputs, items, warnings, aggregate))
+    Ok(build_report(
+        "sgi-dry",
+        inputs,
+        items,
+        warnings,
+        aggregate,
+        with_samples,
+    ))
+}
+
+/// One record's result (its unit runs and reference outputs, `unit_test` and
+/// `unit_test_{k}_output`, are read and dropped); a record the official scorer crashes on is
+/// an item with an error and a warning.
+fn score_record(
+    name: &str,
+    number: usize,
+    fields: &Map<String, Value>,
+    replies: Option<&Replies>,
+    warnings: &mut Vec<Warning>,
+) -> Result<ItemResult, InputError> {
+    let idx = idx_of(number, fields);
+    let mut item = ItemResult {
+        idx: idx.clone(),
+        discipline: discipline_of(fields),
+        values: Vec::new(),
+        extra: Vec::new(),
+        error: None,
+    };
+    let units = match fields.get("unit_test") {
+        Some(Value::Array(units)) => units,
+        Some(other) => {
+            return Err(InputError::at_line(
+                name,
+                number,
+                format!("{idx}: `unit_test` must be a list, found {}", kind(other)),
+            ));
+        }
+        None => {
+            return Err(InputError::at_line(
+                name,
+                number,
+                format!("{idx}: missing `unit_test`"),
+            ));
+        }
+    };
+    if units.len() != 5 {
+        let e = format!(
+            "`unit_test` holds {} runs, the official scorer needs exactly 5 (it crashes on this item)",
+            units.len()
+        );
+        warnings.push(warn(name, number, format!("{idx}: {e}; left out")));
+        item.error = Some(e);
+        return Ok(item);
+    }
+    let mut runs = Vec::with_capacity(5);
+    let mut references = Vec::with_capacity(5);
+    for (k, unit) in units.iter().enumerate() {
+        runs.push(unit_run(name, number, &idx, unit, k)?);
+        let key = format!("unit_test_{k}_output");
+        references.push(
+            fields.get(&key).cloned().ok_or_else(|| {
+                InputError::at_line(name, number, format!("{idx}: missing `{key}`"))
+            })?,
+        );
+    }
+    let (Ok(runs), Ok(references)) = (
+        <[UnitRun; 5]>::try_from(runs),
+        <[Value; 5]>::try_from(references),
+    ) else {
+        return Err(InputError::at_line(
+            name,
+            number,
+            format!("{idx}: expected five unit runs"),
+        ));
+    };
+    let verdict = |k: usize| -> Result<bool, VerdictError> {
+        let reply = replies
+            .and_then(|r| r.get(&idx))
+            .and_then(|units| units.get(k.to_string()));
+        match reply {
+            Some(Value::String(text)) => read_judge_reply(text),
+            Some(_) => Err(VerdictError::CallFailed),
+            None => match units[k].get("llm_judge") {
+                Some(stored) => read_stored_verdict(stored),
+                None => Err(VerdictError::Missing),
+            },
+        }
+    };
+    match score_item(&runs, &references, verdict) {
+        Ok(score) => {
+            item.values = vec![
+                ("pass_all_5", Some(score.pass_all_5)),
+                ("pass_all_3", Some(score.pass_all_3)),
+                ("pass_all_1", Some(score.pass_all_1)),
+                ("aet", Some(score.aet_s)),
+                ("ser", Some(score.ser)),
+            ];
+            item.extra = vec![
+                ("pass_nums", serde_json::json!(score.pass_nums)),
+                ("unit_pass", serde_json::json!(score.passes.map(u8::from))),
+                (
+                    "unit_exact_match",
+                    serde_json::json!(score.exact_matches.map(u8::from)),
+                ),
+            ];
+        }
+        Err((k, e)) => {
+            let e = format!("unit {k} {e} (the official run crashes on this item)");
+            warnings.push(warn(name, number, format!("{idx}: {e}; left out")));
+            item.error = Some(e);
+        }
+    }
+    Ok(item)
 }
 
 fn aggregate(items: &[&ItemResult]) -> Metrics {

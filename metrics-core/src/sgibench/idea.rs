@@ -360,7 +360,7 @@ pub fn tally_votes<'a>(calls: impl IntoIterator<Item = (bool, Option<&'a str>)>)
     tally
 }
 
-pub use super::idea_log::{IdeaSources, score_log, score_log_with};
+pub use super::idea_log::{IdeaSources, score_log, score_log_with, score_log_with_samples};
 pub use super::idea_objective::{Embedder, EmbeddingTable};
 pub use super::idea_parse::parse_generated_idea;
 

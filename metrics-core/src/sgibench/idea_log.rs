@@ -93,23 +93,36 @@ pub fn score_log_with<'t>(
     text: impl Into<Text<'t>>,
     sources: &IdeaSources<'_>,
 ) -> Result<Report, InputError> {
+    score_log_with_samples(name, text, sources, true)
+}
+
+/// [`score_log_with`], with or without the per-item `samples` (`None` without). The log is
+/// read one record at a time: of each item only its scores are kept, never its texts.
+pub fn score_log_with_samples<'t>(
+    name: &str,
+    text: impl Into<Text<'t>>,
+    sources: &IdeaSources<'_>,
+    with_samples: bool,
+) -> Result<Report, InputError> {
     let text = text.into();
     let inputs = text.input_file(name).into_iter().collect();
-    let items = log::parse_array(name, text)?;
-    let records = log::records(name, &items)?;
-    let replies = match sources.judge_replies {
-        Some((rname, rtext)) => Some(parse_judge_replies(rname, rtext)?),
-        None => None,
-    };
+    // The log's own errors (syntax, an entry that is no record) come before the replies'.
+    let replies = sources
+        .judge_replies
+        .map(|(rname, rtext)| parse_judge_replies(rname, rtext))
+        .transpose();
 
     let mut results = Vec::new();
     let mut warnings = Vec::new();
     let mut without_subjective = 0usize;
     let mut without_embedding_values = 0usize;
-    for record in &records {
+    log::for_each_record(name, text, |record| {
+        let Ok(replies) = &replies else {
+            return Ok(());
+        };
         let Some(fields) = record.fields else {
             warnings.push(log::null_record_warning(name, record.number));
-            continue;
+            return Ok(());
         };
         let idx = log::idx_of(record.number, fields);
         let mut item = ItemResult {
@@ -131,7 +144,9 @@ pub fn score_log_with<'t>(
                     warnings.push(log::warn(name, record.number, format!("{idx}: {w}")));
                 }
                 item.values = scored.values();
-                item.extra = scored.extra();
+                if with_samples {
+                    item.extra = scored.extra();
+                }
             }
             Err(message) => {
                 let id = if fields.contains_key("idx") {
@@ -148,7 +163,9 @@ pub fn score_log_with<'t>(
             }
         }
         results.push(item);
-    }
+        Ok(())
+    })?;
+    replies?;
     if without_embedding_values > 0 {
         warnings.push(Warning {
             path: name.into(),
@@ -170,7 +187,12 @@ pub fn score_log_with<'t>(
         });
     }
     Ok(log::build_report(
-        "sgi-idea", inputs, results, warnings, aggregate,
+        "sgi-idea",
+        inputs,
+        results,
+        warnings,
+        aggregate,
+        with_samples,
     ))
 }
 

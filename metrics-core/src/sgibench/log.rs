@@ -52,39 +52,27 @@ pub(crate) fn parse_array<'t>(
     name: &str,
     text: impl Into<Text<'t>>,
 ) -> Result<Vec<Value>, InputError> {
-    let text = text
-        .into()
-        .strip_bom()
-        .map_err(|e| crate::text::read_error(name, &e))?;
     let mut items = Vec::new();
-    let read = json_array::for_each(text, |_, item| {
-        items.push(item);
-        Ok::<(), InputError>(())
-    });
-    read.map(|()| items).map_err(|e| read_error(name, e))
+    for_each_value(name, text, |item| items.push(item))?;
+    Ok(items)
 }
 
-/// [`parse_array`] keeping, of each object record, only the keys `keep` accepts (the ones its
-/// scorer reads), one record at a time: a log's long texts (questions, thinking) are dropped
-/// as they are read.
-pub(crate) fn parse_array_keeping<'t>(
+/// Read a log (a JSON array) one entry at a time, handing each to `each` and keeping nothing,
+/// with the errors of [`parse_array`].
+pub(crate) fn for_each_value<'t>(
     name: &str,
     text: impl Into<Text<'t>>,
-    keep: impl Fn(&str) -> bool,
-) -> Result<Vec<Value>, InputError> {
+    mut each: impl FnMut(Value),
+) -> Result<(), InputError> {
     let text = text
         .into()
         .strip_bom()
         .map_err(|e| crate::text::read_error(name, &e))?;
-    let mut items = Vec::new();
-    let read = json_array::for_each(text, |_, mut item| {
-        if let Value::Object(fields) = &mut item {
-            fields.retain(|key, _| keep(key));
-        }
-        items.push(item);
+    json_array::for_each(text, |_, item| {
+        each(item);
         Ok::<(), InputError>(())
-    });
-    read.map(|()| items).map_err(|e| read_error(name, e))
+    })
+    .map_err(|e| read_error(name, e))
 }
 
 fn read_error(name: &str, error: ArrayError<InputError>) -> InputError {
@@ -110,9 +98,9 @@ fn not_a_record(name: &str, number: usize, found: &str) -> InputError {
 }
 
 /// Read a log one record at a time, handing each to `each` and keeping nothing, with the
-/// outcome of [`parse_array`], then [`records`], then `each` over the records in order: a syntax
-/// error wins over an entry that is neither an object nor `null`, which wins over the first
-/// error `each` returns.
+/// outcome of parsing the whole log, then checking every entry, then `each` over the records in
+/// order: a syntax error wins over an entry that is neither an object nor `null`, which wins
+/// over the first error `each` returns.
 pub(crate) fn for_each_record<'t>(
     name: &str,
     text: impl Into<Text<'t>>,
@@ -146,25 +134,6 @@ pub(crate) fn for_each_record<'t>(
         Some(e) => Err(e),
         None => Ok(()),
     }
-}
-
-/// The records of a parsed log; an entry that is neither an object nor `null` is an error.
-pub(crate) fn records<'a>(name: &str, items: &'a [Value]) -> Result<Vec<Record<'a>>, InputError> {
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| match item {
-            Value::Object(map) => Ok(Record {
-                number: i + 1,
-                fields: Some(map),
-            }),
-            Value::Null => Ok(Record {
-                number: i + 1,
-                fields: None,
-            }),
-            other => Err(not_a_record(name, i + 1, kind(other))),
-        })
-        .collect()
 }
 
 pub(crate) fn kind(v: &Value) -> &'static str {
@@ -305,13 +274,15 @@ pub(crate) fn mean_metrics(keys: &[&'static str], items: &[&ItemResult]) -> Metr
     metrics
 }
 
-/// Build the report: overall over every scored item, one subset per discipline, samples for all.
+/// Build the report: overall over every scored item, one subset per discipline, samples for all
+/// (`with_samples`; else `samples` is `None`).
 pub(crate) fn build_report(
     benchmark: &str,
     inputs: Vec<InputFile>,
     items: Vec<ItemResult>,
     warnings: Vec<Warning>,
     aggregate: impl Fn(&[&ItemResult]) -> Metrics,
+    with_samples: bool,
 ) -> Report {
     let scored: Vec<&ItemResult> = items.iter().filter(|i| i.error.is_none()).collect();
     let overall = Overall {
@@ -355,7 +326,7 @@ pub(crate) fn build_report(
         inputs,
         overall,
         subsets,
-        samples: Some(items.iter().map(ItemResult::sample).collect()),
+        samples: with_samples.then(|| items.iter().map(ItemResult::sample).collect()),
         warnings,
     }
 }
@@ -399,17 +370,21 @@ mod tests {
         assert!(parse_array("a.json", "{}").is_err());
         let e = parse_array("a.json", "[1,").unwrap_err();
         assert_eq!(e.path, "a.json");
-        let items = parse_array("a.json", "[{}, null]").unwrap();
-        assert_eq!(records("a.json", &items).unwrap().len(), 2);
-        let items = parse_array("a.json", "[{}, 3]").unwrap();
-        let e = records("a.json", &items).unwrap_err();
+        let mut n = 0;
+        for_each_record("a.json", "[{}, null]", |_| {
+            n += 1;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(n, 2);
+        let e = for_each_record("a.json", "[{}, 3]", |_| Ok(())).unwrap_err();
         assert_eq!(e.line, Some(2));
     }
 
     #[test]
     fn records_one_at_a_time_report_what_the_whole_file_reading_reports() {
-        // The scorer's error on record 1 loses to a non-object entry later (records() checked
-        // every entry first), which loses to a syntax error anywhere.
+        // The scorer's error on record 1 loses to a non-object entry later (as when every entry
+        // is checked first), which loses to a syntax error anywhere.
         let fail_on_first = |text: &str| {
             for_each_record("a.json", text, |r| {
                 Err(InputError::at_line("a.json", r.number, "scorer"))

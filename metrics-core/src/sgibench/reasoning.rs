@@ -26,8 +26,8 @@
 use serde_json::{Map, Value};
 
 use super::log::{
-    ItemResult, build_report, discipline_of, idx_of, kind, mean_metrics, null_record_warning,
-    parse_array_keeping, records,
+    ItemResult, build_report, discipline_of, for_each_record, idx_of, kind, mean_metrics,
+    null_record_warning,
 };
 use crate::error::InputError;
 use crate::report::{Report, Warning};
@@ -139,23 +139,17 @@ pub fn score_log<'t>(
     let replies = judge_replies
         .map(|(n, t)| parse_replies(n, t).map(|map| (n, map)))
         .transpose()?;
-    let values = parse_array_keeping(name, text, |key| {
-        matches!(key, "idx" | "discipline" | "answer" | "model_answer" | "RV")
-    })?;
-    let records = records(name, &values)?;
-    let stored_rv = replies.is_none()
-        && records.iter().any(|r| r.fields.is_some())
-        && records
-            .iter()
-            .filter_map(|r| r.fields)
-            .all(|f| matches!(f.get("RV"), Some(Value::Number(_))));
     let mut items = Vec::new();
     let mut warnings = Vec::new();
     let mut no_reply = Vec::new();
-    for record in &records {
+    // Each record's stored `RV` when it is a number (`None` when it is not); used only when
+    // every record has one.
+    let mut stored = Vec::new();
+    // One record at a time: of each only its numbers are kept, never the texts.
+    for_each_record(name, text, |record| {
         let Some(fields) = record.fields else {
             warnings.push(null_record_warning(name, record.number));
-            continue;
+            return Ok(());
         };
         let number = record.number;
         let idx = idx_of(number, fields);
@@ -186,9 +180,12 @@ pub fn score_log<'t>(
                 }
                 Some(reasoning_validity(reply.and_then(Value::as_str)))
             }
-            None if stored_rv => fields.get("RV").and_then(Value::as_f64),
             None => None,
         };
+        stored.push(match fields.get("RV") {
+            Some(Value::Number(n)) => Some(n.as_f64()),
+            _ => None,
+        });
         items.push(ItemResult {
             idx,
             discipline: discipline_of(fields),
@@ -196,6 +193,13 @@ pub fn score_log<'t>(
             extra: Vec::new(),
             error: None,
         });
+        Ok(())
+    })?;
+    let stored_rv = replies.is_none() && !stored.is_empty() && stored.iter().all(Option::is_some);
+    if stored_rv {
+        for (item, rv) in items.iter_mut().zip(stored) {
+            item.values[1].1 = rv.flatten();
+        }
     }
     match &replies {
         Some((replies_name, _)) if !no_reply.is_empty() => warnings.push(Warning {
@@ -221,9 +225,14 @@ pub fn score_log<'t>(
                 .into(),
         }),
     }
-    let mut report = build_report("sgi-reasoning", inputs, items, warnings, |items| {
-        mean_metrics(&KEYS, items)
-    });
+    let mut report = build_report(
+        "sgi-reasoning",
+        inputs,
+        items,
+        warnings,
+        |items| mean_metrics(&KEYS, items),
+        true,
+    );
     // The official script prints overall numbers only.
     report.subsets.clear();
     Ok(report)

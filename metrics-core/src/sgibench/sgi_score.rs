@@ -20,11 +20,15 @@
 //! value `float()` cannot read (TypeError/ValueError), and an empty log (`category_dict['default']`,
 //! KeyError).
 
+use std::fmt;
+
+use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use super::log::{kind, parse_array, python_mean};
+use super::log::{for_each_value, kind, parse_array, python_mean};
 use crate::error::InputError;
 use crate::report::{InputFile, MetricValue, Metrics, Overall, Report};
+use crate::text::Text;
 
 /// Python's `round(x, ndigits)` for floats: the correctly rounded decimal (ties to even on the
 /// exact binary value), read back as the nearest float.
@@ -93,53 +97,124 @@ pub struct ShowError {
 
 /// `show_results(log, key, scale=scale)` with `float(item[key])` read as Python does.
 pub fn show_results(items: &[Value], key: &str, scale: f64) -> Result<f64, ShowError> {
-    let mut values = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
-        let number = i + 1;
-        let fail = |message: String| ShowError {
-            record: Some(number),
-            message,
-        };
-        let record = match item {
-            Value::Object(map) => map,
-            Value::Null => {
-                return Err(fail(format!(
-                    "record {number} is null (the official run crashed on it; sgi_score.py raises TypeError: 'NoneType' object is not subscriptable)"
-                )));
-            }
-            other => {
-                return Err(fail(format!(
-                    "record {number} is {}, not an object (sgi_score.py raises TypeError)",
-                    kind(other)
-                )));
-            }
-        };
-        let value = match record.get(key) {
-            Some(Value::Number(n)) => n.as_f64(),
-            Some(Value::Bool(b)) => Some(f64::from(u8::from(*b))),
-            Some(Value::String(s)) => super::py_strip(s).parse().ok(),
-            Some(other) => {
-                return Err(fail(format!(
-                    "record {number}: `{key}` is {} (sgi_score.py raises TypeError in float())",
-                    kind(other)
-                )));
-            }
-            None => {
-                return Err(fail(format!(
-                    "record {number} has no `{key}` (sgi_score.py raises KeyError: '{key}')"
-                )));
-            }
-        };
-        values.push(value.ok_or_else(|| {
-            fail(format!(
-                "record {number}: `{key}` is not a number (sgi_score.py raises ValueError in float())"
-            ))
-        })?);
-    }
-    headline(&values, scale).ok_or_else(|| ShowError {
+    let values = items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| show_value(i + 1, item, key))
+        .collect::<Result<Vec<f64>, ShowError>>()?;
+    headline(&values, scale).ok_or_else(empty_log)
+}
+
+/// `float(item[key])` of record `number` (1-based), or why `show_results` raises there.
+fn show_value(number: usize, item: &Value, key: &str) -> Result<f64, ShowError> {
+    let fail = |message: String| ShowError {
+        record: Some(number),
+        message,
+    };
+    let record = match item {
+        Value::Object(map) => map,
+        Value::Null => {
+            return Err(fail(format!(
+                "record {number} is null (the official run crashed on it; sgi_score.py raises TypeError: 'NoneType' object is not subscriptable)"
+            )));
+        }
+        other => {
+            return Err(fail(format!(
+                "record {number} is {}, not an object (sgi_score.py raises TypeError)",
+                kind(other)
+            )));
+        }
+    };
+    let value = match record.get(key) {
+        Some(Value::Number(n)) => n.as_f64(),
+        Some(Value::Bool(b)) => Some(f64::from(u8::from(*b))),
+        Some(Value::String(s)) => super::py_strip(s).parse().ok(),
+        Some(other) => {
+            return Err(fail(format!(
+                "record {number}: `{key}` is {} (sgi_score.py raises TypeError in float())",
+                kind(other)
+            )));
+        }
+        None => {
+            return Err(fail(format!(
+                "record {number} has no `{key}` (sgi_score.py raises KeyError: '{key}')"
+            )));
+        }
+    };
+    value.ok_or_else(|| {
+        fail(format!(
+            "record {number}: `{key}` is not a number (sgi_score.py raises ValueError in float())"
+        ))
+    })
+}
+
+fn empty_log() -> ShowError {
+    ShowError {
         record: None,
         message: "empty log (sgi_score.py raises KeyError: 'default')".into(),
-    })
+    }
+}
+
+/// One task's log as [`show_results`] reads it for every number printed of the task, reduced
+/// record by record (a log is read one record at a time and kept as these numbers only).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaskValues {
+    records: usize,
+    /// Per printed key of the task ([`PRINTED`] order): the values of the records so far, or
+    /// the first record's failure.
+    keys: Vec<(&'static str, Result<Vec<f64>, ShowError>)>,
+}
+
+impl TaskValues {
+    /// An empty log of task `task` (index into [`TASKS`]).
+    pub fn new(task: usize) -> Self {
+        Self {
+            records: 0,
+            keys: PRINTED
+                .iter()
+                .filter(|p| p.0 == task)
+                .map(|p| (p.1, Ok(Vec::new())))
+                .collect(),
+        }
+    }
+
+    /// Add the log's next record.
+    pub fn push(&mut self, item: &Value) {
+        self.records += 1;
+        for (key, state) in &mut self.keys {
+            if let Ok(values) = state
+                && let Err(e) = show_value(self.records, item, key).map(|v| values.push(v))
+            {
+                *state = Err(e);
+            }
+        }
+    }
+
+    /// The number of records (`null` ones included).
+    pub fn records(&self) -> usize {
+        self.records
+    }
+
+    /// [`show_results`] over the records pushed, for one of the task's printed keys.
+    fn show_results(&self, key: &str, scale: f64) -> Result<f64, ShowError> {
+        match self.keys.iter().find(|(k, _)| *k == key).map(|(_, s)| s) {
+            Some(Ok(values)) => headline(values, scale).ok_or_else(empty_log),
+            Some(Err(e)) => Err(e.clone()),
+            None => Err(empty_log()),
+        }
+    }
+}
+
+/// Read one task's log (a JSON array of records, `task` an index into [`TASKS`]) one record at
+/// a time into the numbers SGI-Score prints of it.
+pub fn read_task_log<'t>(
+    name: &str,
+    text: impl Into<Text<'t>>,
+    task: usize,
+) -> Result<TaskValues, InputError> {
+    let mut values = TaskValues::new(task);
+    for_each_value(name, text, |item| values.push(&item))?;
+    Ok(values)
 }
 
 /// One printed number: the task (index into [`TASKS`]), the log key, the scale and the report key.
@@ -201,9 +276,9 @@ pub const INPUT_KEYS: [&str; 5] = [
     "task_4_experimental_reasoning/logs",
 ];
 
-/// One task's log, parsed, and how to name its records in errors.
+/// One task's log, read, and how to name its records in errors.
 struct Source<'a> {
-    items: Vec<Value>,
+    values: TaskValues,
     /// `(file, Some(task key))` for a log inside the combined file, `(file, None)` for a log file.
     file: &'a str,
     within: Option<&'static str>,
@@ -222,71 +297,101 @@ impl Source<'_> {
 /// SGI-Score from the combined input: a JSON object holding the five logs under
 /// [`INPUT_KEYS`] (or the short task names of [`TASKS`]).
 pub fn score_input(name: &str, text: &str) -> Result<Report, InputError> {
-    let text_nb = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let value: Value = serde_json::from_str(text_nb)
-        .map_err(|e| InputError::new(name, Some(e.line()), format!("not valid JSON: {e}")))?;
-    let Value::Object(mut map) = value else {
-        return Err(InputError::whole_file(
-            name,
-            format!(
-                "expected a JSON object {{\"{}\": [...], …}}, found {}",
-                INPUT_KEYS[0],
-                kind(&value)
-            ),
-        ));
+    score_input_from(name, text)
+}
+
+/// [`score_input`] over a [`Text`] (a stream, for the command line): the object is read entry by
+/// entry and each log record by record, keeping only the numbers SGI-Score prints. The report's
+/// input is the text's record when the text is whole (none for a stream).
+pub fn score_input_from<'t>(name: &str, text: impl Into<Text<'t>>) -> Result<Report, InputError> {
+    let text = text.into();
+    let inputs = text.input_file(name).into_iter().collect();
+    let text = text
+        .strip_bom()
+        .map_err(|e| crate::text::read_error(name, &e))?;
+    let not_json = |e: serde_json::Error| {
+        InputError::new(name, Some(e.line()), format!("not valid JSON: {e}"))
+    };
+    let top = match text {
+        Text::Whole(text) => read_input(serde_json::Deserializer::from_str(text)),
+        Text::Stream(reader) => read_input(serde_json::Deserializer::from_reader(reader)),
+    }
+    .map_err(not_json)?;
+    let mut slots = match top {
+        Input::Object(slots) => slots,
+        Input::Other(found) => {
+            return Err(InputError::whole_file(
+                name,
+                format!(
+                    "expected a JSON object {{\"{}\": [...], …}}, found {found}",
+                    INPUT_KEYS[0]
+                ),
+            ));
+        }
     };
     let mut sources = Vec::with_capacity(5);
-    for (key, (task, _, _)) in INPUT_KEYS.iter().zip(TASKS) {
-        let log = map
-            .remove(*key)
-            .or_else(|| map.remove(task))
+    for (i, key) in INPUT_KEYS.iter().enumerate() {
+        let log = slots[i]
+            .take()
+            .or_else(|| slots[i + 5].take())
             .ok_or_else(|| {
                 InputError::whole_file(
                     name,
                     format!("no `{key}` log (sgi_score.py needs all five task logs)"),
                 )
             })?;
-        let Value::Array(items) = log else {
-            return Err(InputError::whole_file(
+        let values = log.map_err(|found| {
+            InputError::whole_file(
                 name,
-                format!(
-                    "`{key}` must be a JSON array of log records, found {}",
-                    kind(&log)
-                ),
-            ));
-        };
+                format!("`{key}` must be a JSON array of log records, found {found}"),
+            )
+        })?;
         sources.push(Source {
-            items,
+            values,
             file: name,
             within: Some(key),
         });
     }
-    let n = sources.iter().map(|s| s.items.len()).sum();
+    let n = sources.iter().map(|s| s.values.records()).sum();
     let (metrics, samples) = score_sources(&sources)?;
-    Ok(report(
-        vec![InputFile::from_bytes(name, text.as_bytes())],
-        n,
-        metrics,
-        samples,
-    ))
+    Ok(report(inputs, n, metrics, samples))
 }
 
 /// SGI-Score from the five task logs as separate files (`(name, text)` in [`TASKS`] order).
 pub fn score_logs(logs: &[(&str, &str); 5]) -> Result<Report, InputError> {
-    let mut sources = Vec::with_capacity(5);
-    for (name, text) in logs {
-        sources.push(Source {
-            items: parse_array(name, *text)?,
-            file: name,
-            within: None,
-        });
+    let mut values = Vec::with_capacity(5);
+    for (task, (name, text)) in logs.iter().enumerate() {
+        values.push(read_task_log(name, *text, task)?);
     }
-    let n = sources.iter().map(|s| s.items.len()).sum();
-    let (metrics, samples) = score_sources(&sources)?;
     let inputs = logs
         .iter()
         .map(|(name, text)| InputFile::from_bytes(*name, text.as_bytes()))
         .collect();
+    let names = logs.map(|(name, _)| name);
+    let Ok(values) = <[TaskValues; 5]>::try_from(values) else {
+        unreachable!("five logs give five values")
+    };
+    score_task_logs(&names, values, inputs)
+}
+
+/// SGI-Score from the five task logs already read ([`read_task_log`], [`TASKS`] order), named
+/// `names` in errors; `inputs` are the report's input records.
+pub fn score_task_logs(
+    names: &[&str; 5],
+    values: [TaskValues; 5],
+    inputs: Vec<InputFile>,
+) -> Result<Report, InputError> {
+    let sources: Vec<Source<'_>> = values
+        .into_iter()
+        .zip(names)
+        .map(|(values, file)| Source {
+            values,
+            file,
+            within: None,
+        })
+        .collect();
+    let n = sources.iter().map(|s| s.values.records()).sum();
+    let (metrics, samples) = score_sources(&sources)?;
     Ok(report(inputs, n, metrics, samples))
 }
 
@@ -294,7 +399,10 @@ fn score_sources(sources: &[Source<'_>]) -> Result<(Metrics, Vec<Value>), InputE
     let mut printed = Vec::with_capacity(PRINTED.len());
     for (task, key, scale, report_key) in PRINTED {
         let source = &sources[task];
-        let value = show_results(&source.items, key, scale).map_err(|e| source.error(e))?;
+        let value = source
+            .values
+            .show_results(key, scale)
+            .map_err(|e| source.error(e))?;
         printed.push((report_key, value));
     }
     let get = |k: &str| {
@@ -330,12 +438,145 @@ fn score_sources(sources: &[Source<'_>]) -> Result<(Metrics, Vec<Value>), InputE
                 "idx": task,
                 "metric": key,
                 "scale": scale,
-                "records": source.items.len(),
+                "records": source.values.records(),
                 "headline": headline,
             })
         })
         .collect();
     Ok((metrics, samples))
+}
+
+/// A log as read from the combined input: its numbers, or the kind of the non-array value.
+type Slot = Option<Result<TaskValues, &'static str>>;
+
+/// The combined input's top level: per log (slots 0–4 under [`INPUT_KEYS`], 5–9 under the
+/// short task names; the last entry of a repeated key wins, as in a parsed object), or the
+/// kind of a top level that is not an object.
+enum Input {
+    Object(Vec<Slot>),
+    Other(&'static str),
+}
+
+/// Parse the combined input as `serde_json::from_str::<Value>` would (the same parser, so the
+/// same syntax errors), keeping of the five logs only their numbers and dropping the rest.
+fn read_input<'de, R: serde_json::de::Read<'de>>(
+    mut de: serde_json::Deserializer<R>,
+) -> serde_json::Result<Input> {
+    use serde::Deserializer as _;
+    let top = de.deserialize_any(InputVisitor)?;
+    de.end()?;
+    Ok(top)
+}
+
+struct InputVisitor;
+
+impl<'de> Visitor<'de> for InputVisitor {
+    type Value = Input;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object of task logs")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Input, A::Error> {
+        let mut slots: Vec<Slot> = vec![None; 10];
+        while let Some(key) = map.next_key::<String>()? {
+            let slot = INPUT_KEYS
+                .iter()
+                .position(|k| *k == key)
+                .or_else(|| TASKS.iter().position(|t| t.0 == key).map(|i| i + 5));
+            match slot {
+                Some(slot) => slots[slot] = Some(map.next_value_seed(LogSeed(slot % 5))?),
+                None => drop(map.next_value::<Value>()?),
+            }
+        }
+        Ok(Input::Object(slots))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Input, A::Error> {
+        while seq.next_element::<Value>()?.is_some() {}
+        Ok(Input::Other("an array"))
+    }
+
+    fn visit_unit<E>(self) -> Result<Input, E> {
+        Ok(Input::Other("null"))
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Input, E> {
+        Ok(Input::Other("a boolean"))
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Input, E> {
+        Ok(Input::Other("a number"))
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Input, E> {
+        Ok(Input::Other("a number"))
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Input, E> {
+        Ok(Input::Other("a number"))
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Input, E> {
+        Ok(Input::Other("a string"))
+    }
+}
+
+/// One log of the combined input (the task's index): an array read record by record into its
+/// [`TaskValues`], or the kind of any other value (read whole, as `Value` would, and dropped).
+struct LogSeed(usize);
+
+impl<'de> DeserializeSeed<'de> for LogSeed {
+    type Value = Result<TaskValues, &'static str>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
+        de.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for LogSeed {
+    type Value = Result<TaskValues, &'static str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON array of log records")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut values = TaskValues::new(self.0);
+        while let Some(item) = seq.next_element::<Value>()? {
+            values.push(&item);
+        }
+        Ok(Ok(values))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        while map.next_entry::<String, Value>()?.is_some() {}
+        Ok(Err("an object"))
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(Err("null"))
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(Err("a boolean"))
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(Err("a number"))
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(Err("a number"))
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(Err("a number"))
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(Err("a string"))
+    }
 }
 
 fn report(inputs: Vec<InputFile>, n: usize, metrics: Metrics, samples: Vec<Value>) -> Report {

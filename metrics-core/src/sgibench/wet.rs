@@ -38,8 +38,8 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
 use super::log::{
-    ItemResult, build_report, discipline_of, idx_of, mean_metrics, null_record_warning,
-    parse_array_keeping, records, string_field, warn,
+    ItemResult, build_report, discipline_of, for_each_record, idx_of, mean_metrics,
+    null_record_warning, string_field, warn,
 };
 use super::{py_isspace, py_isword, py_strip};
 use crate::error::InputError;
@@ -291,15 +291,13 @@ pub fn score_item(gold: &str, pred: &str) -> Result<[f64; 3], String> {
 pub fn score_log<'t>(name: &str, text: impl Into<Text<'t>>) -> Result<Report, InputError> {
     let text = text.into();
     let inputs = text.input_file(name).into_iter().collect();
-    let values = parse_array_keeping(name, text, |key| {
-        matches!(key, "idx" | "discipline" | "answer" | "model_answer")
-    })?;
     let mut items = Vec::new();
     let mut warnings = Vec::new();
-    for record in records(name, &values)? {
+    // One record at a time: of each only its numbers are kept, never the protocols.
+    for_each_record(name, text, |record| {
         let Some(fields) = record.fields else {
             warnings.push(null_record_warning(name, record.number));
-            continue;
+            return Ok(());
         };
         let idx = idx_of(record.number, fields);
         let gold = string_field(name, record.number, fields, "answer")?;
@@ -319,10 +317,16 @@ pub fn score_log<'t>(name: &str, text: impl Into<Text<'t>>) -> Result<Report, In
             }
         }
         items.push(item);
-    }
-    Ok(build_report("sgi-wet", inputs, items, warnings, |scored| {
-        mean_metrics(&KEYS, scored)
-    }))
+        Ok(())
+    })?;
+    Ok(build_report(
+        "sgi-wet",
+        inputs,
+        items,
+        warnings,
+        |scored| mean_metrics(&KEYS, scored),
+        true,
+    ))
 }
 
 #[cfg(test)]

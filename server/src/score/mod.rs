@@ -424,8 +424,18 @@ impl OpenedFile {
     /// (`metrics_core::text`), and a message must not depend on how the file was read.
     pub fn read<T>(
         self,
-        mut parse: impl FnMut(&str, Text<'_>) -> Result<T, InputError>,
+        parse: impl FnMut(&str, Text<'_>) -> Result<T, InputError>,
     ) -> Result<(T, InputFile), ScoreError> {
+        Ok(self.read_apart(parse)??)
+    }
+
+    /// [`OpenedFile::read`] with the file's own errors (read, limit, UTF-8: the outer result)
+    /// kept apart from the parser's (the inner one), for a caller that reads several files and
+    /// reports, as loading them all first would, any file's own error before a parser's.
+    pub fn read_apart<T>(
+        self,
+        mut parse: impl FnMut(&str, Text<'_>) -> Result<T, InputError>,
+    ) -> Result<Result<(T, InputFile), InputError>, ScoreError> {
         self.tap.borrow_mut().utf8 = Some(Utf8Check::default());
         let (path, max_bytes, regular) = {
             let tap = self.tap.borrow();
@@ -435,11 +445,11 @@ impl OpenedFile {
             Err(streamed) if regular => {
                 let whole = load_with_limit(&path, max_bytes)?;
                 match parse(&whole.name, Text::Whole(whole.text()?)) {
-                    Err(e) => Err(ScoreError::Input(e)),
-                    Ok(_) => Err(ScoreError::Input(streamed)),
+                    Err(e) => Ok(Err(e)),
+                    Ok(_) => Ok(Err(streamed)),
                 }
             }
-            parsed => Ok(parsed?),
+            parsed => Ok(parsed),
         }
     }
 

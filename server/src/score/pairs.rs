@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use metrics_core::Report;
-use metrics_core::pairs::{PairsOptions, parse_pairs, score_pairs};
+use metrics_core::pairs::{PairsOptions, parse_pairs_with, score_pairs};
 
 use super::{ScoreError, open};
 
@@ -18,8 +18,9 @@ pub struct PairsArgs {
 }
 
 pub fn report(args: PairsArgs) -> Result<Report, ScoreError> {
-    // Read as a stream: only the pairs are kept.
-    let (pairs, input) = open(&args.file)?.read(|name, text| parse_pairs(name, text))?;
+    // Read as a stream: only the pairs are kept, not their lines (the report shows no rows).
+    let (pairs, input) =
+        open(&args.file)?.read(|name, text| parse_pairs_with(name, text, false))?;
     Ok(score_pairs(
         input,
         &pairs,

@@ -23,6 +23,9 @@ pub struct DryArgs {
     /// Stored judge replies for units that need a verdict: {"idx": {"0": "<reply text>", …}, …}
     #[arg(long)]
     judge_replies: Option<PathBuf>,
+    /// `score --samples` (global): per-item results in the report
+    #[arg(from_global)]
+    samples: bool,
 }
 
 #[derive(Args)]
@@ -43,6 +46,9 @@ pub struct IdeaArgs {
     /// Stored judge replies for a step-1 log: {"idx": {"<model>|swap=False": "<reply>", …}, …}
     #[arg(long)]
     judge_replies: Option<PathBuf>,
+    /// `score --samples` (global): per-item results in the report
+    #[arg(from_global)]
+    samples: bool,
 }
 
 #[derive(Args)]
@@ -79,12 +85,6 @@ pub struct SgiScoreArgs {
     reasoning: Option<PathBuf>,
 }
 
-/// Replace the library's input record by the CLI's (same name and bytes).
-fn with_input(mut report: Report, files: &[&LoadedFile]) -> Report {
-    report.inputs = files.iter().map(|f| f.input_file()).collect();
-    report
-}
-
 /// The report of a log read as a stream (only per-record results are kept), with the log's
 /// name and SHA-256 as its input.
 fn streamed(
@@ -107,7 +107,8 @@ pub fn report_dry(args: DryArgs) -> Result<Report, ScoreError> {
         Some(r) => Some((r.name.as_str(), r.text()?)),
         None => None,
     };
-    let (mut report, input) = log.read(|name, text| dry::score_log(name, text, replies_text))?;
+    let (mut report, input) =
+        log.read(|name, text| dry::score_log_with_samples(name, text, replies_text, args.samples))?;
     report.inputs = std::iter::once(input)
         .chain(replies.as_ref().map(LoadedFile::input_file))
         .collect();
@@ -134,7 +135,8 @@ pub fn report_idea(args: IdeaArgs) -> Result<Report, ScoreError> {
         embeddings: table.as_ref().map(|t| t as &dyn idea::Embedder),
         judge_replies: replies_text,
     };
-    let (mut report, input) = file.read(|name, text| idea::score_log_with(name, text, &sources))?;
+    let (mut report, input) =
+        file.read(|name, text| idea::score_log_with_samples(name, text, &sources, args.samples))?;
     report.inputs = std::iter::once(input)
         .chain(table_file.as_ref().map(LoadedFile::input_file))
         .chain(replies.as_ref().map(LoadedFile::input_file))
@@ -159,9 +161,7 @@ pub fn report_reasoning(args: ReasoningArgs) -> Result<Report, ScoreError> {
 
 pub fn report_sgi_score(args: SgiScoreArgs) -> Result<Report, ScoreError> {
     if let Some(input) = &args.input {
-        let file = load(input)?;
-        let report = sgi_score::score_input(&file.name, file.text()?)?;
-        return Ok(with_input(report, &[&file]));
+        return streamed(input, |name, text| sgi_score::score_input_from(name, text));
     }
     let paths = [
         &args.deep_research,
@@ -170,23 +170,52 @@ pub fn report_sgi_score(args: SgiScoreArgs) -> Result<Report, ScoreError> {
         &args.wet,
         &args.reasoning,
     ];
-    let mut files = Vec::with_capacity(5);
-    for path in paths {
+    // Each log is read as a stream into the numbers SGI-Score prints of it. Errors come as
+    // reading all five files first would give them: any file's own (missing, unreadable, over
+    // the limit), then any file's invalid UTF-8, then the first log that does not parse.
+    let mut own_errors = Vec::new();
+    let mut utf8_errors = Vec::new();
+    let mut parse_errors = Vec::new();
+    let mut names = Vec::with_capacity(5);
+    let mut logs = Vec::with_capacity(5);
+    let mut inputs = Vec::with_capacity(5);
+    for (task, path) in paths.into_iter().enumerate() {
         let path = path.as_deref().ok_or_else(|| {
             ScoreError::Usage(
                 "give INPUT.json or all five logs (--deep-research --idea --dry --wet --reasoning)"
                     .into(),
             )
         })?;
-        files.push(load(path)?);
+        let read = open(path).and_then(|log| {
+            names.push(log.name.clone());
+            log.read_apart(|name, text| sgi_score::read_task_log(name, text, task))
+        });
+        match read {
+            Ok(Ok((values, input))) => {
+                logs.push(values);
+                inputs.push(input);
+            }
+            Ok(Err(e)) => parse_errors.push(ScoreError::Input(e)),
+            Err(e @ ScoreError::Input(_)) => utf8_errors.push(e),
+            Err(e) => own_errors.push(e),
+        }
     }
-    let texts = files
-        .iter()
-        .map(|f| Ok((f.name.as_str(), f.text()?)))
-        .collect::<Result<Vec<_>, ScoreError>>()?;
-    let logs: [(&str, &str); 5] = [texts[0], texts[1], texts[2], texts[3], texts[4]];
-    let report = sgi_score::score_logs(&logs)?;
-    Ok(with_input(report, &files.iter().collect::<Vec<_>>()))
+    let first = own_errors
+        .into_iter()
+        .chain(utf8_errors)
+        .chain(parse_errors)
+        .next();
+    if let Some(e) = first {
+        return Err(e);
+    }
+    let (Ok(names), Ok(logs)) = (
+        <[String; 5]>::try_from(names),
+        <[sgi_score::TaskValues; 5]>::try_from(logs),
+    ) else {
+        return Err(ScoreError::Usage("expected five logs".into()));
+    };
+    let names = names.each_ref().map(String::as_str);
+    Ok(sgi_score::score_task_logs(&names, logs, inputs)?)
 }
 
 pub const WET: super::Command<WetArgs> = super::Command {

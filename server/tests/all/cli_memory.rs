@@ -49,6 +49,9 @@ fn peak_rss(args: &[&str]) -> u64 {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    // Read stderr while the process runs: warnings must not fill the pipe and block it.
+    let mut stderr = child.stderr.take().unwrap();
+    let stderr = std::thread::spawn(move || std::io::read_to_string(&mut stderr).unwrap());
     let status_file = format!("/proc/{}/status", child.id());
     let mut peak_kib = 0;
     let status = loop {
@@ -66,7 +69,7 @@ fn peak_rss(args: &[&str]) -> u64 {
         }
         std::thread::sleep(Duration::from_millis(2));
     };
-    let stderr = std::io::read_to_string(child.stderr.take().unwrap()).unwrap();
+    let stderr = stderr.join().unwrap();
     assert!(status.success(), "{args:?}: {stderr}");
     peak_kib * 1024
 }
@@ -206,4 +209,129 @@ fn sgi_wet_log_stays_well_under_the_input() {
     });
     let p = path.to_str().unwrap();
     assert_bounded("sgi-wet", &[&path], &["score", "sgi-wet", "--json", p]);
+}
+
+/// The records of a golden SGI-Bench log (`null` entries left out).
+fn golden_sgi_records(log: &str) -> Vec<serde_json::Value> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/golden/sgibench")
+        .join(log);
+    let records: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    records.into_iter().filter(|r| r.is_object()).collect()
+}
+
+/// A log of the golden `records` repeated until it has `TARGET_BYTES` (each with its own idx
+/// and a padded question, as the official logs carry the dataset's texts).
+fn write_repeated_log(path: &Path, records: &[serde_json::Value]) {
+    write_array(path, |i| {
+        let mut record = records[i % records.len()].clone();
+        let idx = record["idx"].as_str().unwrap_or("r").to_owned();
+        record["idx"] = json!(format!("{idx}_{i}"));
+        record["question"] = json!(text(i, 1500));
+        record
+    });
+}
+
+#[test]
+fn sgi_dry_log_stays_well_under_the_input() {
+    // Step-4 records: five unit runs with their outputs per record.
+    let path = dir().join("dry.json");
+    write_repeated_log(
+        &path,
+        &golden_sgi_records("dry_experiment/dry_01_all_exact/step4_input.json"),
+    );
+    let p = path.to_str().unwrap();
+    assert_bounded("sgi-dry", &[&path], &["score", "sgi-dry", "--json", p]);
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn sgi_idea_log_stays_well_under_the_input() {
+    // Step-1 records (dataset row + generated idea): feasibility is computed per record.
+    let path = dir().join("idea.json");
+    write_repeated_log(
+        &path,
+        &golden_sgi_records("idea_generation/idea_01_json_full_win/step2_input.json"),
+    );
+    let p = path.to_str().unwrap();
+    assert_bounded("sgi-idea", &[&path], &["score", "sgi-idea", "--json", p]);
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn sgi_score_input_and_five_logs_stay_well_under_the_input() {
+    // The five scored logs of a golden case (without its crashing idea record), each repeated
+    // to a fifth of the size: as one combined object, and as five files.
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/golden/sgibench/sgi_score/sgi_02_idea_error_record_crash/input.json");
+    let input: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(golden).unwrap()).unwrap();
+    let dir = dir();
+    let mut logs = Vec::new();
+    for (n, (key, records)) in input.iter().enumerate() {
+        let records: Vec<serde_json::Value> = records
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r.get("error").is_none())
+            .cloned()
+            .collect();
+        let path = dir.join(format!("sgi-score-{n}.json"));
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        out.write_all(b"[\n").unwrap();
+        let mut written = 0;
+        for i in 0.. {
+            let mut record = records[i % records.len()].clone();
+            record["question"] = json!(text(i, 1500));
+            let line = format!("{}{record}", if i > 0 { ",\n" } else { "" });
+            out.write_all(line.as_bytes()).unwrap();
+            written += line.len();
+            if written >= TARGET_BYTES / 5 {
+                break;
+            }
+        }
+        out.write_all(b"\n]\n").unwrap();
+        drop(out);
+        logs.push((key.clone(), path));
+    }
+    let combined = dir.join("sgi-score.json");
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&combined).unwrap());
+    for (n, (key, path)) in logs.iter().enumerate() {
+        let head = if n == 0 { "{" } else { ",\n" };
+        write!(out, "{head}{}: ", json!(key)).unwrap();
+        out.write_all(&std::fs::read(path).unwrap()).unwrap();
+    }
+    out.write_all(b"}\n").unwrap();
+    drop(out);
+    let c = combined.to_str().unwrap();
+    assert_bounded(
+        "sgi-score",
+        &[&combined],
+        &["score", "sgi-score", "--json", c],
+    );
+    let paths: Vec<&Path> = logs.iter().map(|(_, p)| p.as_path()).collect();
+    let p: Vec<&str> = paths.iter().map(|p| p.to_str().unwrap()).collect();
+    assert_bounded(
+        "sgi-score (five logs)",
+        &paths,
+        &[
+            "score",
+            "sgi-score",
+            "--json",
+            "--deep-research",
+            p[0],
+            "--idea",
+            p[1],
+            "--dry",
+            p[2],
+            "--wet",
+            p[3],
+            "--reasoning",
+            p[4],
+        ],
+    );
+    for path in paths.iter().chain([&combined.as_path()]) {
+        std::fs::remove_file(path).unwrap();
+    }
 }
