@@ -7,11 +7,13 @@ use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, Worker};
 use workbench::Variant;
 
-use workbench::drill::{SampleDetail, SampleRow};
+use workbench::compare::SampleDiff;
+use workbench::drill::{Filter, RowPage, SampleDetail};
 
 use crate::protocol::{
     CompareView, FileView, FromWorker, HeldFile, OutcomeView, RoleView, ToWorker,
 };
+use crate::webcrypto::{WEBCRYPTO_MAX_BYTES, digest, hex_of};
 
 /// The worker's files as a private share needs them: (files, number of drops, bytes in order).
 pub type Snapshot = (Vec<HeldFile>, usize, Vec<Uint8Array>);
@@ -28,6 +30,10 @@ pub struct Progress {
 pub type DetailState = Option<(usize, usize, Result<SampleDetail, String>)>;
 /// A comparison: (outcome a, outcome b, intervals or why not).
 pub type CompareState = Option<(usize, usize, Result<CompareView, String>)>;
+/// A window of filtered sample rows: (outcome, filter, rows).
+pub type RowsState = Option<(usize, Filter, RowPage)>;
+/// A per-sample diff: (outcome a, outcome b, (aligned samples, the rows that differ most)).
+pub type DiffState = Option<(usize, usize, Result<(usize, Vec<SampleDiff>), String>)>;
 
 /// Everything the worker tells the page, as signals.
 #[derive(Clone, Copy)]
@@ -48,8 +54,14 @@ pub struct WorkbenchState {
     pub phases: RwSignal<String>,
     /// When the page posted the last files to the worker (`Date.now()` ms).
     posted: StoredValue<f64>,
-    /// `Scored` messages received so far (rows belong to the latest).
-    scorings: StoredValue<u64>,
+    /// The last window of sample rows the worker sent.
+    pub rows: RwSignal<RowsState>,
+    /// The last per-sample diff the worker sent.
+    pub diff: RwSignal<DiffState>,
+    /// `Scored` messages received so far (a diff is asked again after each).
+    pub scorings: RwSignal<u64>,
+    /// The last token given to a file the page hashes (`ToWorker::FileHash`).
+    hash_tokens: StoredValue<u64>,
     /// The sample the detail pane shows: (outcome, sample index, detail).
     pub detail: RwSignal<DetailState>,
     /// The last comparison: (outcome a, outcome b, intervals).
@@ -75,7 +87,10 @@ impl WorkbenchState {
             elapsed_ms: RwSignal::new(None),
             phases: RwSignal::new(String::new()),
             posted: StoredValue::new(0.0),
-            scorings: StoredValue::new(0),
+            rows: RwSignal::new(None),
+            diff: RwSignal::new(None),
+            scorings: RwSignal::new(0),
+            hash_tokens: StoredValue::new(0),
             detail: RwSignal::new(None),
             compared: RwSignal::new(None),
             worker: StoredValue::new_local(None),
@@ -100,15 +115,8 @@ impl WorkbenchState {
     }
 
     fn receive(&self, data: JsValue) {
-        // A message with bytes is an array: its JSON first.
+        // A message with bytes is an array (a snapshot): its JSON first.
         if let Some(parts) = data.dyn_ref::<Array>() {
-            let header = parts
-                .get(0)
-                .as_string()
-                .and_then(|t| serde_json::from_str::<FromWorker>(&t).ok());
-            if let Some(FromWorker::Rows { outcome }) = header {
-                return self.rows_after_paint(outcome, Uint8Array::new(&parts.get(1)));
-            }
             let waiters = std::mem::take(&mut *self.snapshot_waiters.write_value());
             for resolve in waiters {
                 let _ = resolve.call1(&JsValue::NULL, parts);
@@ -144,13 +152,15 @@ impl WorkbenchState {
                 elapsed_ms,
                 mut phases,
             })) => {
-                self.scorings.update_value(|n| *n += 1);
                 phases.insert(0, ("page read, posted".into(), self.posted.get_value()));
                 phases.push(("page received".into(), received));
                 phases.push(("page decoded".into(), js_sys::Date::now()));
                 self.phases
                     .set(serde_json::to_string(&phases).unwrap_or_default());
                 self.variant.set(variant);
+                self.rows.set(None);
+                self.diff.set(None);
+                self.scorings.update(|n| *n += 1);
                 self.outcomes.set(outcomes);
                 self.elapsed_ms.set(Some(elapsed_ms));
                 self.progress.set(None);
@@ -166,8 +176,17 @@ impl WorkbenchState {
                     }
                 }
             }),
-            // Rows come as arrays (above).
-            Some(Ok(FromWorker::Rows { .. })) => {}
+            Some(Ok(FromWorker::Summary { outcome, summary })) => self.outcomes.update(|all| {
+                if let Some(o) = all.iter_mut().find(|o| o.id == outcome) {
+                    o.summary = Some(summary);
+                }
+            }),
+            Some(Ok(FromWorker::Rows {
+                outcome,
+                filter,
+                page,
+            })) => self.rows.set(Some((outcome, filter, page))),
+            Some(Ok(FromWorker::Diff { a, b, result })) => self.diff.set(Some((a, b, result))),
             Some(Ok(FromWorker::Detail {
                 outcome,
                 index,
@@ -189,36 +208,6 @@ impl WorkbenchState {
             None => self
                 .errors
                 .update(|v| v.push("worker sent a non-text message".into())),
-        }
-    }
-
-    /// Sample rows (the bulk) are decoded once the table they follow is painted; rows of an
-    /// older scoring still waiting when a new one arrives are dropped.
-    fn rows_after_paint(&self, outcome: usize, json: Uint8Array) {
-        let state = *self;
-        let scoring = self.scorings.get_value();
-        let later = Closure::once_into_js(move || {
-            if state.scorings.get_value() != scoring {
-                return;
-            }
-            match serde_json::from_slice::<Vec<SampleRow>>(&json.to_vec()) {
-                Ok(rows) => state.outcomes.update(|all| {
-                    if let Some(o) = all.iter_mut().find(|o| o.id == outcome) {
-                        o.rows = rows;
-                    }
-                }),
-                Err(e) => state
-                    .errors
-                    .update(|v| v.push(format!("unreadable worker message: {e}"))),
-            }
-        });
-        let after_paint = Closure::once_into_js(move || {
-            if let Some(w) = web_sys::window() {
-                let _ = w.set_timeout_with_callback(later.unchecked_ref());
-            }
-        });
-        if let Some(w) = web_sys::window() {
-            let _ = w.request_animation_frame(after_paint.unchecked_ref());
         }
     }
 
@@ -262,10 +251,19 @@ impl WorkbenchState {
             total: 1.0,
         }));
         self.posted.set_value(js_sys::Date::now());
-        self.post(&ToWorker::AddFiles { names }, &bytes);
+        self.post(
+            &ToWorker::AddFiles {
+                names,
+                page_hashing: Vec::new(),
+            },
+            &bytes,
+        );
     }
 
-    /// Dropped files: the worker reads them itself (a `File` is passed by reference, not copied).
+    /// Dropped files: the worker reads them itself (a `File` is passed by reference, not copied)
+    /// and scores them while the page hashes them (WebCrypto works on the calling thread, and
+    /// the page's is idle meanwhile); files too big for WebCrypto's copy are hashed by the
+    /// worker after the first numbers.
     pub fn add_dropped(&self, names: Vec<String>, files: Vec<web_sys::File>) {
         let total: f64 = files.iter().map(|f| f.size()).sum();
         self.progress.set(Some(Progress {
@@ -274,7 +272,21 @@ impl WorkbenchState {
             total,
         }));
         self.posted.set_value(js_sys::Date::now());
-        let json = match serde_json::to_string(&ToWorker::AddFiles { names }) {
+        let page_hashing: Vec<u64> = files
+            .iter()
+            .map(|f| {
+                if f.size() > WEBCRYPTO_MAX_BYTES as f64 {
+                    return 0;
+                }
+                let token = self.hash_tokens.get_value() + 1;
+                self.hash_tokens.set_value(token);
+                token
+            })
+            .collect();
+        let json = match serde_json::to_string(&ToWorker::AddFiles {
+            names,
+            page_hashing: page_hashing.clone(),
+        }) {
             Ok(json) => json,
             Err(e) => {
                 return self
@@ -293,6 +305,20 @@ impl WorkbenchState {
             self.pending
                 .update_value(|p| p.push((message, Array::new())));
         }
+        let state = *self;
+        for (file, token) in files.into_iter().zip(page_hashing) {
+            if token == 0 {
+                continue;
+            }
+            wasm_bindgen_futures::spawn_local(async move {
+                let buffer = wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await;
+                let sha256 = match buffer {
+                    Ok(buffer) => hex_of(digest(buffer.unchecked_ref())).await,
+                    Err(_) => None,
+                };
+                state.post(&ToWorker::FileHash { token, sha256 }, &[]);
+            });
+        }
     }
 
     pub fn set_role(&self, index: usize, role: String) {
@@ -309,6 +335,24 @@ impl WorkbenchState {
 
     pub fn request_detail(&self, outcome: usize, index: usize) {
         self.post(&ToWorker::Detail { outcome, index }, &[]);
+    }
+
+    /// Ask for rows `offset..offset + limit` of an outcome's samples that pass `filter`.
+    pub fn request_rows(&self, outcome: usize, filter: Filter, offset: usize, limit: usize) {
+        self.post(
+            &ToWorker::Rows {
+                outcome,
+                filter,
+                offset,
+                limit,
+            },
+            &[],
+        );
+    }
+
+    /// Ask for the per-sample diff of two outcomes (the `limit` samples that differ most).
+    pub fn request_diff(&self, a: usize, b: usize, limit: usize) {
+        self.post(&ToWorker::Diff { a, b, limit }, &[]);
     }
 
     pub fn compare(&self, a: usize, b: usize, seed: u64, resamples: usize) {
