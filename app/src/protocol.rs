@@ -22,9 +22,10 @@ pub enum ToWorker {
     /// predictions becomes a new model; gold files, datasets and taxonomies are shared by all.
     AddFiles {
         names: Vec<String>,
-        /// Per file, in order: a token when the page hashes it and sends a [`ToWorker::FileHash`]
-        /// with that token (the worker scores meanwhile and waits for the hash before it
-        /// sends the numbers), 0 when the worker hashes it.
+        /// Per file, in order: a token when the page hashes it (the worker reads the file and
+        /// passes each slice on in a [`FromWorker::Slice`]; the page answers with a
+        /// [`ToWorker::FileHash`] with that token; the worker scores meanwhile and waits for
+        /// the hash before it sends the numbers), 0 when the worker hashes it.
         #[serde(default)]
         page_hashing: Vec<u64>,
     },
@@ -115,6 +116,14 @@ pub enum FromWorker {
     Summary {
         outcome: usize,
         summary: RowsSummary,
+    },
+    /// Bytes `offset..` of a dropped file of `size` bytes that the page hashes (`token` from
+    /// `AddFiles`): the bytes follow the JSON, transferred; the page sends
+    /// [`ToWorker::FileHash`] once it has them all.
+    Slice {
+        token: u64,
+        offset: usize,
+        size: usize,
     },
     /// The answer to [`ToWorker::Rows`].
     Rows {

@@ -173,10 +173,13 @@ fn handle(data: JsValue) {
 }
 
 /// A dropped `File` read chunk by chunk straight into wasm memory (no whole copy in JS),
-/// with progress after each chunk counted from `done` of `total` bytes.
+/// with progress after each chunk counted from `done` of `total` bytes. With a non-zero
+/// `token` each chunk then goes to the page (transferred, not copied), which hashes the file
+/// while the worker scores it.
 async fn read_blob(
     blob: &web_sys::Blob,
     name: &str,
+    token: u64,
     done: f64,
     total: f64,
 ) -> Result<Vec<u8>, String> {
@@ -210,6 +213,16 @@ async fn read_blob(
             return Err(format!("{name}: the file changed while it was read"));
         }
         chunk.copy_to(&mut bytes[offset as usize..end as usize]);
+        if token != 0 {
+            send_with_bytes(
+                &FromWorker::Slice {
+                    token,
+                    offset: offset as usize,
+                    size: size as usize,
+                },
+                &[chunk],
+            );
+        }
         offset = end;
         send(&FromWorker::Progress {
             stage: "reading".into(),
@@ -253,7 +266,7 @@ async fn received_files(
     for (i, (name, item)) in names.into_iter().zip(items).enumerate() {
         let token = page_hashing.get(i).copied().unwrap_or(0);
         let (bytes, hashing) = match item.dyn_ref::<web_sys::Blob>() {
-            Some(blob) => match read_blob(blob, &name, done, total).await {
+            Some(blob) => match read_blob(blob, &name, token, done, total).await {
                 Ok(bytes) => {
                     mark("read");
                     done += blob.size();

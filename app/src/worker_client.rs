@@ -62,6 +62,9 @@ pub struct WorkbenchState {
     pub scorings: RwSignal<u64>,
     /// The last token given to a file the page hashes (`ToWorker::FileHash`).
     hash_tokens: StoredValue<u64>,
+    /// Files being put together from the worker's slices to be hashed: token → (bytes so far,
+    /// how many).
+    hashing: StoredValue<std::collections::HashMap<u64, (Uint8Array, usize)>, LocalStorage>,
     /// The sample the detail pane shows: (outcome, sample index, detail).
     pub detail: RwSignal<DetailState>,
     /// The last comparison: (outcome a, outcome b, intervals).
@@ -91,6 +94,7 @@ impl WorkbenchState {
             diff: RwSignal::new(None),
             scorings: RwSignal::new(0),
             hash_tokens: StoredValue::new(0),
+            hashing: StoredValue::new_local(std::collections::HashMap::new()),
             detail: RwSignal::new(None),
             compared: RwSignal::new(None),
             worker: StoredValue::new_local(None),
@@ -115,8 +119,17 @@ impl WorkbenchState {
     }
 
     fn receive(&self, data: JsValue) {
-        // A message with bytes is an array (a snapshot): its JSON first.
+        // A message with bytes is an array (a slice to hash, a snapshot): its JSON first.
         if let Some(parts) = data.dyn_ref::<Array>() {
+            let header = parts.get(0).as_string().filter(|t| t.contains("\"slice\""));
+            if let Some(Ok(FromWorker::Slice {
+                token,
+                offset,
+                size,
+            })) = header.map(|t| serde_json::from_str(&t))
+            {
+                return self.slice_to_hash(token, offset, size, Uint8Array::new(&parts.get(1)));
+            }
             let waiters = std::mem::take(&mut *self.snapshot_waiters.write_value());
             for resolve in waiters {
                 let _ = resolve.call1(&JsValue::NULL, parts);
@@ -160,6 +173,8 @@ impl WorkbenchState {
                 self.variant.set(variant);
                 self.rows.set(None);
                 self.diff.set(None);
+                // A file whose reading failed half way is not hashed.
+                self.hashing.update_value(std::collections::HashMap::clear);
                 self.scorings.update(|n| *n += 1);
                 self.outcomes.set(outcomes);
                 self.elapsed_ms.set(Some(elapsed_ms));
@@ -196,8 +211,8 @@ impl WorkbenchState {
                 self.progress.set(None);
                 self.compared.set(Some((a, b, result)));
             }
-            // Snapshots come as arrays (above).
-            Some(Ok(FromWorker::Snapshot { .. })) => {}
+            // Snapshots and slices come as arrays (above).
+            Some(Ok(FromWorker::Snapshot { .. } | FromWorker::Slice { .. })) => {}
             Some(Ok(FromWorker::Failed { message })) => {
                 self.progress.set(None);
                 self.errors.update(|v| v.push(message));
@@ -208,6 +223,30 @@ impl WorkbenchState {
             None => self
                 .errors
                 .update(|v| v.push("worker sent a non-text message".into())),
+        }
+    }
+
+    /// Put a slice of a dropped file in place; once the file is whole, hash it (WebCrypto, on
+    /// this thread, while the worker scores) and send the worker the hash.
+    fn slice_to_hash(&self, token: u64, offset: usize, size: usize, chunk: Uint8Array) {
+        let whole = self.hashing.try_update_value(|files| {
+            let (bytes, filled) = files
+                .entry(token)
+                .or_insert_with(|| (Uint8Array::new_with_length(size as u32), 0));
+            bytes.set(&chunk, offset as u32);
+            *filled += chunk.length() as usize;
+            if *filled >= size {
+                files.remove(&token).map(|(bytes, _)| bytes)
+            } else {
+                None
+            }
+        });
+        if let Some(Some(bytes)) = whole {
+            let state = *self;
+            wasm_bindgen_futures::spawn_local(async move {
+                let sha256 = hex_of(digest(&bytes)).await;
+                state.post(&ToWorker::FileHash { token, sha256 }, &[]);
+            });
         }
     }
 
@@ -261,9 +300,9 @@ impl WorkbenchState {
     }
 
     /// Dropped files: the worker reads them itself (a `File` is passed by reference, not copied)
-    /// and scores them while the page hashes them (WebCrypto works on the calling thread, and
-    /// the page's is idle meanwhile); files too big for WebCrypto's copy are hashed by the
-    /// worker after the first numbers.
+    /// and scores them while the page hashes the slices it passes on (WebCrypto works on the
+    /// calling thread, and the page's is idle meanwhile); files too big for WebCrypto's copy
+    /// are hashed by the worker after the first numbers.
     pub fn add_dropped(&self, names: Vec<String>, files: Vec<web_sys::File>) {
         let total: f64 = files.iter().map(|f| f.size()).sum();
         self.progress.set(Some(Progress {
@@ -275,7 +314,8 @@ impl WorkbenchState {
         let page_hashing: Vec<u64> = files
             .iter()
             .map(|f| {
-                if f.size() > WEBCRYPTO_MAX_BYTES as f64 {
+                // Empty files send no slice; big ones are hashed in wasm, later.
+                if f.size() == 0.0 || f.size() > WEBCRYPTO_MAX_BYTES as f64 {
                     return 0;
                 }
                 let token = self.hash_tokens.get_value() + 1;
@@ -285,7 +325,7 @@ impl WorkbenchState {
             .collect();
         let json = match serde_json::to_string(&ToWorker::AddFiles {
             names,
-            page_hashing: page_hashing.clone(),
+            page_hashing,
         }) {
             Ok(json) => json,
             Err(e) => {
@@ -304,20 +344,6 @@ impl WorkbenchState {
         } else {
             self.pending
                 .update_value(|p| p.push((message, Array::new())));
-        }
-        let state = *self;
-        for (file, token) in files.into_iter().zip(page_hashing) {
-            if token == 0 {
-                continue;
-            }
-            wasm_bindgen_futures::spawn_local(async move {
-                let buffer = wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await;
-                let sha256 = match buffer {
-                    Ok(buffer) => hex_of(digest(buffer.unchecked_ref())).await,
-                    Err(_) => None,
-                };
-                state.post(&ToWorker::FileHash { token, sha256 }, &[]);
-            });
         }
     }
 
