@@ -454,10 +454,9 @@ async fn handle_one(data: JsValue) {
             offset,
             limit,
         } => {
+            // Asked before the page heard of a new scoring: the next `Scored` replaces the view.
             let Some(report) = state.scored.get(outcome).and_then(|s| s.outcome.report()) else {
-                return send(&FromWorker::Failed {
-                    message: format!("worker: no scored job {outcome}"),
-                });
+                return;
             };
             let cached =
                 matches!(&state.filtered, Some((o, f, _)) if *o == outcome && *f == filter);
