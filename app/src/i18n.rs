@@ -239,6 +239,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "samples.errors" => ("error types", "错误类型"),
         "samples.count" => ("samples", "个样本"),
         "samples.none" => ("Drop files to see their samples.", "拖入文件后可查看样本。"),
+        "samples.loading" => ("Gathering the samples…", "正在整理样本…"),
         "compare.none" => (
             "Drop a second model's files for the same benchmark (in a separate drop) to compare models.",
             "再拖入同一评测的另一个模型的文件（单独拖入一次），即可比较模型。",

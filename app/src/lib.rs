@@ -17,6 +17,7 @@ pub mod leaderboard;
 pub mod pages;
 pub mod protocol;
 pub mod share;
+pub mod webcrypto;
 pub mod worker;
 pub mod worker_client;
 pub mod xlsx;

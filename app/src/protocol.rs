@@ -1,5 +1,7 @@
 //! Messages between the page and the Web Worker, as JSON text (file bytes travel beside the
-//! JSON as transferred `Uint8Array`s, so a 100 MB file is never copied through JSON).
+//! JSON as transferred `Uint8Array`s, so a 100 MB file is never copied through JSON). Sample
+//! rows stay in the worker: the page gets their summary (chart data included) and asks for
+//! the window it shows.
 //!
 //! The enums are externally tagged (serde's default, `{"scored": {…}}`): an internally tagged
 //! enum makes serde buffer each message as `Content` and instantiate every nested type's reader
@@ -10,8 +12,8 @@ use serde::{Deserialize, Serialize};
 use workbench::charts::Chart;
 use workbench::class::ClassView;
 use workbench::compare::MetricInterval;
-use workbench::drill::SampleDetail;
-use workbench::drill::SampleRow;
+use workbench::compare::SampleDiff;
+use workbench::drill::{Filter, RowPage, RowsSummary, SampleDetail};
 use workbench::table::Table;
 use workbench::{Confidence, Variant};
 
@@ -22,7 +24,18 @@ pub enum ToWorker {
     /// New files; their bytes (or, for dropped files, their `File`s, which the worker reads in
     /// chunks with progress) follow the JSON in the same order. A batch that brings its own
     /// predictions becomes a new model; gold files, datasets and taxonomies are shared by all.
-    AddFiles { names: Vec<String> },
+    AddFiles {
+        names: Vec<String>,
+        /// Per file, in order: a token when the page hashes it (the worker reads the file and
+        /// passes each slice on in a [`FromWorker::Slice`]; the page answers with a
+        /// [`ToWorker::FileHash`] with that token; the worker scores meanwhile and waits for
+        /// the hash before it sends the numbers), 0 when the worker hashes it.
+        #[serde(default)]
+        page_hashing: Vec<u64>,
+    },
+    /// The SHA-256 (lower-case hex) of a file the page hashed, `None` when it could not; taken
+    /// at once, even while the worker handles a request.
+    FileHash { token: u64, sha256: Option<String> },
     /// The user corrected a file's role: re-plan and re-score.
     SetRole { index: usize, role: String },
     /// Forget a file.
@@ -31,6 +44,17 @@ pub enum ToWorker {
     SetVariant { variant: Variant },
     /// One sample's full detail (question, reference, reply, steps).
     Detail { outcome: usize, index: usize },
+    /// A window of an outcome's sample rows that pass `filter` (filtered in the worker, which
+    /// holds the samples; the page only ever holds the rows it shows).
+    Rows {
+        outcome: usize,
+        filter: Filter,
+        offset: usize,
+        limit: usize,
+    },
+    /// The per-sample diff of two outcomes: how many samples align, and the `limit` that
+    /// differ most.
+    Diff { a: usize, b: usize, limit: usize },
     /// Paired bootstrap between two outcomes of the same benchmark.
     Compare {
         a: usize,
@@ -91,9 +115,32 @@ pub enum FromWorker {
     /// A big file's SHA-256, computed after the first numbers: it fills the reports' inputs
     /// named `name` whose hash is still empty.
     Hashed { name: String, sha256: String },
-    /// An outcome's samples as typed rows, sent after `Scored` (the table comes first): their
-    /// JSON (`Vec<SampleRow>`) follows as transferred bytes, not as a string.
-    Rows { outcome: usize },
+    /// What the charts and samples views need of an outcome's samples (the chart data, the
+    /// filter choices, the count), sent after `Scored` (the table comes first).
+    Summary {
+        outcome: usize,
+        summary: RowsSummary,
+    },
+    /// Bytes `offset..` of a dropped file of `size` bytes that the page hashes (`token` from
+    /// `AddFiles`): the bytes follow the JSON, transferred; the page sends
+    /// [`ToWorker::FileHash`] once it has them all.
+    Slice {
+        token: u64,
+        offset: usize,
+        size: usize,
+    },
+    /// The answer to [`ToWorker::Rows`].
+    Rows {
+        outcome: usize,
+        filter: Filter,
+        page: RowPage,
+    },
+    /// The answer to [`ToWorker::Diff`].
+    Diff {
+        a: usize,
+        b: usize,
+        result: Result<(usize, Vec<SampleDiff>), String>,
+    },
     Detail {
         outcome: usize,
         index: usize,
@@ -151,14 +198,15 @@ pub struct OutcomeView {
     pub variants: Vec<Variant>,
     /// The files the job read.
     pub files: Vec<String>,
-    /// The report, without its samples (they travel as `rows`).
+    /// The report, without its samples (they stay in the worker).
     pub result: Result<Report, InputError>,
     /// The report's table in its benchmark's layout.
     pub table: Option<Table>,
     /// Cells (subset, metric) that differ from the official variant's, to highlight.
     pub changed: Vec<(String, String)>,
-    /// The samples as typed rows: empty in `Scored`, filled by the `Rows` message after it.
-    pub rows: Vec<SampleRow>,
+    /// What the charts and samples draw of the samples: `None` in `Scored`, filled by the
+    /// `Summary` message after it.
+    pub summary: Option<RowsSummary>,
     /// The teacher's class view (essays with levels and comments), when the job has one.
     pub class: Option<ClassView>,
     /// The benchmark's own charts (error counts per tier, levels per grade, …).

@@ -10,13 +10,14 @@ use metrics_core::Report;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
-use workbench::compare::Bootstrap;
-use workbench::drill::sample_detail;
+use workbench::compare::{Bootstrap, sample_diff};
+use workbench::drill::{Filter, filter_report, page, sample_detail, sample_rows, summarize};
 use workbench::{Outcome, Role, ScoreOptions, Variant, WorkFile, score_files};
 
 use crate::protocol::{
     CompareView, DetectedView, FileView, FromWorker, HeldFile, OutcomeView, RoleView, ToWorker,
 };
+use crate::webcrypto::{WEBCRYPTO_MAX_BYTES, digest, hex_of};
 
 /// Most drops (model groups) a restored share may name.
 const MAX_MODELS: usize = 4096;
@@ -31,6 +32,8 @@ struct Held {
 }
 
 struct Scoring {
+    /// Index into `State::models`.
+    model: usize,
     /// The files the model's jobs were planned from (shared files + the model's own).
     files: Vec<WorkFile>,
     outcome: Outcome,
@@ -42,7 +45,17 @@ struct State {
     models: Vec<String>,
     variant: Variant,
     scored: Vec<Scoring>,
+    /// `scored` changed and the page has not been told yet (`publish`).
+    unpublished: bool,
+    /// When the current scoring started (`Date.now()` ms).
+    started: f64,
+    /// The last filtered rows asked for: (outcome, filter, sample indices that pass), so that
+    /// scrolling through them does not filter again.
+    filtered: Option<(usize, Filter, Vec<usize>)>,
 }
+
+/// Most rows one `Rows` answer carries.
+const MAX_PAGE_ROWS: usize = 1000;
 
 thread_local! {
     static STATE: RefCell<State> = RefCell::new(State::default());
@@ -109,9 +122,44 @@ thread_local! {
     /// Requests waiting while an earlier one awaits WebCrypto: handled one at a time, in order.
     static QUEUE: RefCell<std::collections::VecDeque<JsValue>> = RefCell::default();
     static BUSY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// SHA-256s the page computed of dropped files, by the token it gave each file (`None`:
+    /// the page could not hash it); taken by `page_hashes`.
+    static PAGE_HASHES: RefCell<std::collections::HashMap<u64, Option<String>>> = RefCell::default();
+    /// Wakes `page_hashes` when a hash arrives.
+    static HASH_WAKER: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
+}
+
+/// A `FileHash` message (it is not queued: the request being handled may wait for it).
+fn file_hash(data: &JsValue) -> Option<(u64, Option<String>)> {
+    let text = data.dyn_ref::<Array>()?.get(0).as_string()?;
+    if !text.contains("\"file-hash\"") {
+        return None;
+    }
+    match serde_json::from_str(&text).ok()? {
+        ToWorker::FileHash { token, sha256 } => Some((token, sha256)),
+        _ => None,
+    }
+}
+
+/// The page's hashes of the files with these tokens, once they have all arrived.
+async fn page_hashes(tokens: &[u64]) -> Vec<Option<String>> {
+    while !PAGE_HASHES.with_borrow(|h| tokens.iter().all(|t| h.contains_key(t))) {
+        let arrived = js_sys::Promise::new(&mut |resolve, _reject| {
+            HASH_WAKER.with_borrow_mut(|w| *w = Some(resolve));
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(arrived).await;
+    }
+    PAGE_HASHES.with_borrow_mut(|h| tokens.iter().map(|t| h.remove(t).flatten()).collect())
 }
 
 fn handle(data: JsValue) {
+    if let Some((token, sha256)) = file_hash(&data) {
+        PAGE_HASHES.with_borrow_mut(|h| h.insert(token, sha256));
+        if let Some(wake) = HASH_WAKER.with_borrow_mut(Option::take) {
+            let _ = wake.call0(&JsValue::NULL);
+        }
+        return;
+    }
     QUEUE.with_borrow_mut(|q| q.push_back(data));
     if BUSY.replace(true) {
         return;
@@ -124,28 +172,14 @@ fn handle(data: JsValue) {
     });
 }
 
-/// The SHA-256 of `bytes` by WebCrypto (native code on the browser's own threads, while the
-/// worker copies and parses): lower-case hex, or `None` where WebCrypto is missing.
-fn digest(bytes: &Uint8Array) -> Option<js_sys::Promise> {
-    let crypto = js_sys::Reflect::get(&js_sys::global(), &"crypto".into()).ok()?;
-    let crypto: web_sys::Crypto = crypto.dyn_into().ok()?;
-    crypto
-        .subtle()
-        .digest_with_str_and_buffer_source("SHA-256", bytes)
-        .ok()
-}
-
-async fn hex_of(promise: Option<js_sys::Promise>) -> Option<String> {
-    let buffer = wasm_bindgen_futures::JsFuture::from(promise?).await.ok()?;
-    let bytes = Uint8Array::new(&buffer).to_vec();
-    Some(bytes.iter().map(|b| format!("{b:02x}")).collect())
-}
-
 /// A dropped `File` read chunk by chunk straight into wasm memory (no whole copy in JS),
-/// with progress after each chunk counted from `done` of `total` bytes.
+/// with progress after each chunk counted from `done` of `total` bytes. With a non-zero
+/// `token` each chunk then goes to the page (transferred, not copied), which hashes the file
+/// while the worker scores it.
 async fn read_blob(
     blob: &web_sys::Blob,
     name: &str,
+    token: u64,
     done: f64,
     total: f64,
 ) -> Result<Vec<u8>, String> {
@@ -157,13 +191,21 @@ async fn read_blob(
         ));
     }
     let mut bytes = vec![0u8; size as usize];
-    let mut offset = 0.0;
-    while offset < size {
+    // Slice `offset..` asked for: the browser reads the next slice while this one is copied.
+    let ask = |offset: f64| -> Result<(wasm_bindgen_futures::JsFuture, f64), String> {
         let end = (offset + WORKER_CHUNK_BYTES).min(size);
         let chunk = blob
             .slice_with_f64_and_f64(offset, end)
             .map_err(|e| format!("{name}: cannot read the file: {e:?}"))?;
-        let buffer = wasm_bindgen_futures::JsFuture::from(chunk.array_buffer())
+        Ok((chunk.array_buffer().into(), end))
+    };
+    let mut offset = 0.0;
+    let mut next = if size > 0.0 { Some(ask(0.0)?) } else { None };
+    while let Some((reading, end)) = next.take() {
+        if end < size {
+            next = Some(ask(end)?);
+        }
+        let buffer = reading
             .await
             .map_err(|e| format!("{name}: cannot read the file: {e:?}"))?;
         let chunk = Uint8Array::new(&buffer);
@@ -171,6 +213,16 @@ async fn read_blob(
             return Err(format!("{name}: the file changed while it was read"));
         }
         chunk.copy_to(&mut bytes[offset as usize..end as usize]);
+        if token != 0 {
+            send_with_bytes(
+                &FromWorker::Slice {
+                    token,
+                    offset: offset as usize,
+                    size: size as usize,
+                },
+                &[chunk],
+            );
+        }
         offset = end;
         send(&FromWorker::Progress {
             stage: "reading".into(),
@@ -180,10 +232,6 @@ async fn read_blob(
     }
     Ok(bytes)
 }
-
-/// Files up to this size are hashed by WebCrypto before scoring (it copies its input: a
-/// transient copy this big at most); bigger ones in wasm after the first numbers are out.
-const WEBCRYPTO_MAX_BYTES: usize = 256 << 20;
 
 /// Bytes the worker reads per step (fewer awaits than the page's 8 MB; progress after each).
 const WORKER_CHUNK_BYTES: f64 = (32u64 << 20) as f64;
@@ -199,8 +247,15 @@ fn wasm_view(bytes: &[u8]) -> Uint8Array {
 }
 
 /// Files of an `AddFiles`/`Restore` request: dropped `File`s read in chunks, byte arrays
-/// copied; each hashed by WebCrypto. A file that cannot be read is reported and left out.
-async fn received_files(parts: &Array, names: Vec<String>) -> Vec<WorkFile> {
+/// copied; each hashed by WebCrypto here, except the files the page hashes (a non-zero token in
+/// `page_hashing`, same order as `names`): those are returned with their token and an empty
+/// hash, filled in when the page's `FileHash` comes. A file that cannot be read is reported and
+/// left out.
+async fn received_files(
+    parts: &Array,
+    names: Vec<String>,
+    page_hashing: &[u64],
+) -> Vec<(WorkFile, u64)> {
     let items: Vec<JsValue> = (0..names.len()).map(|i| parts.get(i as u32 + 1)).collect();
     let total: f64 = items
         .iter()
@@ -208,13 +263,15 @@ async fn received_files(parts: &Array, names: Vec<String>) -> Vec<WorkFile> {
         .sum();
     let mut done = 0.0;
     let mut files = Vec::with_capacity(names.len());
-    for (name, item) in names.into_iter().zip(items) {
+    for (i, (name, item)) in names.into_iter().zip(items).enumerate() {
+        let token = page_hashing.get(i).copied().unwrap_or(0);
         let (bytes, hashing) = match item.dyn_ref::<web_sys::Blob>() {
-            Some(blob) => match read_blob(blob, &name, done, total).await {
+            Some(blob) => match read_blob(blob, &name, token, done, total).await {
                 Ok(bytes) => {
                     mark("read");
                     done += blob.size();
-                    let hashing = (bytes.len() <= WEBCRYPTO_MAX_BYTES)
+                    // WebCrypto hashes on the calling thread: the page does it when it can.
+                    let hashing = (token == 0 && bytes.len() <= WEBCRYPTO_MAX_BYTES)
                         .then(|| digest(&wasm_view(&bytes)))
                         .flatten();
                     (bytes, hashing)
@@ -230,18 +287,21 @@ async fn received_files(parts: &Array, names: Vec<String>) -> Vec<WorkFile> {
                 (array.to_vec(), hashing)
             }
         };
-        files.push((name, bytes, hashing));
+        files.push((name, bytes, hashing, token));
     }
     mark("WebCrypto started");
     let mut out = Vec::with_capacity(files.len());
-    for (name, bytes, hashing) in files {
+    for (name, bytes, hashing, token) in files {
         let file = WorkFile::new(name, bytes);
-        out.push(match hex_of(hashing).await {
+        let file = match hex_of(hashing).await {
             Some(sha256) => file.with_sha256(sha256),
-            // Hashed later (`hash_pending`); the report says "" until then.
-            None if file.bytes.len() > WEBCRYPTO_MAX_BYTES => file.with_sha256(String::new()),
+            // Hashed by the page, or later (`hash_pending`); the report says "" until then.
+            None if token != 0 || file.bytes.len() > WEBCRYPTO_MAX_BYTES => {
+                file.with_sha256(String::new())
+            }
             None => file,
-        });
+        };
+        out.push((file, token));
     }
     mark("hashed (WebCrypto)");
     out
@@ -272,12 +332,22 @@ async fn handle_one(data: JsValue) {
         }
     };
     let received = match &request {
-        ToWorker::AddFiles { names } => received_files(&parts, names.clone()).await,
+        ToWorker::AddFiles {
+            names,
+            page_hashing,
+        } => received_files(&parts, names.clone(), page_hashing).await,
         ToWorker::Restore { files, .. } => {
-            received_files(&parts, files.iter().map(|f| f.name.clone()).collect()).await
+            received_files(&parts, files.iter().map(|f| f.name.clone()).collect(), &[]).await
         }
         _ => Vec::new(),
     };
+    // The files whose hash the page sends: (bytes, name, token).
+    let awaited: Vec<(std::sync::Arc<Vec<u8>>, String, u64)> = received
+        .iter()
+        .filter(|(_, token)| *token != 0)
+        .map(|(f, token)| (f.bytes.clone(), f.name.clone(), *token))
+        .collect();
+    let received: Vec<WorkFile> = received.into_iter().map(|(f, _)| f).collect();
     STATE.with_borrow_mut(|state| match request {
         ToWorker::AddFiles { .. } => {
             let files = received;
@@ -378,6 +448,44 @@ async fn handle_one(data: JsValue) {
                 detail,
             });
         }
+        ToWorker::Rows {
+            outcome,
+            filter,
+            offset,
+            limit,
+        } => {
+            // Asked before the page heard of a new scoring: the next `Scored` replaces the view.
+            let Some(report) = state.scored.get(outcome).and_then(|s| s.outcome.report()) else {
+                return;
+            };
+            let cached =
+                matches!(&state.filtered, Some((o, f, _)) if *o == outcome && *f == filter);
+            if !cached {
+                state.filtered = Some((outcome, filter.clone(), filter_report(report, &filter)));
+            }
+            let indices = state.filtered.as_ref().map_or(&[][..], |(_, _, i)| &i[..]);
+            send(&FromWorker::Rows {
+                outcome,
+                page: page(report, indices, offset, limit.min(MAX_PAGE_ROWS)),
+                filter,
+            });
+        }
+        ToWorker::Diff { a, b, limit } => {
+            let report = |i: usize| {
+                state
+                    .scored
+                    .get(i)
+                    .and_then(|s| s.outcome.report())
+                    .ok_or_else(|| format!("no scored job {i}"))
+            };
+            let result = report(a).and_then(|ra| {
+                let mut diff = sample_diff(&sample_rows(ra), &sample_rows(report(b)?));
+                let total = diff.len();
+                diff.truncate(limit.min(MAX_PAGE_ROWS));
+                Ok((total, diff))
+            });
+            send(&FromWorker::Diff { a, b, result });
+        }
         ToWorker::Compare {
             a,
             b,
@@ -387,7 +495,54 @@ async fn handle_one(data: JsValue) {
             let result = compare(state, a, b, seed, resamples);
             send(&FromWorker::Compared { a, b, result });
         }
+        // Taken before the queue (`handle`).
+        ToWorker::FileHash { .. } => {}
     });
+    // Scored while the page hashed the dropped files: their hashes go into the reports before
+    // the page sees them.
+    if !awaited.is_empty() {
+        let tokens: Vec<u64> = awaited.iter().map(|(_, _, t)| *t).collect();
+        let hashes = page_hashes(&tokens).await;
+        mark("hashed (page)");
+        STATE.with_borrow_mut(|state| {
+            for ((bytes, name, _), sha256) in awaited.iter().zip(hashes) {
+                // Not hashed by the page: in wasm (the page waits for the numbers meanwhile).
+                let sha256 =
+                    sha256.unwrap_or_else(|| metrics_core::InputFile::from_bytes("", bytes).sha256);
+                fill_hash(state, bytes, name, &sha256);
+            }
+        });
+    }
+    STATE.with_borrow_mut(|state| {
+        if state.unpublished {
+            publish(state);
+        }
+    });
+    STATE.with_borrow_mut(hash_pending);
+}
+
+/// Fill a file's hash, known now, wherever it was left empty: the held file, the scored jobs'
+/// copies and their reports' inputs.
+fn fill_hash(state: &mut State, bytes: &std::sync::Arc<Vec<u8>>, name: &str, sha256: &str) {
+    let files = state
+        .files
+        .iter_mut()
+        .map(|h| &mut h.file)
+        .chain(state.scored.iter_mut().flat_map(|s| s.files.iter_mut()));
+    for file in files {
+        if std::sync::Arc::ptr_eq(&file.bytes, bytes) && file.sha256.as_deref() == Some("") {
+            file.sha256 = Some(sha256.to_string());
+        }
+    }
+    for s in &mut state.scored {
+        if let Ok(scored) = &mut s.outcome.result {
+            for input in &mut scored.report.inputs {
+                if input.path == name && input.sha256.is_empty() {
+                    input.sha256 = sha256.to_string();
+                }
+            }
+        }
+    }
 }
 
 fn rescore(state: &mut State) {
@@ -426,6 +581,7 @@ fn rescore(state: &mut State) {
     send(&FromWorker::Files { files, roles });
     mark("files detected");
     score(state);
+    state.unpublished = true;
 }
 
 fn model_files(state: &State, model: usize) -> Vec<WorkFile> {
@@ -437,8 +593,9 @@ fn model_files(state: &State, model: usize) -> Vec<WorkFile> {
         .collect()
 }
 
+/// Score every model's jobs into `state.scored` (`publish` tells the page).
 fn score(state: &mut State) {
-    let start = js_sys::Date::now();
+    state.started = js_sys::Date::now();
     send(&FromWorker::Progress {
         stage: "scoring".into(),
         done: 0,
@@ -459,84 +616,103 @@ fn score(state: &mut State) {
         variant: state.variant,
     };
     let mut scored = Vec::new();
-    let mut views = Vec::new();
     for model in models {
         let files = model_files(state, model);
         let outcomes = score_files(&files, &options);
         mark("parsed, scored");
         for outcome in outcomes {
-            // The official numbers beside a corrected variant, for highlighting changed cells:
-            // `rescore` reuses the parsed records (SAS-Bench) instead of parsing every file again.
-            let official = (outcome.variant != Variant::Official)
-                .then(|| workbench::rescore(&files, &outcome, Variant::Official))
-                .and_then(|o| o.report().cloned());
-            let (table, changed) = match outcome.report() {
-                Some(report) => (
-                    Some(workbench::table(report)),
-                    official
-                        .as_ref()
-                        .map(|o| workbench::changed_cells(o, report))
-                        .unwrap_or_default(),
-                ),
-                None => (None, Vec::new()),
-            };
-            mark("table");
-            let benchmark = outcome.job.benchmark();
-            let (charts, class) = match (benchmark, &outcome.result) {
-                (Some(b), Ok(scored)) => (b.charts(scored, outcome.variant), b.class(scored)),
-                _ => (Vec::new(), None),
-            };
-            mark("charts and class view");
-            views.push(OutcomeView {
-                id: views.len(),
-                model: state.models[model].clone(),
-                title: outcome.job.title.clone(),
-                benchmark: outcome.job.benchmark.to_string(),
-                variant: outcome.variant,
-                variants: benchmark.map(Variant::available).unwrap_or_default(),
-                files: outcome
-                    .job
-                    .file_indices()
-                    .into_iter()
-                    .filter_map(|i| files.get(i))
-                    .map(|f| f.name.clone())
-                    .collect(),
-                // The report without its samples (they travel as rows), not cloned with them.
-                result: match &outcome.result {
-                    Ok(scored) => Ok(without_samples(&scored.report)),
-                    Err(e) => Err(e.clone()),
-                },
-                table,
-                changed,
-                rows: Vec::new(),
-                class,
-                charts,
-            });
             scored.push(Scoring {
+                model,
                 files: files.clone(),
                 outcome,
             });
         }
     }
     state.scored = scored;
+    state.filtered = None;
+}
+
+/// Send the page the scored jobs' views (`Scored`), then what the charts and samples draw.
+fn publish(state: &mut State) {
+    state.unpublished = false;
+    let mut views = Vec::new();
+    for Scoring {
+        model,
+        files,
+        outcome,
+    } in &state.scored
+    {
+        // The official numbers beside a corrected variant, for highlighting changed cells:
+        // `rescore` reuses the parsed records (SAS-Bench) instead of parsing every file again.
+        let official = (outcome.variant != Variant::Official)
+            .then(|| workbench::rescore(files, outcome, Variant::Official))
+            .and_then(|o| o.report().cloned());
+        let (table, changed) = match outcome.report() {
+            Some(report) => (
+                Some(workbench::table(report)),
+                official
+                    .as_ref()
+                    .map(|o| workbench::changed_cells(o, report))
+                    .unwrap_or_default(),
+            ),
+            None => (None, Vec::new()),
+        };
+        mark("table");
+        let benchmark = outcome.job.benchmark();
+        let (charts, mut class) = match (benchmark, &outcome.result) {
+            (Some(b), Ok(scored)) => (b.charts(scored, outcome.variant), b.class(scored)),
+            _ => (Vec::new(), None),
+        };
+        // A hash filled in after scoring (`fill_hash`).
+        if let Some(c) = class.as_mut().filter(|c| c.sha256.is_empty())
+            && let Some(f) = files.iter().find(|f| f.name == c.file)
+        {
+            c.sha256 = f.sha256.clone().unwrap_or_default();
+        }
+        mark("charts and class view");
+        views.push(OutcomeView {
+            id: views.len(),
+            model: state.models[*model].clone(),
+            title: outcome.job.title.clone(),
+            benchmark: outcome.job.benchmark.to_string(),
+            variant: outcome.variant,
+            variants: benchmark.map(Variant::available).unwrap_or_default(),
+            files: outcome
+                .job
+                .file_indices()
+                .into_iter()
+                .filter_map(|i| files.get(i))
+                .map(|f| f.name.clone())
+                .collect(),
+            // The report without its samples (they stay here), not cloned with them.
+            result: match &outcome.result {
+                Ok(scored) => Ok(without_samples(&scored.report)),
+                Err(e) => Err(e.clone()),
+            },
+            table,
+            changed,
+            summary: None,
+            class,
+            charts,
+        });
+    }
     mark("views built");
     send(&FromWorker::Scored {
         variant: state.variant,
         outcomes: views,
-        elapsed_ms: js_sys::Date::now() - start,
+        elapsed_ms: js_sys::Date::now() - state.started,
         phases: PHASES.with_borrow_mut(std::mem::take),
     });
-    // The rows the samples and charts tabs draw, after the table is on its way.
+    // What the samples and charts tabs draw, after the table is on its way: the chart data
+    // and the filter choices, not the rows (the page asks for the window it shows).
     for (outcome, s) in state.scored.iter().enumerate() {
         if let Some(report) = s.outcome.report() {
-            let rows = serde_json::to_vec(&workbench::sample_rows(report)).unwrap_or_default();
-            send_with_bytes(
-                &FromWorker::Rows { outcome },
-                &[Uint8Array::from(&rows[..])],
-            );
+            send(&FromWorker::Summary {
+                outcome,
+                summary: summarize(report),
+            });
         }
     }
-    hash_pending(state);
 }
 
 /// Hash the files left for later (too big for WebCrypto's copy) and fill their hash into the

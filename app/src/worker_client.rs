@@ -7,11 +7,13 @@ use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, Worker};
 use workbench::Variant;
 
-use workbench::drill::{SampleDetail, SampleRow};
+use workbench::compare::SampleDiff;
+use workbench::drill::{Filter, RowPage, SampleDetail};
 
 use crate::protocol::{
     CompareView, FileView, FromWorker, HeldFile, OutcomeView, RoleView, ToWorker,
 };
+use crate::webcrypto::{WEBCRYPTO_MAX_BYTES, digest, hex_of};
 
 /// The worker's files as a private share needs them: (files, number of drops, bytes in order).
 pub type Snapshot = (Vec<HeldFile>, usize, Vec<Uint8Array>);
@@ -28,6 +30,10 @@ pub struct Progress {
 pub type DetailState = Option<(usize, usize, Result<SampleDetail, String>)>;
 /// A comparison: (outcome a, outcome b, intervals or why not).
 pub type CompareState = Option<(usize, usize, Result<CompareView, String>)>;
+/// A window of filtered sample rows: (outcome, filter, rows).
+pub type RowsState = Option<(usize, Filter, RowPage)>;
+/// A per-sample diff: (outcome a, outcome b, (aligned samples, the rows that differ most)).
+pub type DiffState = Option<(usize, usize, Result<(usize, Vec<SampleDiff>), String>)>;
 
 /// Everything the worker tells the page, as signals.
 #[derive(Clone, Copy)]
@@ -48,8 +54,17 @@ pub struct WorkbenchState {
     pub phases: RwSignal<String>,
     /// When the page posted the last files to the worker (`Date.now()` ms).
     posted: StoredValue<f64>,
-    /// `Scored` messages received so far (rows belong to the latest).
-    scorings: StoredValue<u64>,
+    /// The last window of sample rows the worker sent.
+    pub rows: RwSignal<RowsState>,
+    /// The last per-sample diff the worker sent.
+    pub diff: RwSignal<DiffState>,
+    /// `Scored` messages received so far (a diff is asked again after each).
+    pub scorings: RwSignal<u64>,
+    /// The last token given to a file the page hashes (`ToWorker::FileHash`).
+    hash_tokens: StoredValue<u64>,
+    /// Files being put together from the worker's slices to be hashed: token → (bytes so far,
+    /// how many).
+    hashing: StoredValue<std::collections::HashMap<u64, (Uint8Array, usize)>, LocalStorage>,
     /// The sample the detail pane shows: (outcome, sample index, detail).
     pub detail: RwSignal<DetailState>,
     /// The last comparison: (outcome a, outcome b, intervals).
@@ -80,7 +95,11 @@ impl WorkbenchState {
             elapsed_ms: RwSignal::new(None),
             phases: RwSignal::new(String::new()),
             posted: StoredValue::new(0.0),
-            scorings: StoredValue::new(0),
+            rows: RwSignal::new(None),
+            diff: RwSignal::new(None),
+            scorings: RwSignal::new(0),
+            hash_tokens: StoredValue::new(0),
+            hashing: StoredValue::new_local(std::collections::HashMap::new()),
             detail: RwSignal::new(None),
             compared: RwSignal::new(None),
             worker: StoredValue::new_local(None),
@@ -116,14 +135,16 @@ impl WorkbenchState {
     }
 
     fn receive(&self, data: JsValue) {
-        // A message with bytes is an array: its JSON first.
+        // A message with bytes is an array (a slice to hash, a snapshot): its JSON first.
         if let Some(parts) = data.dyn_ref::<Array>() {
-            let header = parts
-                .get(0)
-                .as_string()
-                .and_then(|t| serde_json::from_str::<FromWorker>(&t).ok());
-            if let Some(FromWorker::Rows { outcome }) = header {
-                return self.rows_after_paint(outcome, Uint8Array::new(&parts.get(1)));
+            let header = parts.get(0).as_string().filter(|t| t.contains("\"slice\""));
+            if let Some(Ok(FromWorker::Slice {
+                token,
+                offset,
+                size,
+            })) = header.map(|t| serde_json::from_str(&t))
+            {
+                return self.slice_to_hash(token, offset, size, Uint8Array::new(&parts.get(1)));
             }
             let waiters = std::mem::take(&mut *self.snapshot_waiters.write_value());
             for resolve in waiters {
@@ -160,13 +181,17 @@ impl WorkbenchState {
                 elapsed_ms,
                 mut phases,
             })) => {
-                self.scorings.update_value(|n| *n += 1);
                 phases.insert(0, ("page read, posted".into(), self.posted.get_value()));
                 phases.push(("page received".into(), received));
                 phases.push(("page decoded".into(), js_sys::Date::now()));
                 self.phases
                     .set(serde_json::to_string(&phases).unwrap_or_default());
                 self.variant.set(variant);
+                self.rows.set(None);
+                self.diff.set(None);
+                // A file whose reading failed half way is not hashed.
+                self.hashing.update_value(std::collections::HashMap::clear);
+                self.scorings.update(|n| *n += 1);
                 self.outcomes.set(outcomes);
                 self.elapsed_ms.set(Some(elapsed_ms));
                 self.progress.set(None);
@@ -182,8 +207,17 @@ impl WorkbenchState {
                     }
                 }
             }),
-            // Rows come as arrays (above).
-            Some(Ok(FromWorker::Rows { .. })) => {}
+            Some(Ok(FromWorker::Summary { outcome, summary })) => self.outcomes.update(|all| {
+                if let Some(o) = all.iter_mut().find(|o| o.id == outcome) {
+                    o.summary = Some(summary);
+                }
+            }),
+            Some(Ok(FromWorker::Rows {
+                outcome,
+                filter,
+                page,
+            })) => self.rows.set(Some((outcome, filter, page))),
+            Some(Ok(FromWorker::Diff { a, b, result })) => self.diff.set(Some((a, b, result))),
             Some(Ok(FromWorker::Detail {
                 outcome,
                 index,
@@ -193,8 +227,8 @@ impl WorkbenchState {
                 self.progress.set(None);
                 self.compared.set(Some((a, b, result)));
             }
-            // Snapshots come as arrays (above).
-            Some(Ok(FromWorker::Snapshot { .. })) => {}
+            // Snapshots and slices come as arrays (above).
+            Some(Ok(FromWorker::Snapshot { .. } | FromWorker::Slice { .. })) => {}
             Some(Ok(FromWorker::Failed { message })) => {
                 self.progress.set(None);
                 self.errors.update(|v| v.push(message));
@@ -208,33 +242,27 @@ impl WorkbenchState {
         }
     }
 
-    /// Sample rows (the bulk) are decoded once the table they follow is painted; rows of an
-    /// older scoring still waiting when a new one arrives are dropped.
-    fn rows_after_paint(&self, outcome: usize, json: Uint8Array) {
-        let state = *self;
-        let scoring = self.scorings.get_value();
-        let later = Closure::once_into_js(move || {
-            if state.scorings.get_value() != scoring {
-                return;
-            }
-            match serde_json::from_slice::<Vec<SampleRow>>(&json.to_vec()) {
-                Ok(rows) => state.outcomes.update(|all| {
-                    if let Some(o) = all.iter_mut().find(|o| o.id == outcome) {
-                        o.rows = rows;
-                    }
-                }),
-                Err(e) => state
-                    .errors
-                    .update(|v| v.push(format!("unreadable worker message: {e}"))),
+    /// Put a slice of a dropped file in place; once the file is whole, hash it (WebCrypto, on
+    /// this thread, while the worker scores) and send the worker the hash.
+    fn slice_to_hash(&self, token: u64, offset: usize, size: usize, chunk: Uint8Array) {
+        let whole = self.hashing.try_update_value(|files| {
+            let (bytes, filled) = files
+                .entry(token)
+                .or_insert_with(|| (Uint8Array::new_with_length(size as u32), 0));
+            bytes.set(&chunk, offset as u32);
+            *filled += chunk.length() as usize;
+            if *filled >= size {
+                files.remove(&token).map(|(bytes, _)| bytes)
+            } else {
+                None
             }
         });
-        let after_paint = Closure::once_into_js(move || {
-            if let Some(w) = web_sys::window() {
-                let _ = w.set_timeout_with_callback(later.unchecked_ref());
-            }
-        });
-        if let Some(w) = web_sys::window() {
-            let _ = w.request_animation_frame(after_paint.unchecked_ref());
+        if let Some(Some(bytes)) = whole {
+            let state = *self;
+            wasm_bindgen_futures::spawn_local(async move {
+                let sha256 = hex_of(digest(&bytes)).await;
+                state.post(&ToWorker::FileHash { token, sha256 }, &[]);
+            });
         }
     }
 
@@ -284,10 +312,19 @@ impl WorkbenchState {
             total: 1.0,
         }));
         self.posted.set_value(js_sys::Date::now());
-        self.post(&ToWorker::AddFiles { names }, &bytes);
+        self.post(
+            &ToWorker::AddFiles {
+                names,
+                page_hashing: Vec::new(),
+            },
+            &bytes,
+        );
     }
 
-    /// Dropped files: the worker reads them itself (a `File` is passed by reference, not copied).
+    /// Dropped files: the worker reads them itself (a `File` is passed by reference, not copied)
+    /// and scores them while the page hashes the slices it passes on (WebCrypto works on the
+    /// calling thread, and the page's is idle meanwhile); files too big for WebCrypto's copy
+    /// are hashed by the worker after the first numbers.
     pub fn add_dropped(&self, names: Vec<String>, files: Vec<web_sys::File>) {
         let total: f64 = files.iter().map(|f| f.size()).sum();
         self.progress.set(Some(Progress {
@@ -296,7 +333,22 @@ impl WorkbenchState {
             total,
         }));
         self.posted.set_value(js_sys::Date::now());
-        let json = match serde_json::to_string(&ToWorker::AddFiles { names }) {
+        let page_hashing: Vec<u64> = files
+            .iter()
+            .map(|f| {
+                // Empty files send no slice; big ones are hashed in wasm, later.
+                if f.size() == 0.0 || f.size() > WEBCRYPTO_MAX_BYTES as f64 {
+                    return 0;
+                }
+                let token = self.hash_tokens.get_value() + 1;
+                self.hash_tokens.set_value(token);
+                token
+            })
+            .collect();
+        let json = match serde_json::to_string(&ToWorker::AddFiles {
+            names,
+            page_hashing,
+        }) {
             Ok(json) => json,
             Err(e) => {
                 return self
@@ -330,6 +382,24 @@ impl WorkbenchState {
 
     pub fn request_detail(&self, outcome: usize, index: usize) {
         self.post(&ToWorker::Detail { outcome, index }, &[]);
+    }
+
+    /// Ask for rows `offset..offset + limit` of an outcome's samples that pass `filter`.
+    pub fn request_rows(&self, outcome: usize, filter: Filter, offset: usize, limit: usize) {
+        self.post(
+            &ToWorker::Rows {
+                outcome,
+                filter,
+                offset,
+                limit,
+            },
+            &[],
+        );
+    }
+
+    /// Ask for the per-sample diff of two outcomes (the `limit` samples that differ most).
+    pub fn request_diff(&self, a: usize, b: usize, limit: usize) {
+        self.post(&ToWorker::Diff { a, b, limit }, &[]);
     }
 
     pub fn compare(&self, a: usize, b: usize, seed: u64, resamples: usize) {

@@ -6,9 +6,9 @@
 //! ```
 //! Same layout as scikit-learn `confusion_matrix(gold, pred)`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ConfusionMatrix {
     pub labels: Vec<f64>,
     /// Row-major, `labels.len()²` counts; row = gold, column = predicted.

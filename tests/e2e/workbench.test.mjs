@@ -3,7 +3,7 @@
 // file shows its file:line message while the good one still scores, and deep links load the app.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, launchBrowser, scoreJson, tempDir, pageMetrics, artifacts } from './support.mjs';
 
@@ -57,6 +57,23 @@ test('a dropped JSONL file shows the CLI\'s QWK and a confusion heat map', async
   assert.ok(rects >= 36, `the heat map drew its 6×6 cells (${rects} rects)`);
   assert.match(page.url(), /tab=charts/, 'the tab is kept in the URL');
   await page.screenshot({ path: join(artifacts, 'skeleton-pairs.png'), fullPage: true });
+
+  // The samples stay in the worker: it counts them, filters them and sends the rows in view.
+  await page.click('button[data-tab="samples"]');
+  const count = page.locator('[data-testid="sample-count"]');
+  await page.locator('.vrow[data-sample="0"]').waitFor();
+  assert.match(await count.innerText(), new RegExp(`^${expected.overall.n} `));
+  const records = readFileSync(good, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const apart = records.filter((r) => Math.abs(r.gold - r.pred) >= 2).length;
+  assert.ok(apart > 0 && apart < records.length);
+  await page.fill('input[aria-label="minimum disagreement"]', '2');
+  await page.waitForFunction(([sel, n]) => document.querySelector(sel)?.innerText.startsWith(`${n} `),
+    ['[data-testid="sample-count"]', apart]);
+  const first = records.findIndex((r) => Math.abs(r.gold - r.pred) >= 2);
+  await page.locator(`.vrow[data-sample="${first}"]`).click();
+  const detail = page.locator('[data-testid="sample-detail"]');
+  await detail.waitFor();
+  assert.match(await detail.innerText(), new RegExp(`line ${first + 1}`));
   await page.close();
 });
 

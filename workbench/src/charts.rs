@@ -24,11 +24,37 @@ pub const HISTOGRAM_BINS: usize = 20;
 /// The confusion matrix of the rows' numeric gold × predicted values (rows without both are
 /// left out); `None` when no row has both.
 pub fn confusion(rows: &[SampleRow]) -> Option<ConfusionMatrix> {
-    let (gold, pred): (Vec<f64>, Vec<f64>) = rows
-        .iter()
-        .filter_map(|r| Some((r.gold_value?, r.pred_value?)))
-        .unzip();
+    confusion_of(rows.iter().map(|r| (r.gold_value, r.pred_value)))
+}
+
+fn confusion_of(
+    values: impl Iterator<Item = (Option<f64>, Option<f64>)>,
+) -> Option<ConfusionMatrix> {
+    let (gold, pred): (Vec<f64>, Vec<f64>) = values.filter_map(|(g, p)| Some((g?, p?))).unzip();
     (!gold.is_empty()).then(|| ConfusionMatrix::new(&gold, &pred))
+}
+
+/// The charts drawn from every sample: the confusion matrix and the histogram, computed where
+/// the rows are (the worker) so that only these numbers travel to the page.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
+pub struct SampleCharts {
+    /// [`confusion`] of the rows.
+    pub confusion: Option<ConfusionMatrix>,
+    /// [`histogram`] of the rows; `None` when there are no rows.
+    pub histogram: Option<Histogram>,
+}
+
+/// [`SampleCharts`] of the rows' (gold value, predicted value), in row order.
+pub fn sample_charts(values: &[(Option<f64>, Option<f64>)]) -> SampleCharts {
+    if values.is_empty() {
+        return SampleCharts::default();
+    }
+    let gold: Vec<f64> = values.iter().filter_map(|v| v.0).collect();
+    let pred: Vec<f64> = values.iter().filter_map(|v| v.1).collect();
+    SampleCharts {
+        confusion: confusion_of(values.iter().copied()),
+        histogram: Some(histogram_of(gold, pred)),
+    }
 }
 
 /// Gold and predicted value counts over the same bins.
@@ -53,8 +79,13 @@ pub fn value_label(v: f64) -> String {
 
 /// Histogram of the rows' numeric gold and predicted values.
 pub fn histogram(rows: &[SampleRow]) -> Histogram {
-    let gold: Vec<f64> = rows.iter().filter_map(|r| r.gold_value).collect();
-    let pred: Vec<f64> = rows.iter().filter_map(|r| r.pred_value).collect();
+    histogram_of(
+        rows.iter().filter_map(|r| r.gold_value).collect(),
+        rows.iter().filter_map(|r| r.pred_value).collect(),
+    )
+}
+
+fn histogram_of(gold: Vec<f64>, pred: Vec<f64>) -> Histogram {
     let mut distinct: Vec<f64> = gold.iter().chain(&pred).copied().collect();
     distinct.sort_by(f64::total_cmp);
     distinct.dedup();
@@ -224,5 +255,15 @@ mod tests {
         expected.push(3);
         assert_eq!(h.gold, expected);
         assert_eq!(h.pred, expected);
+    }
+
+    #[test]
+    fn sample_charts_equal_the_row_charts() {
+        let rows = [row(0.0, 1.0), row(1.0, 1.0), row(2.0, 0.0)];
+        let values: Vec<_> = rows.iter().map(|r| (r.gold_value, r.pred_value)).collect();
+        let charts = sample_charts(&values);
+        assert_eq!(charts.confusion, confusion(&rows));
+        assert_eq!(charts.histogram, Some(histogram(&rows)));
+        assert_eq!(sample_charts(&[]), SampleCharts::default());
     }
 }

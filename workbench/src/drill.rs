@@ -16,6 +16,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::charts::{SampleCharts, sample_charts};
 use crate::registry;
 use crate::session::{Outcome, WorkFile};
 use metrics_core::InputError;
@@ -143,14 +144,91 @@ pub fn row_of(benchmark: &str, index: usize, s: &Map<String, Value>) -> SampleRo
 
 /// The report's samples as rows (empty when the report has none).
 pub fn sample_rows(report: &Report) -> Vec<SampleRow> {
+    rows(report).collect()
+}
+
+/// The report's samples as rows, built one at a time (a million rows are never held at once).
+pub fn rows(report: &Report) -> impl Iterator<Item = SampleRow> + '_ {
     let empty = Map::new();
     report
         .samples
         .iter()
         .flatten()
         .enumerate()
-        .map(|(i, s)| row_of(&report.benchmark, i, s.as_object().unwrap_or(&empty)))
+        .map(move |(i, s)| row_of(&report.benchmark, i, s.as_object().unwrap_or(&empty)))
+}
+
+/// Sample `index` of the report as a row, `None` when there is no such sample.
+pub fn row_at(report: &Report, index: usize) -> Option<SampleRow> {
+    let empty = Map::new();
+    let sample = report.samples.as_ref()?.get(index)?;
+    Some(row_of(
+        &report.benchmark,
+        index,
+        sample.as_object().unwrap_or(&empty),
+    ))
+}
+
+/// What the samples and charts views need of all the rows, gathered in one pass over them
+/// (the rows themselves stay with the report and are built again a window at a time).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
+pub struct RowsSummary {
+    /// Rows (samples) in all.
+    pub total: usize,
+    /// As [`subsets`].
+    pub subsets: Vec<String>,
+    /// As [`error_types`].
+    pub error_types: Vec<(String, usize)>,
+    pub charts: SampleCharts,
+}
+
+/// The [`RowsSummary`] of the report's samples.
+pub fn summarize(report: &Report) -> RowsSummary {
+    let mut summary = RowsSummary::default();
+    let mut values = Vec::with_capacity(report.samples.as_ref().map_or(0, Vec::len));
+    for row in rows(report) {
+        summary.total += 1;
+        if !summary.subsets.contains(&row.subset) {
+            summary.subsets.push(row.subset.clone());
+        }
+        count_error_types(&mut summary.error_types, &row);
+        values.push((row.gold_value, row.pred_value));
+    }
+    sort_error_types(&mut summary.error_types);
+    summary.charts = sample_charts(&values);
+    summary
+}
+
+/// A window of the filtered rows: `rows` are rows `offset..` of the `total` that pass.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
+pub struct RowPage {
+    pub offset: usize,
+    pub total: usize,
+    pub rows: Vec<SampleRow>,
+}
+
+/// Indices (into the report's samples) of the rows that pass the filter, in row order; the
+/// rows are built one at a time.
+pub fn filter_report(report: &Report, filter: &Filter) -> Vec<usize> {
+    let words = query_words(filter);
+    rows(report)
+        .filter(|r| passes(r, filter, &words))
+        .map(|r| r.index)
         .collect()
+}
+
+/// Rows `offset..offset + limit` of `indices` (a [`filter_report`] result) as a page.
+pub fn page(report: &Report, indices: &[usize], offset: usize, limit: usize) -> RowPage {
+    let offset = offset.min(indices.len());
+    RowPage {
+        offset,
+        total: indices.len(),
+        rows: indices[offset..]
+            .iter()
+            .take(limit)
+            .filter_map(|&i| row_at(report, i))
+            .collect(),
+    }
 }
 
 /// The drill-down filter; empty fields do not filter.
@@ -165,24 +243,30 @@ pub struct Filter {
 
 /// Indices (into `rows`) of the rows that pass the filter, in row order.
 pub fn filter(rows: &[SampleRow], filter: &Filter) -> Vec<usize> {
-    let words: Vec<String> = filter
+    let words = query_words(filter);
+    rows.iter()
+        .enumerate()
+        .filter(|(_, r)| passes(r, filter, &words))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+fn query_words(filter: &Filter) -> Vec<String> {
+    filter
         .query
         .split_whitespace()
         .map(str::to_lowercase)
-        .collect();
-    rows.iter()
-        .enumerate()
-        .filter(|(_, r)| filter.subset.as_ref().is_none_or(|s| &r.subset == s))
-        .filter(|(_, r)| {
-            filter
-                .error_type
-                .as_ref()
-                .is_none_or(|e| r.error_types.contains(e))
-        })
-        .filter(|(_, r)| filter.min_disagreement.is_none_or(|m| r.disagreement >= m))
-        .filter(|(_, r)| words.iter().all(|w| r.search_text.contains(w.as_str())))
-        .map(|(i, _)| i)
         .collect()
+}
+
+fn passes(r: &SampleRow, filter: &Filter, words: &[String]) -> bool {
+    filter.subset.as_ref().is_none_or(|s| &r.subset == s)
+        && filter
+            .error_type
+            .as_ref()
+            .is_none_or(|e| r.error_types.contains(e))
+        && filter.min_disagreement.is_none_or(|m| r.disagreement >= m)
+        && words.iter().all(|w| r.search_text.contains(w.as_str()))
 }
 
 /// Distinct subsets of the rows, in order of appearance (for the subset dropdown).
@@ -199,14 +283,24 @@ pub fn subsets(rows: &[SampleRow]) -> Vec<String> {
 /// Distinct error types with their row counts, most frequent first (for the dropdown).
 pub fn error_types(rows: &[SampleRow]) -> Vec<(String, usize)> {
     let mut counts: Vec<(String, usize)> = Vec::new();
-    for e in rows.iter().flat_map(|r| &r.error_types) {
+    for r in rows {
+        count_error_types(&mut counts, r);
+    }
+    sort_error_types(&mut counts);
+    counts
+}
+
+fn count_error_types(counts: &mut Vec<(String, usize)>, row: &SampleRow) {
+    for e in &row.error_types {
         match counts.iter_mut().find(|(name, _)| name == e) {
             Some((_, n)) => *n += 1,
             None => counts.push((e.clone(), 1)),
         }
     }
+}
+
+fn sort_error_types(counts: &mut [(String, usize)]) {
     counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    counts
 }
 
 /// Labelled texts of a detail pane.
@@ -341,6 +435,41 @@ mod tests {
             vec!["7_Math".to_string(), "0_Physics".into()]
         );
         assert_eq!(error_types(&rows)[0], ("公式错误".to_string(), 2));
+    }
+
+    #[test]
+    fn summary_and_pages_equal_the_held_rows() {
+        let report: Report = serde_json::from_value(serde_json::json!({
+            "benchmark": "pairs", "variant": "official", "inputs": [],
+            "overall": {"n": 4, "metrics": {}}, "subsets": [], "warnings": [],
+            "samples": [
+                {"line": 1, "gold": 1, "pred": 2}, {"line": 2, "gold": 3, "pred": 3},
+                {"line": 3, "gold": 0, "pred": 2}, {"line": 5, "gold": 2, "pred": 2}
+            ]
+        }))
+        .unwrap();
+        let held = sample_rows(&report);
+        let summary = summarize(&report);
+        assert_eq!(summary.total, 4);
+        assert_eq!(summary.subsets, subsets(&held));
+        assert_eq!(summary.error_types, error_types(&held));
+        assert_eq!(summary.charts.confusion, crate::charts::confusion(&held));
+        assert_eq!(
+            summary.charts.histogram,
+            Some(crate::charts::histogram(&held))
+        );
+        let f = Filter {
+            min_disagreement: Some(1.0),
+            ..Filter::default()
+        };
+        let indices = filter_report(&report, &f);
+        assert_eq!(indices, filter(&held, &f));
+        let p = page(&report, &indices, 1, 5);
+        assert_eq!((p.offset, p.total), (1, 2));
+        assert_eq!(p.rows, vec![held[2].clone()]);
+        assert_eq!(page(&report, &indices, 9, 5).rows, Vec::new());
+        assert_eq!(row_at(&report, 3), Some(held[3].clone()));
+        assert_eq!(row_at(&report, 4), None);
     }
 
     #[test]

@@ -3,20 +3,24 @@
 
 use leptos::prelude::*;
 use metrics_core::Report;
-use workbench::charts::{Chart, confusion, histogram, subset_bars};
-use workbench::drill::SampleRow;
+use workbench::charts::{Chart, SampleCharts, subset_bars};
 
 use crate::charts::{Series, confusion_heatmap, grouped_bars};
 use crate::components::chart_box::ChartBox;
 use crate::i18n::{Lang, lang, t, tf};
 
 /// The charts, drawn again when the interface language changes (titles, axes, legends).
+/// `samples` = the chart data of the samples (computed by the worker; `None` until it comes).
 #[component]
-pub fn ChartsView(report: Report, rows: Vec<SampleRow>, charts: Vec<Chart>) -> impl IntoView {
-    let data = StoredValue::new((report, rows, charts));
+pub fn ChartsView(
+    report: Report,
+    samples: Option<SampleCharts>,
+    charts: Vec<Chart>,
+) -> impl IntoView {
+    let data = StoredValue::new((report, samples.unwrap_or_default(), charts));
     move || {
         let l = lang().get();
-        data.with_value(|(report, rows, charts)| draw(l, report, rows, charts.clone()))
+        data.with_value(|(report, samples, charts)| draw(l, report, samples, charts.clone()))
     }
 }
 
@@ -29,7 +33,12 @@ fn group_name(l: Lang, group: &str) -> String {
     }
 }
 
-fn draw(l: Lang, report: &Report, rows: &[SampleRow], charts: Vec<Chart>) -> impl IntoView + use<> {
+fn draw(
+    l: Lang,
+    report: &Report,
+    samples: &SampleCharts,
+    charts: Vec<Chart>,
+) -> impl IntoView + use<> {
     let mut ecs_errors = Vec::new();
     let mut levels = Vec::new();
     for chart in charts {
@@ -41,15 +50,14 @@ fn draw(l: Lang, report: &Report, rows: &[SampleRow], charts: Vec<Chart>) -> imp
     let stem = report.benchmark.clone();
     let (gold, predicted) = (t(l, "charts.gold"), t(l, "charts.predicted"));
     let mut charts: Vec<(String, String, Result<String, String>)> = Vec::new();
-    if let Some(cm) = confusion(rows) {
+    if let Some(cm) = &samples.confusion {
         charts.push((
             format!("{stem}-confusion"),
             t(l, "charts.confusion").into(),
-            confusion_heatmap(&cm, t(l, "charts.gold_x_pred")),
+            confusion_heatmap(cm, t(l, "charts.gold_x_pred")),
         ));
     }
-    if !rows.is_empty() {
-        let h = histogram(rows);
+    if let Some(h) = &samples.histogram {
         let series = [
             Series {
                 name: gold,

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::i18n::{lang, t, tf};
-use workbench::compare::{metrics_table, sample_diff};
+use workbench::compare::metrics_table;
 
 use crate::components::table_view::TableView;
 use crate::protocol::OutcomeView;
@@ -48,6 +48,22 @@ pub fn CompareView(state: WorkbenchState) -> impl IntoView {
     let b = RwSignal::new(1usize);
     let resamples = RwSignal::new(DEFAULT_RESAMPLES);
     let seed = RwSignal::new(DEFAULT_SEED);
+    // The per-sample diff of the chosen pair, from the worker (which holds the samples): asked
+    // again when the pair or the scoring changes.
+    let asked = StoredValue::new(None::<(u64, usize, usize)>);
+    Effect::new(move |_| {
+        let scoring = state.scorings.get();
+        let list = candidates.get();
+        if list.len() < 2 {
+            return;
+        }
+        let (ia, ib) = (a.get().min(list.len() - 1), b.get().min(list.len() - 1));
+        let key = (scoring, list[ia].id, list[ib].id);
+        if asked.get_value() != Some(key) {
+            asked.set_value(Some(key));
+            state.request_diff(key.1, key.2, DIFF_ROWS);
+        }
+    });
 
     move || {
         let list = candidates.get();
@@ -76,25 +92,37 @@ pub fn CompareView(state: WorkbenchState) -> impl IntoView {
                 .into_any();
         };
         let table = metrics_table(&[(name(&oa), &ra, &ta), (name(&ob), &rb, &tb)]);
-        let diff = sample_diff(&oa.rows, &ob.rows);
-        let diff_len = diff.len();
-        let diff_rows = diff
-            .iter()
-            .take(DIFF_ROWS)
-            .map(|d| {
-                view! {
-                    <tr>
-                        <td>{d.subset.clone()}</td>
-                        <td class="mono">{d.id.clone()}</td>
-                        <td class="num">{d.gold.clone()}</td>
-                        <td class="num">{d.pred_a.clone()}</td>
-                        <td class="num">{d.pred_b.clone()}</td>
-                        <td class="num">{d.disagreement}</td>
-                    </tr>
+        let (id_a, id_b) = (oa.id, ob.id);
+        let diff = move || {
+            state.diff.get().filter(|(x, y, _)| (*x, *y) == (id_a, id_b)).map(|(_, _, result)| match result {
+                Err(e) => view! { <p class="error">{e}</p> }.into_any(),
+                Ok((diff_len, diff)) => {
+                    let diff_rows = diff
+                        .into_iter()
+                        .map(|d| {
+                            view! {
+                                <tr>
+                                    <td>{d.subset}</td>
+                                    <td class="mono">{d.id}</td>
+                                    <td class="num">{d.gold}</td>
+                                    <td class="num">{d.pred_a}</td>
+                                    <td class="num">{d.pred_b}</td>
+                                    <td class="num">{d.disagreement}</td>
+                                </tr>
+                            }
+                        })
+                        .collect_view();
+                    view! {
+                        <h3>{move || format!("{} ({} {})", t(lang().get(), "compare.diff"), diff_len, t(lang().get(), "compare.diff_hint"))}</h3>
+                        <table class="metrics diff">
+                            <thead><tr><th>{move || t(lang().get(), "samples.subset")}</th><th>{move || t(lang().get(), "samples.id")}</th><th>{move || t(lang().get(), "samples.gold")}</th><th>"A"</th><th>"B"</th><th>"|A − B|"</th></tr></thead>
+                            <tbody>{diff_rows}</tbody>
+                        </table>
+                    }
+                    .into_any()
                 }
             })
-            .collect_view();
-        let (id_a, id_b) = (oa.id, ob.id);
+        };
         let intervals = move || {
             state.compared.get().and_then(|(x, y, result)| {
                 (x == id_a && y == id_b).then(|| match result {
@@ -158,11 +186,7 @@ pub fn CompareView(state: WorkbenchState) -> impl IntoView {
                 </div>
                 <TableView table=table />
                 {intervals}
-                <h3>{move || format!("{} ({} {})", t(lang().get(), "compare.diff"), diff_len, t(lang().get(), "compare.diff_hint"))}</h3>
-                <table class="metrics diff">
-                    <thead><tr><th>{move || t(lang().get(), "samples.subset")}</th><th>{move || t(lang().get(), "samples.id")}</th><th>{move || t(lang().get(), "samples.gold")}</th><th>"A"</th><th>"B"</th><th>"|A − B|"</th></tr></thead>
-                    <tbody>{diff_rows}</tbody>
-                </table>
+                {diff}
             </div>
         }
         .into_any()

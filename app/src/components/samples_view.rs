@@ -1,73 +1,110 @@
-//! Per-sample drill-down: filters, a virtualised table (only visible rows are in the DOM, so
-//! 100,000 rows stay smooth), and a detail pane with the sample side by side.
+//! Per-sample drill-down: filters, a virtualised table and a detail pane with the sample side
+//! by side. The rows stay in the worker (a million of them would not fit the page twice): it
+//! filters them and sends the window in view, so only the visible rows are ever in the page.
 
 use leptos::prelude::*;
 
 use crate::i18n::{lang, t};
-use workbench::drill::{Filter, SampleRow, error_types, filter, subsets};
+use workbench::drill::{Filter, RowsSummary};
 
 use crate::worker_client::WorkbenchState;
 
 const ROW_PX: f64 = 30.0;
 const VIEW_PX: f64 = 480.0;
+/// Rows asked of the worker at a time: the visible ones and some on either side.
+const PAGE_ROWS: usize = 200;
 
 #[component]
 pub fn SamplesView(
     state: WorkbenchState,
     outcome: usize,
-    rows: Vec<SampleRow>,
+    summary: Option<RowsSummary>,
     view_filter: RwSignal<Filter>,
 ) -> impl IntoView {
-    let rows = StoredValue::new(rows);
-    let subset_options = rows.with_value(|r| subsets(r));
-    let error_options = rows.with_value(|r| error_types(r));
-    let visible = Memo::new(move |_| rows.with_value(|r| filter(r, &view_filter.get())));
+    let Some(summary) = summary else {
+        return view! { <p class="hint" data-testid="samples-loading">{move || t(lang().get(), "samples.loading")}</p> }
+            .into_any();
+    };
     let (scroll, set_scroll) = signal(0.0f64);
     let selected = RwSignal::new(None::<usize>);
+    let count = (VIEW_PX / ROW_PX).ceil() as usize + 2;
+    let first = Memo::new(move |_| (scroll.get() / ROW_PX).floor().max(0.0) as usize);
+    // The worker's window of rows for this outcome and the current filter, if it has come.
+    let page = Memo::new(move |_| {
+        let filter = view_filter.get();
+        state.rows.with(|r| {
+            r.as_ref()
+                .filter(|(o, f, _)| *o == outcome && *f == filter)
+                .map(|(_, _, p)| p.clone())
+        })
+    });
+    // Rows that pass the filter: the last count the worker gave (all of them at first).
+    let total = Memo::new(move |before: Option<&usize>| {
+        page.with(|p| p.as_ref().map(|p| p.total))
+            .or(before.copied())
+            .unwrap_or(summary.total)
+    });
+    let asked = StoredValue::new(None::<(Filter, usize)>);
+    Effect::new(move |_| {
+        let (filter, first) = (view_filter.get(), first.get());
+        let shown = page.with(|p| {
+            p.as_ref().is_some_and(|p| {
+                let end = p.offset + p.rows.len();
+                p.offset <= first && (first + count <= end || end >= p.total)
+            })
+        });
+        let offset = first.saturating_sub(PAGE_ROWS / 4);
+        if shown || asked.with_value(|a| a.as_ref() == Some(&(filter.clone(), offset))) {
+            return;
+        }
+        asked.set_value(Some((filter.clone(), offset)));
+        state.request_rows(outcome, filter, offset, PAGE_ROWS);
+    });
 
     let window_rows = move || {
-        let indices = visible.get();
-        let first = (scroll.get() / ROW_PX).floor().max(0.0) as usize;
-        let count = (VIEW_PX / ROW_PX).ceil() as usize + 2;
-        rows.with_value(|all| {
-            indices
-                .iter()
-                .enumerate()
-                .skip(first)
-                .take(count)
-                .map(|(position, &i)| {
-                    let r = &all[i];
-                    let top = position as f64 * ROW_PX;
-                    let index = r.index;
-                    view! {
-                        <div
-                            class="vrow"
-                            class:selected=move || selected.get() == Some(index)
-                            style=format!("top:{top}px")
-                            data-sample=index
-                            on:click=move |_| {
-                                selected.set(Some(index));
-                                state.request_detail(outcome, index);
-                            }
-                        >
-                            <span class="c-subset">{r.subset.clone()}</span>
-                            <span class="c-id mono">{r.id.clone()}</span>
-                            <span class="c-num">{r.gold.clone()}</span>
-                            <span class="c-num">{r.pred.clone()}</span>
-                            <span class="c-num">{format!("{}", r.disagreement)}</span>
-                            <span class="c-errors">{r.error_types.join(", ")}</span>
-                        </div>
-                    }
-                })
-                .collect_view()
+        let first = first.get();
+        page.with(|p| {
+            p.as_ref().map(|p| {
+                p.rows
+                    .iter()
+                    .enumerate()
+                    .map(|(k, r)| (p.offset + k, r))
+                    .filter(|(position, _)| (first..first + count).contains(position))
+                    .map(|(position, r)| {
+                        let top = position as f64 * ROW_PX;
+                        let index = r.index;
+                        view! {
+                            <div
+                                class="vrow"
+                                class:selected=move || selected.get() == Some(index)
+                                style=format!("top:{top}px")
+                                data-sample=index
+                                on:click=move |_| {
+                                    selected.set(Some(index));
+                                    state.request_detail(outcome, index);
+                                }
+                            >
+                                <span class="c-subset">{r.subset.clone()}</span>
+                                <span class="c-id mono">{r.id.clone()}</span>
+                                <span class="c-num">{r.gold.clone()}</span>
+                                <span class="c-num">{r.pred.clone()}</span>
+                                <span class="c-num">{format!("{}", r.disagreement)}</span>
+                                <span class="c-errors">{r.error_types.join(", ")}</span>
+                            </div>
+                        }
+                    })
+                    .collect_view()
+            })
         })
     };
 
-    let subset_select = subset_options
+    let subset_select = summary
+        .subsets
         .into_iter()
         .map(|s| view! { <option value=s.clone()>{s.clone()}</option> })
         .collect_view();
-    let error_select = error_options
+    let error_select = summary
+        .error_types
         .into_iter()
         .map(|(e, n)| view! { <option value=e.clone()>{format!("{e} ({n})")}</option> })
         .collect_view();
@@ -102,7 +139,7 @@ pub fn SamplesView(
                     prop:value=move || view_filter.get().query
                     on:input=move |ev| view_filter.update(|f| f.query = event_target_value(&ev))
                 />
-                <span class="count" data-testid="sample-count">{move || format!("{} {}", visible.get().len(), t(lang().get(), "samples.count"))}</span>
+                <span class="count" data-testid="sample-count">{move || format!("{} {}", total.get(), t(lang().get(), "samples.count"))}</span>
             </div>
             <div class="vhead">
                 <span class="c-subset">{move || t(lang().get(), "samples.subset")}</span>
@@ -120,13 +157,14 @@ pub fn SamplesView(
                     set_scroll.set(el.scroll_top() as f64);
                 }
             >
-                <div class="vspace" style=move || format!("height:{}px", visible.get().len() as f64 * ROW_PX)>
+                <div class="vspace" style=move || format!("height:{}px", total.get() as f64 * ROW_PX)>
                     {window_rows}
                 </div>
             </div>
             <SampleDetailPane state=state />
         </div>
     }
+    .into_any()
 }
 
 #[component]

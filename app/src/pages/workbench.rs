@@ -303,11 +303,11 @@ fn ChartsTab(state: WorkbenchState) -> impl IntoView {
             .into_iter()
             .filter_map(|o| {
                 let report = o.result.ok()?;
-                let rows = o.rows.clone();
+                let samples = o.summary.map(|s| s.charts);
                 Some(view! {
                     <section class="card" data-benchmark=o.benchmark.clone() data-files=o.files.join(" ")>
                         <h2>{format!("{} · {}", o.model, o.title)}</h2>
-                        <ChartsView report=report rows=rows charts=o.charts />
+                        <ChartsView report=report samples=samples charts=o.charts />
                     </section>
                 })
             })
@@ -335,11 +335,10 @@ fn SamplesTab(state: WorkbenchState, view_filter: RwSignal<Filter>) -> impl Into
             .map(|(i, o)| view! { <option value=i.to_string() selected=i == pick>{format!("{} · {}", o.model, o.title)}</option> })
             .collect_view();
         let outcome = outcomes[pick].clone();
-        let rows = outcome.rows.clone();
         view! {
             <section class="card">
                 <select aria-label="scored job" on:change=move |ev| chosen.set(event_target_value(&ev).parse().unwrap_or(0))>{options}</select>
-                <SamplesView state=state outcome=outcome.id rows=rows view_filter=view_filter />
+                <SamplesView state=state outcome=outcome.id summary=outcome.summary view_filter=view_filter />
             </section>
         }
         .into_any()
