@@ -22,15 +22,16 @@ pub mod worker;
 pub mod worker_client;
 pub mod xlsx;
 
-/// Mount the workbench. A leaderboard page has its own binary (`src/bin/boards.rs`); should
-/// the workbench's assets ever land on one (an app built without `dist/boards/`), the
-/// server-rendered board stays as it is.
+/// Mount the workbench, except on a server-rendered leaderboard page (it has its own binary,
+/// `src/bin/boards.rs`; the server-rendered board stays as it is should the workbench's assets
+/// ever land on one).
 pub fn mount() {
     console_error_panic_hook::set_once();
-    let path = web_sys::window()
-        .and_then(|w| w.location().pathname().ok())
-        .unwrap_or_default();
-    if leaderboard::Route::parse(&path).is_some() {
+    let on_board_page = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("leaderboard-ssr"))
+        .is_some();
+    if on_board_page {
         return;
     }
     leptos::mount::mount_to_body(pages::workbench::Workbench);

@@ -79,7 +79,11 @@ fn scope() -> DedicatedWorkerGlobalScope {
 
 fn send(message: &FromWorker) {
     let text = serde_json::to_string(message).unwrap_or_else(|e| {
-        format!("{{\"type\":\"failed\",\"message\":\"cannot encode a worker message: {e}\"}}")
+        // A `Failed` holds one string: encoding it cannot fail too.
+        let failed = FromWorker::Failed {
+            message: format!("cannot encode a worker message: {e}"),
+        };
+        serde_json::to_string(&failed).unwrap_or_default()
     });
     if let Err(e) = scope().post_message(&JsValue::from_str(&text)) {
         web_sys::console::error_2(&"worker: postMessage failed".into(), &e);
@@ -387,7 +391,11 @@ async fn handle_one(data: JsValue) {
             rescore(state);
         }
         ToWorker::Clear => {
+            // The files go; the variant the page chose stays (a board's verification clears
+            // and re-scores with the board's variant).
+            let variant = state.variant;
             *state = State::default();
+            state.variant = variant;
             rescore(state);
         }
         ToWorker::Snapshot => {

@@ -70,6 +70,8 @@ pub struct WorkbenchState {
     /// The last comparison: (outcome a, outcome b, intervals).
     pub compared: RwSignal<CompareState>,
     worker: StoredValue<Option<Worker>, LocalStorage>,
+    /// `Worker::new` failed (said once in `errors`): requests are not queued.
+    start_failed: StoredValue<bool>,
     /// Requests made before the worker's wasm was ready: a message that arrives before the
     /// worker installs its handler would be lost, so they wait here until `Ready`.
     pending: StoredValue<Vec<(Array, Array)>, LocalStorage>,
@@ -103,6 +105,7 @@ impl WorkbenchState {
             detail: RwSignal::new(None),
             compared: RwSignal::new(None),
             worker: StoredValue::new_local(None),
+            start_failed: StoredValue::new(false),
             pending: StoredValue::new_local(Vec::new()),
             snapshot_waiters: StoredValue::new_local(Vec::new()),
         }
@@ -110,7 +113,7 @@ impl WorkbenchState {
 
     /// Start the worker if it is not running (requests made meanwhile wait in `pending`).
     pub fn wake(&self) {
-        if self.worker.with_value(Option::is_some) {
+        if self.worker.with_value(Option::is_some) || self.start_failed.get_value() {
             return;
         }
         let state = *self;
@@ -128,9 +131,12 @@ impl WorkbenchState {
                     self.post(&ToWorker::SetVariant { variant }, &[]);
                 }
             }
-            Err(e) => self
-                .errors
-                .update(|v| v.push(format!("cannot start the scoring worker: {e:?}"))),
+            Err(e) => {
+                // Said once; later requests are dropped rather than queued for nothing.
+                self.start_failed.set_value(true);
+                self.errors
+                    .update(|v| v.push(format!("cannot start the scoring worker: {e:?}")));
+            }
         }
     }
 
@@ -291,7 +297,9 @@ impl WorkbenchState {
             self.send(&message, &transfer);
         } else {
             self.wake();
-            self.pending.update_value(|p| p.push((message, transfer)));
+            if !self.start_failed.get_value() {
+                self.pending.update_value(|p| p.push((message, transfer)));
+            }
         }
     }
 

@@ -163,7 +163,7 @@ fn inline_hashes(html: &str, element: &str) -> Vec<String> {
 
 /// Where a server-rendered page (the leaderboards) asks for the app: the middleware
 /// [`with_app_assets`] puts the `<link>` and `<script>` tags of the leaderboard pages' own build
-/// ([`BOARDS_INDEX`]; `dist/index.html` when that is missing) there, so the page reads without
+/// ([`BOARDS_INDEX`]; nothing when it is missing) there, so the page reads without
 /// JavaScript and the app takes over once its wasm has loaded.
 pub const APP_ASSETS_MARKER: &str = "<!--scorebench-app-assets-->";
 
@@ -204,7 +204,7 @@ pub fn head_assets(index_html: &str) -> String {
 }
 
 /// A server-rendered HTML page with [`APP_ASSETS_MARKER`] gets the app's assets (from
-/// [`BOARDS_INDEX`] or `dist/index.html`, when built) and a CSP allowing exactly its inline scripts and styles by
+/// [`BOARDS_INDEX`], when built) and a CSP allowing exactly its inline scripts and styles by
 /// hash.
 async fn with_app_assets(
     axum::extract::State(dist): axum::extract::State<PathBuf>,
@@ -232,10 +232,20 @@ async fn with_app_assets(
     if html.contains(APP_ASSETS_MARKER) {
         let assets = match tokio::fs::read_to_string(dist.join(BOARDS_INDEX)).await {
             Ok(index) => head_assets(&index),
-            Err(_) => tokio::fs::read_to_string(dist.join("index.html"))
-                .await
-                .map(|index| head_assets(&index))
-                .unwrap_or_default(),
+            Err(e) => {
+                // The workbench's assets would load ~500 KB and not mount on a board page: the
+                // page stays server-rendered (it reads without JavaScript).
+                static WARNED: std::sync::Once = std::sync::Once::new();
+                WARNED.call_once(|| {
+                    tracing::warn!(
+                        "no {} in {} ({e}): leaderboard pages are served without the app \
+                         (scripts/build-app.sh builds it)",
+                        BOARDS_INDEX,
+                        dist.display()
+                    )
+                });
+                String::new()
+            }
         };
         html = html.replacen(APP_ASSETS_MARKER, &assets, 1);
     }

@@ -287,6 +287,8 @@ pub fn ShareOpen(state: WorkbenchState, on_view: Callback<ViewState>) -> impl In
         .and_then(|l| l.pathname().ok())
         .and_then(|p| share::share_id_of(&p));
     if let Some(id) = id {
+        // The shared files go to the worker: load it while the blob is fetched and opened.
+        state.wake();
         // Read now: the page rewrites its URL once it runs.
         let key = location
             .and_then(|l| l.hash().ok())

@@ -163,12 +163,19 @@ pub fn report_sgi_score(args: SgiScoreArgs) -> Result<Report, ScoreError> {
     if let Some(input) = &args.input {
         return streamed(input, |name, text| sgi_score::score_input_from(name, text));
     }
+    let usage = || {
+        ScoreError::Usage(
+            "give INPUT.json or all five logs (--deep-research --idea --dry --wet --reasoning)"
+                .into(),
+        )
+    };
+    // All five named before any is opened (a missing flag is the first thing said).
     let paths = [
-        &args.deep_research,
-        &args.idea,
-        &args.dry,
-        &args.wet,
-        &args.reasoning,
+        args.deep_research.as_deref().ok_or_else(usage)?,
+        args.idea.as_deref().ok_or_else(usage)?,
+        args.dry.as_deref().ok_or_else(usage)?,
+        args.wet.as_deref().ok_or_else(usage)?,
+        args.reasoning.as_deref().ok_or_else(usage)?,
     ];
     // Each log is read as a stream into the numbers SGI-Score prints of it. Errors come as
     // reading all five files first would give them: any file's own (missing, unreadable, over
@@ -180,12 +187,6 @@ pub fn report_sgi_score(args: SgiScoreArgs) -> Result<Report, ScoreError> {
     let mut logs = Vec::with_capacity(5);
     let mut inputs = Vec::with_capacity(5);
     for (task, path) in paths.into_iter().enumerate() {
-        let path = path.as_deref().ok_or_else(|| {
-            ScoreError::Usage(
-                "give INPUT.json or all five logs (--deep-research --idea --dry --wet --reasoning)"
-                    .into(),
-            )
-        })?;
         let read = open(path).and_then(|log| {
             names.push(log.name.clone());
             log.read_apart(|name, text| sgi_score::read_task_log(name, text, task))

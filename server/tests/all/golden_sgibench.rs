@@ -736,3 +736,48 @@ fn sgi_score_matches_the_official_print_from_one_input_or_five_logs() {
         "{stderr}"
     );
 }
+
+/// Five logs instead of one input: a missing flag is said before any file is opened (even a
+/// missing one), and a file that cannot be opened comes before another log's syntax error.
+#[test]
+fn sgi_score_five_logs_report_the_usage_then_the_files_own_errors_first() {
+    let dir = std::env::temp_dir().join(format!("scorebench-sgi5-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let broken = dir.join("broken.json");
+    std::fs::write(&broken, "[{\"a\": ").unwrap();
+    let missing = dir.join("missing.json");
+    let (b, m) = (s(&broken), s(&missing));
+    let stderr = score_fails(&[
+        "score",
+        "sgi-score",
+        "--deep-research",
+        m,
+        "--idea",
+        b,
+        "--dry",
+        b,
+        "--wet",
+        b,
+    ]);
+    assert!(stderr.contains("--reasoning"), "{stderr}");
+    assert!(!stderr.contains("missing.json"), "nothing opened: {stderr}");
+    let stderr = score_fails(&[
+        "score",
+        "sgi-score",
+        "--deep-research",
+        b,
+        "--idea",
+        b,
+        "--dry",
+        b,
+        "--wet",
+        b,
+        "--reasoning",
+        m,
+    ]);
+    assert!(
+        stderr.contains("missing.json"),
+        "the file that cannot be opened first: {stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1222,8 +1222,9 @@ fn pages_carry_the_app_primary_metric_and_hidden_entries_for_the_owner() {
             .to_string();
         (csp, r.text().await.unwrap())
     });
-    assert!(page.contains("<link rel=\"stylesheet\" href=\"/style-0123456789abcdef.css\"/>"));
-    assert!(page.contains(&format!("<script type=\"module\">{script}</script>")));
+    // Without the leaderboard pages' build, no app at all (the workbench's assets would load
+    // and not mount): the server-rendered page alone, its inline style allowed by hash.
+    assert!(!page.contains("/app-0123456789abcdef.js"), "{page}");
     assert!(
         !page.contains("scorebench-app-assets"),
         "the marker is replaced"
@@ -1232,7 +1233,10 @@ fn pages_carry_the_app_primary_metric_and_hidden_entries_for_the_owner() {
     let hash = |text: &str| {
         base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(text.as_bytes()))
     };
-    assert!(csp.contains(&format!("'sha256-{}'", hash(script))), "{csp}");
+    assert!(
+        !csp.contains(&format!("'sha256-{}'", hash(script))),
+        "{csp}"
+    );
     let style = page
         .split("<style>")
         .nth(1)
@@ -1279,20 +1283,41 @@ fn pages_carry_the_app_primary_metric_and_hidden_entries_for_the_owner() {
         !csp.contains(&format!("'sha256-{}'", hash(script))),
         "{csp}"
     );
-    // The comparison page is rendered too (the boards app takes it over), names both entries.
+    // The comparison page is rendered too (the boards app takes it over): both entries in
+    // order, a hostile model name inert.
+    let hostile = lb_json(
+        &server,
+        &[
+            "submit",
+            "--slug",
+            &s,
+            "--model",
+            "<script>alert(\"&\")</script>",
+            p(&eotgc.join("pred.json")),
+        ],
+    );
+    let other = hostile["entry"].as_i64().unwrap();
     let (status, page) = rt.block_on(async {
-        let r = reqwest::get(format!("{}/leaderboard/{s}/compare/{id}/{id}", server.url))
-            .await
-            .unwrap();
+        let r = reqwest::get(format!(
+            "{}/leaderboard/{s}/compare/{id}/{other}",
+            server.url
+        ))
+        .await
+        .unwrap();
         (r.status().as_u16(), r.text().await.unwrap())
     });
     assert_eq!(status, 200, "{page}");
     assert!(page.contains(&format!("<script type=\"module\">{boards_script}</script>")));
     assert!(page.contains("<table class=\"compare\">"), "{page}");
-    assert!(
-        page.contains(&format!("href=\"/leaderboard/{s}/entry/{id}\"")),
-        "{page}"
+    let (first, second) = (
+        page.find(&format!("href=\"/leaderboard/{s}/entry/{id}\"")),
+        page.find(&format!("href=\"/leaderboard/{s}/entry/{other}\"")),
     );
+    assert!(first.is_some() && first < second, "both, in order: {page}");
+    assert!(!page.contains("<script>alert"), "{page}");
+    assert!(page.contains("&lt;script&gt;alert("), "{page}");
+    let hide = format!("/api/v1/leaderboards/{s}/entries/{other}/hide");
+    assert_eq!(http(&server, "POST", &hide, Some(&owner), None).0, 200);
     let status = rt.block_on(async {
         reqwest::get(format!("{}/leaderboard/{s}/compare/{id}/x", server.url))
             .await
