@@ -45,7 +45,8 @@ try {
     const names = recorder(page);
     await page.goto(server.url, { waitUntil: 'networkidle' });
     let n = line('workbench: first paint', names, 0);
-    await page.evaluate(() => document.body.dispatchEvent(new DragEvent('dragenter', { bubbles: true })));
+    await page.locator('.outcomes').waitFor({ state: 'attached' }); // the app is mounted
+  await page.evaluate(() => document.body.dispatchEvent(new DragEvent('dragenter', { bubbles: true })));
     await page.locator('.outcomes[data-ready="true"]').waitFor({ state: 'attached' });
     n = line('workbench: a file dragged in (worker)', names, n);
     const file = join(tempDir('assets'), 'predictions.jsonl');

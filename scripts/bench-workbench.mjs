@@ -91,6 +91,7 @@ for (let run = 0; run < RUNS; run++) {
   await page.goto(server.url);
   // The page loads its worker when a drag enters the window (as a person's drag does, long
   // before the drop); the measured time starts at the drop.
+  await page.locator('.outcomes').waitFor({ state: 'attached' }); // the app is mounted
   await page.evaluate(() => document.body.dispatchEvent(new DragEvent('dragenter', { bubbles: true })));
   await page.locator('.outcomes[data-ready="true"]').waitFor({ state: 'attached' });
   const idleRss = chromiumRssKb();

@@ -195,19 +195,27 @@ async fn read_blob(
         ));
     }
     let mut bytes = vec![0u8; size as usize];
-    // Slice `offset..` asked for: the browser reads the next slice while this one is copied.
-    let ask = |offset: f64| -> Result<(wasm_bindgen_futures::JsFuture, f64), String> {
+    // Slice `offset..` asked for; READS_AHEAD of them are in flight, so the browser reads the
+    // next ones while this one is copied.
+    let ask = |offset: f64| -> Result<(wasm_bindgen_futures::JsFuture, f64, f64), String> {
         let end = (offset + WORKER_CHUNK_BYTES).min(size);
         let chunk = blob
             .slice_with_f64_and_f64(offset, end)
             .map_err(|e| format!("{name}: cannot read the file: {e:?}"))?;
-        Ok((chunk.array_buffer().into(), end))
+        Ok((chunk.array_buffer().into(), offset, end))
     };
-    let mut offset = 0.0;
-    let mut next = if size > 0.0 { Some(ask(0.0)?) } else { None };
-    while let Some((reading, end)) = next.take() {
-        if end < size {
-            next = Some(ask(end)?);
+    let mut asked = 0.0;
+    let mut in_flight = std::collections::VecDeque::new();
+    while asked < size && in_flight.len() < READS_AHEAD {
+        let read = ask(asked)?;
+        asked = read.2;
+        in_flight.push_back(read);
+    }
+    while let Some((reading, offset, end)) = in_flight.pop_front() {
+        if asked < size {
+            let read = ask(asked)?;
+            asked = read.2;
+            in_flight.push_back(read);
         }
         let buffer = reading
             .await
@@ -227,18 +235,20 @@ async fn read_blob(
                 &[chunk],
             );
         }
-        offset = end;
         send(&FromWorker::Progress {
             stage: "reading".into(),
-            done: (done + offset) as usize,
+            done: (done + end) as usize,
             total: total as usize,
         });
     }
     Ok(bytes)
 }
 
-/// Bytes the worker reads per step (fewer awaits than the page's 8 MB; progress after each).
-const WORKER_CHUNK_BYTES: f64 = (32u64 << 20) as f64;
+/// Bytes the worker reads per step (progress after each).
+const WORKER_CHUNK_BYTES: f64 = (16u64 << 20) as f64;
+
+/// Slices asked for at once.
+const READS_AHEAD: usize = 3;
 
 /// A view of bytes in wasm memory, for WebCrypto (which copies it before anything else runs).
 fn wasm_view(bytes: &[u8]) -> Uint8Array {
