@@ -1212,16 +1212,18 @@ fn pages_carry_the_app_primary_metric_and_hidden_entries_for_the_owner() {
         .enable_all()
         .build()
         .unwrap();
-    let (csp, page) = rt.block_on(async {
-        let r = reqwest::get(format!("{}/leaderboard/{s}", server.url))
-            .await
-            .unwrap();
-        let csp = r.headers()["content-security-policy"]
-            .to_str()
-            .unwrap()
-            .to_string();
-        (csp, r.text().await.unwrap())
-    });
+    // (CSP, HTML) of a page.
+    let page_of = |url: &str| {
+        rt.block_on(async {
+            let r = reqwest::get(url).await.unwrap();
+            let csp = r.headers()["content-security-policy"]
+                .to_str()
+                .unwrap()
+                .to_string();
+            (csp, r.text().await.unwrap())
+        })
+    };
+    let (csp, page) = page_of(&format!("{}/leaderboard/{s}", server.url));
     // Without the leaderboard pages' build, no app at all (the workbench's assets would load
     // and not mount): the server-rendered page alone, its inline style allowed by hash.
     assert!(!page.contains("/app-0123456789abcdef.js"), "{page}");
@@ -1259,16 +1261,7 @@ fn pages_carry_the_app_primary_metric_and_hidden_entries_for_the_owner() {
         ),
     )
     .unwrap();
-    let (csp, page) = rt.block_on(async {
-        let r = reqwest::get(format!("{}/leaderboard/{s}", server.url))
-            .await
-            .unwrap();
-        let csp = r.headers()["content-security-policy"]
-            .to_str()
-            .unwrap()
-            .to_string();
-        (csp, r.text().await.unwrap())
-    });
+    let (csp, page) = page_of(&format!("{}/leaderboard/{s}", server.url));
     assert!(page.contains(&format!("<script type=\"module\">{boards_script}</script>")));
     assert!(page.contains("href=\"/boards/style-0123456789abcdef.css\""));
     assert!(
