@@ -71,9 +71,9 @@ function assetSizes() {
       ? statSync(join(dist, `${f}.gz`)).size
       : gzipSync(readFileSync(join(dist, f)), { level: 9 }).length;
     total += gz;
-    return `${f.replace(/-[0-9a-f]{16}/, '')} ${(gz / 1024).toFixed(0)} KB`;
+    return `${f.replace(/-[0-9a-f]{16}/, '')} ${(gz / 1000).toFixed(0)} KB`;
   });
-  return `assets (gzip -9): ${parts.join(', ')}; total ${(total / 1024).toFixed(0)} KB`;
+  return `assets (gzip -9): ${parts.join(', ')}; total ${(total / 1000).toFixed(0)} KB`;
 }
 
 const dir = tempDir('bench');

@@ -245,10 +245,10 @@ async fn read_blob(
 }
 
 /// Bytes the worker reads per step (progress after each).
-const WORKER_CHUNK_BYTES: f64 = (16u64 << 20) as f64;
+const WORKER_CHUNK_BYTES: f64 = (32u64 << 20) as f64;
 
 /// Slices asked for at once.
-const READS_AHEAD: usize = 3;
+const READS_AHEAD: usize = 2;
 
 /// A view of bytes in wasm memory, for WebCrypto (which copies it before anything else runs).
 fn wasm_view(bytes: &[u8]) -> Uint8Array {
