@@ -74,16 +74,20 @@ pub struct StartRun {
     pub workers: u32,
 }
 
-async fn checked(response: Result<Response, gloo_net::Error>) -> Result<Response, ApiError> {
+/// The response when it is a success, else its error: the server's errors are
+/// `{"error": "message"}` (leaderboards) or the OpenAI shape `{"error": {"message", …}}`.
+pub(crate) async fn checked(
+    response: Result<Response, gloo_net::Error>,
+) -> Result<Response, ApiError> {
     let response = response.map_err(|e| ApiError(format!("cannot reach the server: {e}")))?;
     if response.ok() {
         return Ok(response);
     }
     let status = response.status();
-    // The server's errors have the OpenAI shape {"error": {"message", "type", "code"}}.
     let message = match response.json::<Value>().await {
-        Ok(body) => body["error"]["message"]
+        Ok(body) => body["error"]
             .as_str()
+            .or_else(|| body["error"]["message"].as_str())
             .map(str::to_string)
             .unwrap_or_else(|| body.to_string()),
         Err(_) => String::new(),
@@ -91,7 +95,7 @@ async fn checked(response: Result<Response, gloo_net::Error>) -> Result<Response
     Err(ApiError(format!("{status}: {message}")))
 }
 
-async fn json<T: for<'de> Deserialize<'de>>(response: Response) -> Result<T, ApiError> {
+pub(crate) async fn json<T: for<'de> Deserialize<'de>>(response: Response) -> Result<T, ApiError> {
     response
         .json::<T>()
         .await

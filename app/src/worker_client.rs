@@ -272,17 +272,27 @@ impl WorkbenchState {
         }
     }
 
-    fn post(&self, request: &ToWorker, bytes: &[Uint8Array]) {
-        let json = match serde_json::to_string(request) {
-            Ok(json) => json,
-            Err(e) => {
-                return self
-                    .errors
-                    .update(|v| v.push(format!("cannot encode a request: {e}")));
+    /// A message whose first element is `request`'s JSON (what follows it is the caller's);
+    /// `None`, said in `errors`, when it cannot be encoded.
+    fn message_of(&self, request: &ToWorker) -> Option<Array> {
+        match serde_json::to_string(request) {
+            Ok(json) => {
+                let message = Array::new();
+                message.push(&JsValue::from_str(&json));
+                Some(message)
             }
+            Err(e) => {
+                self.errors
+                    .update(|v| v.push(format!("cannot encode a request: {e}")));
+                None
+            }
+        }
+    }
+
+    fn post(&self, request: &ToWorker, bytes: &[Uint8Array]) {
+        let Some(message) = self.message_of(request) else {
+            return;
         };
-        let message = Array::new();
-        message.push(&JsValue::from_str(&json));
         let transfer = Array::new();
         for b in bytes {
             message.push(b);
@@ -353,19 +363,12 @@ impl WorkbenchState {
                 token
             })
             .collect();
-        let json = match serde_json::to_string(&ToWorker::AddFiles {
+        let Some(message) = self.message_of(&ToWorker::AddFiles {
             names,
             page_hashing,
-        }) {
-            Ok(json) => json,
-            Err(e) => {
-                return self
-                    .errors
-                    .update(|v| v.push(format!("cannot encode a request: {e}")));
-            }
+        }) else {
+            return;
         };
-        let message = Array::new();
-        message.push(&JsValue::from_str(&json));
         for f in &files {
             message.push(f);
         }

@@ -4,14 +4,14 @@
 
 use std::collections::BTreeMap;
 
-use gloo_net::http::{Request, Response};
+use gloo_net::http::Request;
 use js_sys::Uint8Array;
 use metrics_core::Report;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use workbench::verify::Difference;
 
-use crate::api::ApiError;
+use crate::api::{ApiError, checked, json};
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct Display {
@@ -180,30 +180,6 @@ pub struct Submitted {
 pub struct PublishError {
     pub message: String,
     pub differences: Vec<Difference>,
-}
-
-async fn checked(response: Result<Response, gloo_net::Error>) -> Result<Response, ApiError> {
-    let response = response.map_err(|e| ApiError(format!("cannot reach the server: {e}")))?;
-    if response.ok() {
-        return Ok(response);
-    }
-    let status = response.status();
-    let message = match response.json::<Value>().await {
-        Ok(body) => body["error"]
-            .as_str()
-            .map(str::to_string)
-            .or_else(|| body["error"]["message"].as_str().map(str::to_string))
-            .unwrap_or_else(|| body.to_string()),
-        Err(_) => String::new(),
-    };
-    Err(ApiError(format!("{status}: {message}")))
-}
-
-async fn json<T: for<'de> Deserialize<'de>>(response: Response) -> Result<T, ApiError> {
-    response
-        .json::<T>()
-        .await
-        .map_err(|e| ApiError(format!("unexpected answer: {e}")))
 }
 
 fn path_part(s: &str) -> String {
