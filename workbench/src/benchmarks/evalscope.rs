@@ -13,7 +13,9 @@
 
 use serde_json::{Map, Value};
 
-use super::imports::{MeanPaired, first_score, inputs, intern, named, score_row, short, strata_of};
+use super::imports::{
+    MeanPaired, first_score, inputs, intern, named, score_row, short, stem, strata_of,
+};
 use crate::compare::{CompareError, align_ids};
 use crate::detect::{Detected, Role, RoleInfo, Shape, Sniff, base_name};
 use crate::drill::{self, Fields, SampleRow, StepComparison, text_of};
@@ -50,13 +52,6 @@ const REVIEWS: Role = Role(&REVIEWS_INFO);
 fn folder(name: &str) -> &str {
     let trimmed = &name[..name.len() - base_name(name).len()];
     base_name(trimmed.trim_end_matches(['/', '\\']))
-}
-
-fn stem(name: &str) -> &str {
-    let base = base_name(name);
-    base.strip_suffix(".jsonl")
-        .or_else(|| base.strip_suffix(".json"))
-        .unwrap_or(base)
 }
 
 impl Benchmark for EvalScope {

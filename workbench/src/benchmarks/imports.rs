@@ -20,6 +20,14 @@ use crate::drill::{self, SampleRow, text_of};
 use crate::registry::Paired;
 use crate::session::{Job, WorkFile, input};
 
+/// A file's base name without `.jsonl` / `.json`.
+pub(crate) fn stem(name: &str) -> &str {
+    let base = crate::detect::base_name(name);
+    base.strip_suffix(".jsonl")
+        .or_else(|| base.strip_suffix(".json"))
+        .unwrap_or(base)
+}
+
 /// `name` as a `&'static str`: each distinct name is leaked once and reused.
 pub(crate) fn intern(name: &str) -> &'static str {
     static NAMES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());

@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 
 use super::imports::{MeanPaired, first_score, inputs, intern, named, score_row, strata_of};
 use crate::compare::{CompareError, align_ids};
-use crate::detect::{Detected, Role, RoleInfo, Sniff, base_name};
+use crate::detect::{Detected, Role, RoleInfo, Sniff};
 use crate::drill::{self, Fields, SampleRow, StepComparison, text_of};
 use crate::registry::{Benchmark, Paired};
 use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile};
@@ -47,11 +47,7 @@ const SAMPLES: Role = Role(&SAMPLES_INFO);
 
 /// The date lm-eval puts at the end of its file names (`…_2026-11-23T14-44-24.106629`), or "".
 fn run_date(name: &str) -> &str {
-    let base = base_name(name);
-    let stem = base
-        .strip_suffix(".jsonl")
-        .or_else(|| base.strip_suffix(".json"))
-        .unwrap_or(base);
+    let stem = super::imports::stem(name);
     match stem.rfind('_') {
         Some(at) if stem.as_bytes().get(at + 11) == Some(&b'T') => &stem[at + 1..],
         _ => "",
