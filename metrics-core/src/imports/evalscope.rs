@@ -585,10 +585,7 @@ fn review_json(r: &Review) -> Value {
 /// Score the files of one run (the CLI and the workbench).
 pub fn score(files: &[NamedBytes<'_>], samples: bool) -> Result<Report, InputError> {
     let run = parse(files)?;
-    let inputs = files
-        .iter()
-        .map(|f| InputFile::from_bytes(f.name, f.bytes))
-        .collect();
+    let inputs = files.iter().map(NamedBytes::input).collect();
     Ok(report(&run, inputs, samples))
 }
 

@@ -547,11 +547,7 @@ fn sample_json(s: &Sample) -> Value {
 /// Score one log (the CLI and the workbench).
 pub fn score(file: NamedBytes<'_>, samples: bool) -> Result<Report, InputError> {
     let log = parse(file)?;
-    Ok(report(
-        &log,
-        vec![InputFile::from_bytes(file.name, file.bytes)],
-        samples,
-    ))
+    Ok(report(&log, vec![file.input()], samples))
 }
 
 #[cfg(test)]

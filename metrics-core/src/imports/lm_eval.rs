@@ -527,10 +527,7 @@ fn sample_json(s: &Sample) -> Value {
 /// Score files of one run (the CLI and the workbench).
 pub fn score(files: &[NamedBytes<'_>], samples: bool) -> Result<Report, InputError> {
     let run = parse(files)?;
-    let inputs = files
-        .iter()
-        .map(|f| InputFile::from_bytes(f.name, f.bytes))
-        .collect();
+    let inputs = files.iter().map(NamedBytes::input).collect();
     Ok(report(&run, inputs, samples))
 }
 

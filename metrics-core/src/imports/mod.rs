@@ -29,6 +29,13 @@ pub struct NamedBytes<'a> {
     pub bytes: &'a [u8],
 }
 
+impl NamedBytes<'_> {
+    /// The report's input for this file: its name and SHA-256.
+    pub fn input(&self) -> crate::InputFile {
+        crate::InputFile::from_bytes(self.name, self.bytes)
+    }
+}
+
 /// Python's `sum(values)` of floats: left to right, starting from `0`.
 pub fn py_sum(values: &[f64]) -> f64 {
     values.iter().fold(0.0, |acc, x| acc + x)
