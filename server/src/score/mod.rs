@@ -247,17 +247,7 @@ pub fn load_with_limit(path: &Path, max_bytes: u64) -> Result<LoadedFile, ScoreE
             "file is larger than the limit of {max_bytes} bytes"
         ))
     };
-    let meta = std::fs::metadata(path).map_err(|e| io(describe_io(&e)))?;
-    if meta.is_dir() {
-        return Err(io("is a directory, expected a file".into()));
-    }
-    if meta.len() > max_bytes {
-        return Err(io(format!(
-            "file is {} bytes, the limit is {max_bytes} bytes",
-            meta.len()
-        )));
-    }
-    let file = std::fs::File::open(path).map_err(|e| io(describe_io(&e)))?;
+    let (file, meta) = open_checked(path, max_bytes)?;
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
     file.take(max_bytes.saturating_add(1))
         .read_to_end(&mut bytes)
@@ -512,8 +502,13 @@ pub fn open(path: &Path) -> Result<OpenedFile, ScoreError> {
     open_with_limit(path, MAX_FILE_BYTES)
 }
 
-/// [`open`] with another limit (tests use a small one).
-pub fn open_with_limit(path: &Path, max_bytes: u64) -> Result<OpenedFile, ScoreError> {
+/// The file at `path` opened, with what the file system says of it: an error when it is
+/// missing, a directory, or (by its reported size) over `max_bytes`. Callers still count the
+/// bytes they read (a FIFO or a character device reports no size).
+fn open_checked(
+    path: &Path,
+    max_bytes: u64,
+) -> Result<(std::fs::File, std::fs::Metadata), ScoreError> {
     let io = |message: String| ScoreError::Io {
         path: path.to_path_buf(),
         message,
@@ -529,6 +524,12 @@ pub fn open_with_limit(path: &Path, max_bytes: u64) -> Result<OpenedFile, ScoreE
         )));
     }
     let file = std::fs::File::open(path).map_err(|e| io(describe_io(&e)))?;
+    Ok((file, meta))
+}
+
+/// [`open`] with another limit (tests use a small one).
+pub fn open_with_limit(path: &Path, max_bytes: u64) -> Result<OpenedFile, ScoreError> {
+    let (file, meta) = open_checked(path, max_bytes)?;
     Ok(OpenedFile {
         name: path.display().to_string(),
         tap: Rc::new(RefCell::new(Tap {
