@@ -84,28 +84,195 @@ fn number(
 fn parse_jsonl(name: &str, text: Text, keep_lines: bool) -> Result<Pairs, InputError> {
     let mut pairs = Pairs::default();
     text.for_each_line(name, |line, raw| {
-        if raw.trim().is_empty() {
-            return Ok(());
-        }
-        let record: serde_json::Value = serde_json::from_str(raw)
-            .map_err(|e| InputError::at_line(name, line, format!("not valid JSON: {e}")))?;
-        let object = record.as_object().ok_or_else(|| {
-            InputError::at_line(name, line, "expected a JSON object with `gold` and `pred`")
-        })?;
-        let field = |key: &str| {
-            object
-                .get(key)
-                .ok_or_else(|| InputError::at_line(name, line, format!("missing `{key}`")))
-                .and_then(|v| number(name, line, key, v))
-        };
-        pairs.gold.push(field("gold")?);
-        pairs.pred.push(field("pred")?);
-        if keep_lines {
-            pairs.lines.push(line);
-        }
-        Ok(())
+        record(name, line, raw, &mut pairs, keep_lines)
     })?;
     Ok(pairs)
+}
+
+/// One line of a JSONL file into `pairs` (a blank line is skipped).
+fn record(
+    name: &str,
+    line: usize,
+    raw: &str,
+    pairs: &mut Pairs,
+    keep_lines: bool,
+) -> Result<(), InputError> {
+    if raw.trim().is_empty() {
+        return Ok(());
+    }
+    let record: Record = serde_json::from_str(raw)
+        .map_err(|e| InputError::at_line(name, line, format!("not valid JSON: {e}")))?;
+    let Record::Object { gold, pred } = record else {
+        return Err(InputError::at_line(
+            name,
+            line,
+            "expected a JSON object with `gold` and `pred`",
+        ));
+    };
+    let field = |key: &str, value: Option<serde_json::Value>| {
+        value
+            .ok_or_else(|| InputError::at_line(name, line, format!("missing `{key}`")))
+            .and_then(|v| number(name, line, key, &v))
+    };
+    pairs.gold.push(field("gold", gold)?);
+    pairs.pred.push(field("pred", pred)?);
+    if keep_lines {
+        pairs.lines.push(line);
+    }
+    Ok(())
+}
+
+/// A gold/pred JSONL file read in pieces that end at line breaks (the browser parses each piece
+/// while it reads the next): the same pairs and errors as [`parse_pairs`] on the whole text.
+pub struct JsonlPairs {
+    name: String,
+    pairs: Pairs,
+    /// Lines read so far.
+    line: usize,
+    /// A piece came (the byte-order mark is stripped from the first).
+    started: bool,
+}
+
+impl JsonlPairs {
+    /// A reader for the file whose text starts with `head`, when that text is JSONL (its first
+    /// non-blank character after a byte-order mark is `{`; an all-blank head cannot tell).
+    pub fn starting(name: &str, head: &str) -> Option<Self> {
+        let head = head.strip_prefix('\u{feff}').unwrap_or(head);
+        head.trim_start().starts_with('{').then(|| Self {
+            name: name.to_string(),
+            pairs: Pairs::default(),
+            line: 0,
+            started: false,
+        })
+    }
+
+    /// The next piece of the text: whole lines ending with a line break, except the file's last
+    /// piece, which may end without one.
+    pub fn push(&mut self, piece: &str) -> Result<(), InputError> {
+        let piece = match std::mem::replace(&mut self.started, true) {
+            false => piece.strip_prefix('\u{feff}').unwrap_or(piece),
+            true => piece,
+        };
+        for raw in piece.lines() {
+            self.line += 1;
+            record(&self.name, self.line, raw, &mut self.pairs, true)?;
+        }
+        Ok(())
+    }
+
+    /// The pairs of the whole file.
+    pub fn finish(mut self) -> Result<Pairs, InputError> {
+        self.pairs.gold.shrink_to_fit();
+        self.pairs.pred.shrink_to_fit();
+        self.pairs.lines.shrink_to_fit();
+        if self.pairs.gold.is_empty() {
+            return Err(InputError::whole_file(
+                &self.name,
+                "no gold/pred records found",
+            ));
+        }
+        Ok(self.pairs)
+    }
+}
+
+/// One JSONL line as the scorer needs it: the `gold` and `pred` values of an object (the last
+/// one of a repeated key, as a parsed object keeps), any other value checked as JSON but not
+/// built. Free-text fields (questions, replies) are most of a real file; skipping them instead
+/// of building a `Value` of every record halves the parse.
+enum Record {
+    Object {
+        gold: Option<serde_json::Value>,
+        pred: Option<serde_json::Value>,
+    },
+    NotObject,
+}
+
+impl<'de> serde::Deserialize<'de> for Record {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(RecordVisitor)
+    }
+}
+
+struct RecordVisitor;
+
+impl<'de> serde::de::Visitor<'de> for RecordVisitor {
+    type Value = Record;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Record, A::Error> {
+        let (mut gold, mut pred) = (None, None);
+        while let Some(key) = map.next_key::<Key>()? {
+            match key {
+                Key::Gold => gold = Some(map.next_value()?),
+                Key::Pred => pred = Some(map.next_value()?),
+                Key::Other => {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(Record::Object { gold, pred })
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Record, A::Error> {
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        Ok(Record::NotObject)
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Record, E> {
+        Ok(Record::NotObject)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Record, E> {
+        Ok(Record::NotObject)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Record, E> {
+        Ok(Record::NotObject)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Record, E> {
+        Ok(Record::NotObject)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Record, E> {
+        Ok(Record::NotObject)
+    }
+
+    fn visit_unit<E>(self) -> Result<Record, E> {
+        Ok(Record::NotObject)
+    }
+}
+
+/// A record's key: one of the two read, or another (not copied).
+enum Key {
+    Gold,
+    Pred,
+    Other,
+}
+
+impl<'de> serde::Deserialize<'de> for Key {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl serde::de::Visitor<'_> for KeyVisitor {
+            type Value = Key;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a key")
+            }
+
+            fn visit_str<E>(self, key: &str) -> Result<Key, E> {
+                Ok(match key {
+                    "gold" => Key::Gold,
+                    "pred" => Key::Pred,
+                    _ => Key::Other,
+                })
+            }
+        }
+        deserializer.deserialize_str(KeyVisitor)
+    }
 }
 
 fn parse_csv(name: &str, text: Text, keep_lines: bool) -> Result<Pairs, InputError> {
@@ -283,5 +450,196 @@ mod tests {
             Some(&MetricValue::Scalar(Some(1.0)))
         );
         assert_eq!(report.warnings.len(), 4);
+    }
+
+    /// The reader before the skipping one: every line parsed into a `Value`.
+    fn pairs_through_value(name: &str, text: &str) -> Result<Pairs, InputError> {
+        let mut pairs = Pairs::default();
+        for (index, raw) in text.lines().enumerate() {
+            let line = index + 1;
+            if raw.trim().is_empty() {
+                continue;
+            }
+            let record: serde_json::Value = serde_json::from_str(raw)
+                .map_err(|e| InputError::at_line(name, line, format!("not valid JSON: {e}")))?;
+            let object = record.as_object().ok_or_else(|| {
+                InputError::at_line(name, line, "expected a JSON object with `gold` and `pred`")
+            })?;
+            let field = |key: &str| {
+                object
+                    .get(key)
+                    .ok_or_else(|| InputError::at_line(name, line, format!("missing `{key}`")))
+                    .and_then(|v| number(name, line, key, v))
+            };
+            pairs.gold.push(field("gold")?);
+            pairs.pred.push(field("pred")?);
+            pairs.lines.push(line);
+        }
+        if pairs.gold.is_empty() {
+            return Err(InputError::whole_file(name, "no gold/pred records found"));
+        }
+        Ok(pairs)
+    }
+
+    /// The skipping reader gives the same pairs and the same messages as building every record,
+    /// on valid records and on records broken one character at a time, except where skipping is
+    /// documented to accept more: a number beyond f64, a lone surrogate escape or nesting past
+    /// 128 levels in a field other than `gold` and `pred`.
+    #[test]
+    fn skipping_reader_agrees_with_building_every_record() {
+        let seeds = [
+            r#"{"id": "r1", "gold": 3, "pred": 2, "reply": "a \"quoted\" reply\n", "n": [1, 2.5, {"x": null}]}"#,
+            r#"{"pred": "4", "gold": " 1 ", "meta": {"deep": [[[true, false]]]}, "gold": 2}"#,
+            r#"{"gold": 1e3, "pred": -0.5e-2, "text": "这是\u4e2d\u6587 \ud83d\ude00"}"#,
+            r#"{"gol\u0064": 7, "pred": 7}"#,
+            r#"{"gold": null, "pred": 1}"#,
+            r#"{"gold": [1], "pred": {"a": 1}}"#,
+            r#"{"gold": 1, "pred": 18446744073709551615, "x": -9223372036854775808}"#,
+            r#"[1, {"gold": 1}]"#,
+            r#""gold""#,
+            r#"{"pred": 2}"#,
+            r#"  {"gold": true, "pred": 1}  "#,
+            r#"{"gold": 1, "pred": 2, "x": 1e400}"#,
+            r#"{"gold": 1e400, "pred": 2}"#,
+        ];
+        let alphabet: Vec<char> = "{}[]\":,\\ 0123456789-+.eEtrufalsn\u{4e2d}x"
+            .chars()
+            .collect();
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let mut lines: Vec<String> = seeds.iter().map(|s| s.to_string()).collect();
+        for _ in 0..20_000 {
+            let mut chars: Vec<char> = seeds[next(seeds.len())].chars().collect();
+            for _ in 0..1 + next(3) {
+                let at = next(chars.len() + 1);
+                match next(3) {
+                    0 if at < chars.len() => {
+                        chars.remove(at);
+                    }
+                    1 if at < chars.len() => chars[at] = alphabet[next(alphabet.len())],
+                    _ => chars.insert(at, alphabet[next(alphabet.len())]),
+                }
+            }
+            lines.push(chars.into_iter().collect());
+        }
+        let (mut same_error, mut same_place, mut same_pairs, mut accepted_more) = (0, 0, 0, 0);
+        for line in &lines {
+            let text = format!("{{\"gold\": 0, \"pred\": 0}}\n{line}\n");
+            match (
+                parse_pairs("f.jsonl", text.as_str()),
+                pairs_through_value("f.jsonl", &text),
+            ) {
+                (Ok(new), Ok(old)) => {
+                    // Bit for bit, NaN-free (finite numbers only).
+                    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                    assert_eq!(bits(&new.gold), bits(&old.gold), "{line}");
+                    assert_eq!(bits(&new.pred), bits(&old.pred), "{line}");
+                    assert_eq!(new.lines, old.lines, "{line}");
+                    same_pairs += 1;
+                }
+                (Err(new), Err(old)) if new.to_string() == old.to_string() => same_error += 1,
+                // Skipped values name a few errors otherwise (a trailing comma is "expected
+                // value"; a broken escape after a surrogate "invalid escape"), at the same place.
+                (Err(new), Err(old))
+                    if new.message.rsplit(" at ").next() == old.message.rsplit(" at ").next() =>
+                {
+                    same_place += 1;
+                }
+                // The building reader stopped earlier in the line, at what skipping accepts.
+                (new, Err(old)) => {
+                    let message = old.to_string();
+                    assert!(
+                        [
+                            "number out of range",
+                            "surrogate",
+                            "hex escape",
+                            "recursion limit"
+                        ]
+                        .iter()
+                        .any(|m| message.contains(m)),
+                        "{line}: the building reader said {message}, the skipping one {new:?}"
+                    );
+                    accepted_more += 1;
+                }
+                (Err(new), Ok(_)) => panic!("{line}: only the skipping reader refused it: {new}"),
+            }
+        }
+        // Both classes are well covered (the broken lines are mostly invalid JSON).
+        assert!(
+            same_pairs > 1_000 && same_error > 10_000,
+            "{same_pairs} {same_error}"
+        );
+        eprintln!(
+            "{same_pairs} same pairs, {same_error} same errors, {same_place} at the same place, {accepted_more} accepted by skipping only"
+        );
+        assert!(same_place < same_error / 20, "{same_place} {same_error}");
+        assert!(
+            accepted_more > 0 && accepted_more < 2_000,
+            "{accepted_more}"
+        );
+    }
+
+    /// Read in pieces cut at line breaks, a file gives what it gives whole: texts of valid and
+    /// broken lines (CRLF, blank lines, a byte-order mark), cut at every combination of places.
+    #[test]
+    fn pieces_give_what_the_whole_text_gives() {
+        let lines = [
+            "{\"gold\": 1, \"pred\": 2}",
+            "",
+            "{\"gold\": \"3\", \"pred\": 0.5, \"t\": \"x\\ny\"}\r",
+            "   ",
+            "{\"gold\": 2, \"pred\": \"x\"}",
+            "{\"gold\": 2",
+            "[1]",
+            "{\"pred\": 1}",
+            "{\"gold\": 4, \"pred\": 4}",
+        ];
+        let mut checked = 0;
+        for mask in 0u32..1 << 7 {
+            // A text of some of the lines, in order, with or without a mark and a last break.
+            let chosen: Vec<&str> = (0..lines.len())
+                .filter(|&k| k < 2 || mask & (1 << (k - 2)) != 0)
+                .map(|k| lines[k])
+                .collect();
+            for (bom, last_break) in [("", true), ("\u{feff}", false)] {
+                let text = format!(
+                    "{bom}{}{}",
+                    chosen.join("\n"),
+                    if last_break { "\n" } else { "" }
+                );
+                let whole = parse_pairs("f.jsonl", text.as_str());
+                let breaks: Vec<usize> = text.match_indices('\n').map(|(i, _)| i + 1).collect();
+                for cuts in 0u32..1 << breaks.len().min(6) {
+                    let Some(mut reader) = JsonlPairs::starting("f.jsonl", &text) else {
+                        panic!("{text:?} is JSONL");
+                    };
+                    let mut from = 0;
+                    let mut result = Ok(());
+                    for (k, &at) in breaks.iter().enumerate() {
+                        if cuts & (1 << k.min(5)) != 0 && result.is_ok() {
+                            result = reader.push(&text[from..at]);
+                            from = at;
+                        }
+                    }
+                    let pieces = result
+                        .and_then(|()| reader.push(&text[from..]))
+                        .and_then(|()| reader.finish());
+                    match (&pieces, &whole) {
+                        (Ok(p), Ok(w)) => assert_eq!(p, w, "{text:?}"),
+                        (Err(p), Err(w)) => assert_eq!(p.to_string(), w.to_string(), "{text:?}"),
+                        _ => panic!("{text:?}: pieces {pieces:?}, whole {whole:?}"),
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1_000, "{checked}");
+        assert!(JsonlPairs::starting("f.csv", "gold,pred\n").is_none());
+        assert!(JsonlPairs::starting("f.jsonl", " \n").is_none());
     }
 }

@@ -25,6 +25,12 @@ use std::io::{self, BufRead, Read};
 
 use crate::error::InputError;
 
+/// `std::str::from_utf8` with the same error (valid prefix, length of the bad sequence, message),
+/// checked with SIMD where the target has it (a dropped file is checked whole in the browser).
+pub fn from_utf8(bytes: &[u8]) -> Result<&str, simdutf8::compat::Utf8Error> {
+    simdutf8::compat::from_utf8(bytes)
+}
+
 /// A file's text: whole in memory, or a stream read once from start to end.
 pub enum Text<'a> {
     Whole(&'a str),
@@ -175,7 +181,7 @@ impl<'a> Text<'a> {
             if let Some(l) = line.strip_suffix(b"\n") {
                 line = l.strip_suffix(b"\r").unwrap_or(l);
             }
-            let text = std::str::from_utf8(line).map_err(|e| {
+            let text = from_utf8(line).map_err(|e| {
                 let at = offset + e.valid_up_to();
                 let what = match e.error_len() {
                     Some(len) => format!("invalid utf-8 sequence of {len} bytes from index {at}"),

@@ -21,6 +21,7 @@ pub mod class;
 pub mod compare;
 pub mod detect;
 pub mod drill;
+pub mod prepare;
 pub mod registry;
 pub mod session;
 pub mod table;

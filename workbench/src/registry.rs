@@ -12,6 +12,7 @@
 //! sample_row  one report sample                → SampleRow (the samples tab)
 //! detail      one sample                       → the texts behind it (question, reply, steps)
 //! paired      two scored jobs                  → the paired resampling unit of the bootstrap
+//! prepare     a role                           → a reader fed the file while it is read
 //! ```
 //! Defaults cover a benchmark with nothing special: a subset × metric table, no extra charts,
 //! generic sample rows, no detail, no bootstrap.
@@ -124,6 +125,16 @@ pub trait Benchmark: Send + Sync + 'static {
     fn plan(&self, files: &[PlanFile<'_>]) -> Vec<Job>;
     /// Score one job (never an unusable one: the session reports those).
     fn score(&self, files: &[WorkFile], job: &Job, variant: Variant) -> Result<Scored, InputError>;
+    /// A reader of a file of `role` fed piece by piece while the browser reads the file
+    /// ([`crate::prepare`]); `score` then takes its records from [`WorkFile::prepared`].
+    fn prepare(
+        &self,
+        _name: &str,
+        _role: crate::detect::Role,
+        _head: &str,
+    ) -> Option<Box<dyn Prepare>> {
+        None
+    }
     /// Score a scored job again with another variant; by default from its files.
     fn rescore(
         &self,
@@ -217,6 +228,15 @@ pub fn listing() -> Vec<Listing> {
                 .collect(),
         })
         .collect()
+}
+
+/// Records parsed from a file's pieces as they are read (see [`Benchmark::prepare`]).
+pub trait Prepare {
+    /// The next piece: whole lines ending with a line break, except the file's last piece.
+    /// An error gives up (scoring then reads the whole text, and names the error).
+    fn push(&mut self, piece: &str) -> Result<(), InputError>;
+    /// The records of the whole file, as `score` takes them from [`WorkFile::prepared`].
+    fn finish(self: Box<Self>) -> Result<crate::session::Prepared, InputError>;
 }
 
 #[cfg(test)]

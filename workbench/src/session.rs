@@ -28,9 +28,36 @@ pub struct WorkFile {
     pub bytes: Arc<Vec<u8>>,
     pub role: Role,
     /// The bytes' SHA-256 (lower-case hex) when the caller already has it (the browser worker
-    /// asks WebCrypto, in parallel with reading); computed when a report needs it otherwise.
+    /// asks WebCrypto after the numbers); computed when a report needs it otherwise.
     pub sha256: Option<String>,
+    /// Records parsed while the file was read ([`crate::prepare`]), for its benchmark's `score`.
+    pub prepared: Option<Prepared>,
 }
+
+/// Records a benchmark parsed from a file's bytes as they were read: a function of the bytes,
+/// so equal for equal files (and not compared).
+#[derive(Clone)]
+pub struct Prepared(pub Arc<dyn Any + Send + Sync>);
+
+impl Prepared {
+    pub fn new<T: Any + Send + Sync>(records: T) -> Self {
+        Self(Arc::new(records))
+    }
+}
+
+impl std::fmt::Debug for Prepared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Prepared")
+    }
+}
+
+impl PartialEq for Prepared {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Prepared {}
 
 impl WorkFile {
     /// A file with its detected role.
@@ -43,6 +70,7 @@ impl WorkFile {
             bytes,
             role,
             sha256: None,
+            prepared: None,
         }
     }
 
@@ -52,6 +80,17 @@ impl WorkFile {
         self
     }
 
+    /// The same file with the records parsed while it was read.
+    pub fn with_prepared(mut self, prepared: Option<Prepared>) -> Self {
+        self.prepared = prepared;
+        self
+    }
+
+    /// The records parsed while the file was read, when they are of type `T`.
+    pub fn prepared<T: Any>(&self) -> Option<&T> {
+        self.prepared.as_ref()?.0.downcast_ref()
+    }
+
     /// A file with a role the user chose.
     pub fn with_role(name: impl Into<String>, bytes: impl Into<Arc<Vec<u8>>>, role: Role) -> Self {
         Self {
@@ -59,6 +98,7 @@ impl WorkFile {
             bytes: bytes.into(),
             role,
             sha256: None,
+            prepared: None,
         }
     }
 
@@ -72,7 +112,7 @@ impl WorkFile {
 
     /// The text; invalid UTF-8 is an input error naming the file.
     pub fn text(&self) -> Result<&str, InputError> {
-        std::str::from_utf8(&self.bytes)
+        metrics_core::text::from_utf8(&self.bytes)
             .map_err(|e| InputError::whole_file(&self.name, format!("not UTF-8 text: {e}")))
     }
 

@@ -134,7 +134,7 @@ impl<'f, R: std::io::BufRead> GoldLines<'f, R> {
         if let Some(l) = line.strip_suffix(b"\n") {
             line = l.strip_suffix(b"\r").unwrap_or(l);
         }
-        let text = match std::str::from_utf8(line) {
+        let text = match crate::text::from_utf8(line) {
             Ok(text) if self.utf8 || line.is_ascii() => Cow::Borrowed(text),
             _ => Cow::Owned(line.iter().map(|&b| char::from(b)).collect()),
         };
@@ -159,7 +159,7 @@ impl<'f, R: std::io::BufRead> GoldLines<'f, R> {
 
 /// UTF-8 text, or an error naming the line of the first invalid byte.
 fn utf8<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, InputError> {
-    std::str::from_utf8(bytes).map_err(|e| {
+    crate::text::from_utf8(bytes).map_err(|e| {
         let line = 1 + bytes[..e.valid_up_to()]
             .iter()
             .filter(|&&b| b == b'\n')

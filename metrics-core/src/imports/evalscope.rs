@@ -155,7 +155,7 @@ pub struct Run {
 }
 
 fn utf8<'a>(file: NamedBytes<'a>) -> Result<&'a str, InputError> {
-    std::str::from_utf8(file.bytes)
+    crate::text::from_utf8(file.bytes)
         .map_err(|e| InputError::whole_file(file.name, format!("not UTF-8 text: {e}")))
 }
 

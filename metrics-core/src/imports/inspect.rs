@@ -324,7 +324,7 @@ pub fn parse(file: NamedBytes<'_>) -> Result<Log, InputError> {
     if is_zip(file.bytes) {
         return parse_eval(file);
     }
-    let text = std::str::from_utf8(file.bytes)
+    let text = crate::text::from_utf8(file.bytes)
         .map_err(|e| InputError::whole_file(file.name, format!("not UTF-8 text: {e}")))?;
     let raw: RawJsonLog = serde_json::from_str(&lenient_json(text))
         .map_err(|e| json_error(file.name, "not an Inspect log (an object with `eval`)", &e))?;

@@ -162,7 +162,7 @@ fn response_of(v: Option<&Value>) -> String {
 
 /// Read a results JSON.
 pub fn parse_results(file: NamedBytes<'_>) -> Result<ResultsFile, InputError> {
-    let text = std::str::from_utf8(file.bytes)
+    let text = crate::text::from_utf8(file.bytes)
         .map_err(|e| InputError::whole_file(file.name, format!("not UTF-8 text: {e}")))?;
     let raw: RawResults = serde_json::from_str(&lenient_json(text)).map_err(|e| {
         InputError::at_line(
@@ -206,7 +206,7 @@ pub fn parse_results(file: NamedBytes<'_>) -> Result<ResultsFile, InputError> {
 
 /// Read one samples JSONL of `task`.
 pub fn parse_samples(file: NamedBytes<'_>, task: &str) -> Result<Vec<Sample>, InputError> {
-    let text = std::str::from_utf8(file.bytes)
+    let text = crate::text::from_utf8(file.bytes)
         .map_err(|e| InputError::whole_file(file.name, format!("not UTF-8 text: {e}")))?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {

@@ -14,12 +14,13 @@ use crate::detect::{Confidence, Detected, Role, RoleInfo, Shape, Sniff};
 use crate::drill::{
     self, Fields, SampleRow, StepComparison, display_number, line_of, number_of, text_of,
 };
-use crate::registry::{Benchmark, Paired};
+use crate::registry::{Benchmark, Paired, Prepare};
 use crate::session::{
-    Job, Outcome, PlanFile, Scored, Variant, WorkFile, file, input, prediction_source, required,
+    Job, Outcome, PlanFile, Prepared, Scored, Variant, WorkFile, file, input, prediction_source,
+    required,
 };
 use metrics_core::InputError;
-use metrics_core::pairs::{Pairs, PairsOptions, parse_pairs, score_pairs};
+use metrics_core::pairs::{JsonlPairs, Pairs, PairsOptions, parse_pairs, score_pairs};
 use metrics_core::report::{InputFile, MetricValue, Report};
 
 pub struct PairsBenchmark;
@@ -80,8 +81,13 @@ impl Benchmark for PairsBenchmark {
         _variant: Variant,
     ) -> Result<Scored, InputError> {
         let i = required(job, PAIRS)?;
-        let (name, text) = file(files, i)?;
-        let pairs = parse_pairs(name, text)?;
+        let pairs = match files.get(i).and_then(WorkFile::prepared::<Pairs>) {
+            Some(pairs) => pairs.clone(),
+            None => {
+                let (name, text) = file(files, i)?;
+                parse_pairs(name, text)?
+            }
+        };
         let mut report = score_pairs(input(files, i)?, &pairs, &PairsOptions::default());
         report.samples = Some(
             pairs
@@ -93,6 +99,13 @@ impl Benchmark for PairsBenchmark {
                 .collect(),
         );
         Ok(Scored::with_records(report, pairs))
+    }
+
+    fn prepare(&self, name: &str, role: Role, head: &str) -> Option<Box<dyn Prepare>> {
+        (role == PAIRS)
+            .then(|| JsonlPairs::starting(name, head))
+            .flatten()
+            .map(|reader| Box::new(reader) as Box<dyn Prepare>)
     }
 
     fn sample_row(&self, index: usize, s: &Map<String, Value>) -> SampleRow {
@@ -150,6 +163,16 @@ impl Benchmark for PairsBenchmark {
             a: pa.clone(),
             b: pb.clone(),
         }))
+    }
+}
+
+impl Prepare for JsonlPairs {
+    fn push(&mut self, piece: &str) -> Result<(), InputError> {
+        JsonlPairs::push(self, piece)
+    }
+
+    fn finish(self: Box<Self>) -> Result<Prepared, InputError> {
+        JsonlPairs::finish(*self).map(Prepared::new)
     }
 }
 
