@@ -24,18 +24,7 @@ pub enum ToWorker {
     /// New files; their bytes (or, for dropped files, their `File`s, which the worker reads in
     /// chunks with progress) follow the JSON in the same order. A batch that brings its own
     /// predictions becomes a new model; gold files, datasets and taxonomies are shared by all.
-    AddFiles {
-        names: Vec<String>,
-        /// Per file, in order: a token when the page hashes it (the worker reads the file and
-        /// passes each slice on in a [`FromWorker::Slice`]; the page answers with a
-        /// [`ToWorker::FileHash`] with that token; the worker scores meanwhile and waits for
-        /// the hash before it sends the numbers), 0 when the worker hashes it.
-        #[serde(default)]
-        page_hashing: Vec<u64>,
-    },
-    /// The SHA-256 (lower-case hex) of a file the page hashed, `None` when it could not; taken
-    /// at once, even while the worker handles a request.
-    FileHash { token: u64, sha256: Option<String> },
+    AddFiles { names: Vec<String> },
     /// The user corrected a file's role: re-plan and re-score.
     SetRole { index: usize, role: String },
     /// Forget a file.
@@ -112,22 +101,14 @@ pub enum FromWorker {
         #[serde(default)]
         phases: Vec<(String, f64)>,
     },
-    /// A big file's SHA-256, computed after the first numbers: it fills the reports' inputs
-    /// named `name` whose hash is still empty.
+    /// A dropped file's SHA-256, computed after the first numbers: it fills the reports' inputs
+    /// (and a class view's file) named `name` whose hash is still empty.
     Hashed { name: String, sha256: String },
     /// What the charts and samples views need of an outcome's samples (the chart data, the
     /// filter choices, the count), sent after `Scored` (the table comes first).
     Summary {
         outcome: usize,
         summary: RowsSummary,
-    },
-    /// Bytes `offset..` of a dropped file of `size` bytes that the page hashes (`token` from
-    /// `AddFiles`): the bytes follow the JSON, transferred; the page sends
-    /// [`ToWorker::FileHash`] once it has them all.
-    Slice {
-        token: u64,
-        offset: usize,
-        size: usize,
     },
     /// The answer to [`ToWorker::Rows`].
     Rows {

@@ -1,15 +1,15 @@
-//! SHA-256 by WebCrypto, for the worker and the page.
+//! SHA-256 by WebCrypto, for the worker.
 //!
-//! Chromium computes `crypto.subtle.digest` on the calling thread, within the call (about
-//! 250 ms for 100 MB on the bench machine); the promise is settled when it returns. The page
-//! hashes dropped files (its thread is idle while the worker scores) and the worker hashes
-//! the files that come as bytes.
+//! Chromium computes `crypto.subtle.digest` on the calling thread, within the call (137 ms for
+//! 97 MB on the bench machine, 2026-11-23); the promise is settled when it returns. So the
+//! worker hashes dropped files after it has sent their numbers, and the files that come as
+//! bytes (shares, a board's files, whose verification compares hashes) before scoring.
 
 use js_sys::Uint8Array;
 use wasm_bindgen::JsCast;
 
-/// Files up to this size are hashed by WebCrypto before the numbers go out (it copies its
-/// input: a transient copy this big at most); bigger ones in wasm after the first numbers.
+/// Files up to this size are hashed by WebCrypto (it copies its input: a transient copy this
+/// big at most); bigger ones in wasm.
 pub const WEBCRYPTO_MAX_BYTES: usize = 256 << 20;
 
 /// Start the SHA-256 of `bytes` (an `ArrayBuffer` or a view of one) by WebCrypto: `None`

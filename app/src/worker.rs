@@ -12,6 +12,8 @@ use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 use workbench::compare::{Bootstrap, sample_diff};
 use workbench::drill::{Filter, filter_report, page, sample_detail, sample_rows, summarize};
+use workbench::prepare::Preparing;
+use workbench::session::Prepared;
 use workbench::{Outcome, Role, ScoreOptions, Variant, WorkFile, score_files};
 
 use crate::protocol::{
@@ -119,51 +121,17 @@ pub fn run() {
         Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| handle(event.data()));
     scope().set_onmessage(Some(handler.as_ref().unchecked_ref()));
     handler.forget();
+    READER.with_borrow_mut(|r| *r = Reader::start());
     send(&FromWorker::Ready);
 }
 
 thread_local! {
-    /// Requests waiting while an earlier one awaits WebCrypto: handled one at a time, in order.
+    /// Requests waiting while an earlier one is handled: one at a time, in order.
     static QUEUE: RefCell<std::collections::VecDeque<JsValue>> = RefCell::default();
     static BUSY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// SHA-256s the page computed of dropped files, by the token it gave each file (`None`:
-    /// the page could not hash it); taken by `page_hashes`.
-    static PAGE_HASHES: RefCell<std::collections::HashMap<u64, Option<String>>> = RefCell::default();
-    /// Wakes `page_hashes` when a hash arrives.
-    static HASH_WAKER: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
-}
-
-/// A `FileHash` message (it is not queued: the request being handled may wait for it).
-fn file_hash(data: &JsValue) -> Option<(u64, Option<String>)> {
-    let text = data.dyn_ref::<Array>()?.get(0).as_string()?;
-    if !text.contains("\"file-hash\"") {
-        return None;
-    }
-    match serde_json::from_str(&text).ok()? {
-        ToWorker::FileHash { token, sha256 } => Some((token, sha256)),
-        _ => None,
-    }
-}
-
-/// The page's hashes of the files with these tokens, once they have all arrived.
-async fn page_hashes(tokens: &[u64]) -> Vec<Option<String>> {
-    while !PAGE_HASHES.with_borrow(|h| tokens.iter().all(|t| h.contains_key(t))) {
-        let arrived = js_sys::Promise::new(&mut |resolve, _reject| {
-            HASH_WAKER.with_borrow_mut(|w| *w = Some(resolve));
-        });
-        let _ = wasm_bindgen_futures::JsFuture::from(arrived).await;
-    }
-    PAGE_HASHES.with_borrow_mut(|h| tokens.iter().map(|t| h.remove(t).flatten()).collect())
 }
 
 fn handle(data: JsValue) {
-    if let Some((token, sha256)) = file_hash(&data) {
-        PAGE_HASHES.with_borrow_mut(|h| h.insert(token, sha256));
-        if let Some(wake) = HASH_WAKER.with_borrow_mut(Option::take) {
-            let _ = wake.call0(&JsValue::NULL);
-        }
-        return;
-    }
     QUEUE.with_borrow_mut(|q| q.push_back(data));
     if BUSY.replace(true) {
         return;
@@ -177,16 +145,15 @@ fn handle(data: JsValue) {
 }
 
 /// A dropped `File` read chunk by chunk straight into wasm memory (no whole copy in JS),
-/// with progress after each chunk counted from `done` of `total` bytes. With a non-zero
-/// `token` each chunk then goes to the page (transferred, not copied), which hashes the file
-/// while the worker scores it.
+/// with progress after each chunk counted from `done` of `total` bytes. While the browser reads
+/// the next chunks, the lines read so far are parsed when the file's benchmark can
+/// ([`Preparing`]): its records come with the bytes.
 async fn read_blob(
     blob: &web_sys::Blob,
     name: &str,
-    token: u64,
     done: f64,
     total: f64,
-) -> Result<Vec<u8>, String> {
+) -> Result<(Vec<u8>, Option<Prepared>), String> {
     let size = blob.size();
     if size > metrics_core::MAX_FILE_BYTES as f64 {
         return Err(format!(
@@ -205,6 +172,7 @@ async fn read_blob(
         Ok((chunk.array_buffer().into(), offset, end))
     };
     let mut asked = 0.0;
+    let mut preparing = None;
     let mut in_flight = std::collections::VecDeque::new();
     while asked < size && in_flight.len() < READS_AHEAD {
         let read = ask(asked)?;
@@ -225,24 +193,165 @@ async fn read_blob(
             return Err(format!("{name}: the file changed while it was read"));
         }
         chunk.copy_to(&mut bytes[offset as usize..end as usize]);
-        if token != 0 {
-            send_with_bytes(
-                &FromWorker::Slice {
-                    token,
-                    offset: offset as usize,
-                    size: size as usize,
-                },
-                &[chunk],
-            );
-        }
         send(&FromWorker::Progress {
             stage: "reading".into(),
             done: (done + end) as usize,
             total: total as usize,
         });
+        let read = &bytes[..end as usize];
+        if offset == 0.0 {
+            preparing = Preparing::start(name, read);
+        }
+        preparing = preparing.and_then(|p| p.advance(read, end == size));
     }
-    Ok(bytes)
+    Ok((bytes, preparing.and_then(Preparing::finish)))
 }
+
+/// The reader worker (`public/read-worker.js`) and the messages it sent that were not taken yet.
+struct Reader {
+    worker: web_sys::Worker,
+    inbox: std::rc::Rc<RefCell<std::collections::VecDeque<JsValue>>>,
+    waker: std::rc::Rc<RefCell<Option<js_sys::Function>>>,
+    _listeners: [Closure<dyn FnMut(web_sys::Event)>; 2],
+}
+
+impl Reader {
+    /// Started with the scoring worker (a worker takes tens of milliseconds to start); `None`
+    /// where a worker cannot start one (nested workers unsupported).
+    fn start() -> Option<Self> {
+        let worker = web_sys::Worker::new("/read-worker.js").ok()?;
+        let inbox = std::rc::Rc::new(RefCell::new(std::collections::VecDeque::new()));
+        let waker = std::rc::Rc::new(RefCell::new(None::<js_sys::Function>));
+        let listener = |stopped: bool| {
+            let (inbox, waker) = (inbox.clone(), waker.clone());
+            Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
+                let message = match (stopped, event.dyn_ref::<MessageEvent>()) {
+                    (false, Some(event)) => event.data(),
+                    _ => JsValue::from_str("the reader stopped"),
+                };
+                inbox.borrow_mut().push_back(message);
+                if let Some(wake) = waker.borrow_mut().take() {
+                    let _ = wake.call0(&JsValue::NULL);
+                }
+            })
+        };
+        let listeners = [listener(false), listener(true)];
+        worker.set_onmessage(Some(listeners[0].as_ref().unchecked_ref()));
+        worker.set_onerror(Some(listeners[1].as_ref().unchecked_ref()));
+        Some(Self {
+            worker,
+            inbox,
+            waker,
+            _listeners: listeners,
+        })
+    }
+
+    /// The reader's next message.
+    async fn next(&self) -> JsValue {
+        loop {
+            if let Some(message) = self.inbox.borrow_mut().pop_front() {
+                return message;
+            }
+            let arrived = js_sys::Promise::new(&mut |resolve, _reject| {
+                *self.waker.borrow_mut() = Some(resolve);
+            });
+            let _ = wasm_bindgen_futures::JsFuture::from(arrived).await;
+        }
+    }
+}
+
+impl Drop for Reader {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
+}
+
+thread_local! {
+    /// The reader worker, idle between files.
+    static READER: RefCell<Option<Reader>> = const { RefCell::new(None) };
+}
+
+/// A dropped `File` read by the reader worker: the browser moves a blob read on only while the
+/// reading thread is free, so reading here would stop while the slices already read are
+/// parsed. The slices come transferred, in order; each is copied into wasm memory, its complete
+/// lines parsed ([`Preparing`]) while the reader reads on, and acknowledged (the reader keeps
+/// [`READER_AHEAD`] slices in flight at most). `None` when there is no reader: [`read_blob`]
+/// then reads.
+async fn read_blob_beside(
+    blob: &web_sys::Blob,
+    name: &str,
+    done: f64,
+    total: f64,
+) -> Option<Result<(Vec<u8>, Option<Prepared>), String>> {
+    let size = blob.size();
+    if size > metrics_core::MAX_FILE_BYTES as f64 {
+        return Some(Err(format!(
+            "{name}: file is {size} bytes, the limit is {} bytes",
+            metrics_core::MAX_FILE_BYTES
+        )));
+    }
+    let reader = READER
+        .with_borrow_mut(Option::take)
+        .or_else(Reader::start)?;
+    let job = js_sys::Object::new();
+    let set = |key: &str, value: &JsValue| js_sys::Reflect::set(&job, &key.into(), value).is_ok();
+    if !(set("file", blob)
+        && set("first", &JsValue::from_f64(READER_FIRST_BYTES))
+        && set("chunk", &JsValue::from_f64(READER_CHUNK_BYTES))
+        && set("ahead", &JsValue::from_f64(READER_AHEAD)))
+        || reader.worker.post_message(&job).is_err()
+    {
+        return None;
+    }
+    let mut bytes = vec![0u8; size as usize];
+    let (mut filled, mut preparing) = (0usize, None);
+    loop {
+        let message = reader.next().await;
+        let Some(buffer) = message.dyn_ref::<js_sys::ArrayBuffer>() else {
+            if message.as_string().as_deref() == Some("done") {
+                break;
+            }
+            let why = js_sys::Reflect::get(&message, &"error".into())
+                .ok()
+                .and_then(|e| e.as_string())
+                .or_else(|| message.as_string())
+                .unwrap_or_default();
+            // The reader may still send this file's slices: a new one reads the next file.
+            return Some(Err(format!("{name}: cannot read the file: {why}")));
+        };
+        let chunk = Uint8Array::new(buffer);
+        let end = filled + chunk.length() as usize;
+        if end > bytes.len() {
+            return Some(Err(format!("{name}: the file changed while it was read")));
+        }
+        chunk.copy_to(&mut bytes[filled..end]);
+        let _ = reader.worker.post_message(&JsValue::from_str("next"));
+        send(&FromWorker::Progress {
+            stage: "reading".into(),
+            done: (done + end as f64) as usize,
+            total: total as usize,
+        });
+        if filled == 0 {
+            preparing = Preparing::start(name, &bytes[..end]);
+        }
+        preparing = preparing.and_then(|p| p.advance(&bytes[..end], end == bytes.len()));
+        filled = end;
+    }
+    if filled != bytes.len() {
+        return Some(Err(format!("{name}: the file changed while it was read")));
+    }
+    READER.with_borrow_mut(|r| *r = Some(reader));
+    Some(Ok((bytes, preparing.and_then(Preparing::finish))))
+}
+
+/// Bytes of the reader worker's first slice (at least the detection head).
+const READER_FIRST_BYTES: f64 = (1u64 << 20) as f64;
+
+/// Bytes the reader worker reads per slice.
+const READER_CHUNK_BYTES: f64 = (16u64 << 20) as f64;
+
+/// Slices the reader worker reads ahead of the parsing.
+const READER_AHEAD: f64 = 3.0;
 
 /// Bytes the worker reads per step (progress after each).
 const WORKER_CHUNK_BYTES: f64 = (32u64 << 20) as f64;
@@ -260,16 +369,12 @@ fn wasm_view(bytes: &[u8]) -> Uint8Array {
     )
 }
 
-/// Files of an `AddFiles`/`Restore` request: dropped `File`s read in chunks, byte arrays
-/// copied; each hashed by WebCrypto here, except the files the page hashes (a non-zero token in
-/// `page_hashing`, same order as `names`): those are returned with their token and an empty
-/// hash, filled in when the page's `FileHash` comes. A file that cannot be read is reported and
-/// left out.
-async fn received_files(
-    parts: &Array,
-    names: Vec<String>,
-    page_hashing: &[u64],
-) -> Vec<(WorkFile, u64)> {
+/// Files of an `AddFiles`/`Restore` request: dropped `File`s read in chunks, their hash left
+/// for after the numbers (`hash_pending`: WebCrypto's digest runs on the calling thread, ~140 ms
+/// for 100 MB); byte arrays (a share, a board's files) copied and hashed before scoring, as
+/// their verification compares the hashes. A file that cannot be read is reported and left
+/// out.
+async fn received_files(parts: &Array, names: Vec<String>) -> Vec<WorkFile> {
     let items: Vec<JsValue> = (0..names.len()).map(|i| parts.get(i as u32 + 1)).collect();
     let total: f64 = items
         .iter()
@@ -277,18 +382,16 @@ async fn received_files(
         .sum();
     let mut done = 0.0;
     let mut files = Vec::with_capacity(names.len());
-    for (i, (name, item)) in names.into_iter().zip(items).enumerate() {
-        let token = page_hashing.get(i).copied().unwrap_or(0);
-        let (bytes, hashing) = match item.dyn_ref::<web_sys::Blob>() {
-            Some(blob) => match read_blob(blob, &name, token, done, total).await {
-                Ok(bytes) => {
+    for (name, item) in names.into_iter().zip(items) {
+        let (bytes, prepared, hashing) = match item.dyn_ref::<web_sys::Blob>() {
+            Some(blob) => match match read_blob_beside(blob, &name, done, total).await {
+                Some(read) => read,
+                None => read_blob(blob, &name, done, total).await,
+            } {
+                Ok((bytes, prepared)) => {
                     mark("read");
                     done += blob.size();
-                    // WebCrypto hashes on the calling thread: the page does it when it can.
-                    let hashing = (token == 0 && bytes.len() <= WEBCRYPTO_MAX_BYTES)
-                        .then(|| digest(&wasm_view(&bytes)))
-                        .flatten();
-                    (bytes, hashing)
+                    (bytes, prepared, None)
                 }
                 Err(message) => {
                     send(&FromWorker::Failed { message });
@@ -298,24 +401,23 @@ async fn received_files(
             None => {
                 let array = Uint8Array::new(&item);
                 let hashing = digest(&array);
-                (array.to_vec(), hashing)
+                (array.to_vec(), None, Some(hashing))
             }
         };
-        files.push((name, bytes, hashing, token));
+        files.push((name, bytes, prepared, hashing));
     }
-    mark("WebCrypto started");
     let mut out = Vec::with_capacity(files.len());
-    for (name, bytes, hashing, token) in files {
-        let file = WorkFile::new(name, bytes);
-        let file = match hex_of(hashing).await {
-            Some(sha256) => file.with_sha256(sha256),
-            // Hashed by the page, or later (`hash_pending`); the report says "" until then.
-            None if token != 0 || file.bytes.len() > WEBCRYPTO_MAX_BYTES => {
-                file.with_sha256(String::new())
-            }
-            None => file,
+    for (name, bytes, prepared, hashing) in files {
+        let file = WorkFile::new(name, bytes).with_prepared(prepared);
+        let file = match hashing {
+            // Hashed after the numbers; the report says "" until then.
+            None => file.with_sha256(String::new()),
+            Some(hashing) => match hex_of(hashing).await {
+                Some(sha256) => file.with_sha256(sha256),
+                None => file,
+            },
         };
-        out.push((file, token));
+        out.push(file);
     }
     mark("hashed (WebCrypto)");
     out
@@ -346,22 +448,12 @@ async fn handle_one(data: JsValue) {
         }
     };
     let received = match &request {
-        ToWorker::AddFiles {
-            names,
-            page_hashing,
-        } => received_files(&parts, names.clone(), page_hashing).await,
+        ToWorker::AddFiles { names } => received_files(&parts, names.clone()).await,
         ToWorker::Restore { files, .. } => {
-            received_files(&parts, files.iter().map(|f| f.name.clone()).collect(), &[]).await
+            received_files(&parts, files.iter().map(|f| f.name.clone()).collect()).await
         }
         _ => Vec::new(),
     };
-    // The files whose hash the page sends: (bytes, name, token).
-    let awaited: Vec<(std::sync::Arc<Vec<u8>>, String, u64)> = received
-        .iter()
-        .filter(|(_, token)| *token != 0)
-        .map(|(f, token)| (f.bytes.clone(), f.name.clone(), *token))
-        .collect();
-    let received: Vec<WorkFile> = received.into_iter().map(|(f, _)| f).collect();
     STATE.with_borrow_mut(|state| match request {
         ToWorker::AddFiles { .. } => {
             let files = received;
@@ -513,30 +605,27 @@ async fn handle_one(data: JsValue) {
             let result = compare(state, a, b, seed, resamples);
             send(&FromWorker::Compared { a, b, result });
         }
-        // Taken before the queue (`handle`).
-        ToWorker::FileHash { .. } => {}
     });
-    // Scored while the page hashed the dropped files: their hashes go into the reports before
-    // the page sees them.
-    if !awaited.is_empty() {
-        let tokens: Vec<u64> = awaited.iter().map(|(_, _, t)| *t).collect();
-        let hashes = page_hashes(&tokens).await;
-        mark("hashed (page)");
-        STATE.with_borrow_mut(|state| {
-            for ((bytes, name, _), sha256) in awaited.iter().zip(hashes) {
-                // Not hashed by the page: in wasm (the page waits for the numbers meanwhile).
-                let sha256 =
-                    sha256.unwrap_or_else(|| metrics_core::InputFile::from_bytes("", bytes).sha256);
-                fill_hash(state, bytes, name, &sha256);
-            }
-        });
+    // The numbers go first, the dropped files' hashes follow (`Hashed`), except for a class
+    // view: the teacher's adjustments are kept under the file's hash, so it waits for them.
+    let keyed_by_hash = STATE.with_borrow(|state| {
+        state
+            .scored
+            .iter()
+            .any(|s| match (s.outcome.job.benchmark(), &s.outcome.result) {
+                (Some(b), Ok(scored)) => b.class(scored).is_some(),
+                _ => false,
+            })
+    });
+    if keyed_by_hash {
+        hash_pending().await;
     }
     STATE.with_borrow_mut(|state| {
         if state.unpublished {
             publish(state);
         }
     });
-    STATE.with_borrow_mut(hash_pending);
+    hash_pending().await;
 }
 
 /// Fill a file's hash, known now, wherever it was left empty: the held file, the scored jobs'
@@ -733,27 +822,31 @@ fn publish(state: &mut State) {
     }
 }
 
-/// Hash the files left for later (too big for WebCrypto's copy) and fill their hash into the
-/// reports, here and on the page.
-fn hash_pending(state: &mut State) {
-    for held in &mut state.files {
-        if held.file.sha256.as_deref() != Some("") {
-            continue;
-        }
-        let sha256 = metrics_core::InputFile::from_bytes("", &held.file.bytes).sha256;
-        held.file.sha256 = Some(sha256.clone());
-        for s in &mut state.scored {
-            if let Ok(scored) = &mut s.outcome.result {
-                for input in &mut scored.report.inputs {
-                    if input.path == held.file.name && input.sha256.is_empty() {
-                        input.sha256 = sha256.clone();
-                    }
-                }
+/// Hash the files left for later and fill their hash into the reports, here and on the page:
+/// by WebCrypto (it copies the bytes), in wasm past [`WEBCRYPTO_MAX_BYTES`].
+async fn hash_pending() {
+    let pending: Vec<(std::sync::Arc<Vec<u8>>, String)> = STATE.with_borrow(|state| {
+        state
+            .files
+            .iter()
+            .filter(|h| h.file.sha256.as_deref() == Some(""))
+            .map(|h| (h.file.bytes.clone(), h.file.name.clone()))
+            .collect()
+    });
+    for (bytes, name) in pending {
+        let by_webcrypto = if bytes.len() <= WEBCRYPTO_MAX_BYTES {
+            hex_of(digest(&wasm_view(&bytes))).await
+        } else {
+            None
+        };
+        let sha256 =
+            by_webcrypto.unwrap_or_else(|| metrics_core::InputFile::from_bytes("", &bytes).sha256);
+        mark("hashed");
+        STATE.with_borrow_mut(|state| {
+            fill_hash(state, &bytes, &name, &sha256);
+            if !state.unpublished {
+                send(&FromWorker::Hashed { name, sha256 });
             }
-        }
-        send(&FromWorker::Hashed {
-            name: held.file.name.clone(),
-            sha256,
         });
     }
 }

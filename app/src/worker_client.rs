@@ -13,7 +13,6 @@ use workbench::drill::{Filter, RowPage, SampleDetail};
 use crate::protocol::{
     CompareView, FileView, FromWorker, HeldFile, OutcomeView, RoleView, ToWorker,
 };
-use crate::webcrypto::{WEBCRYPTO_MAX_BYTES, digest, hex_of};
 
 /// The worker's files as a private share needs them: (files, number of drops, bytes in order).
 pub type Snapshot = (Vec<HeldFile>, usize, Vec<Uint8Array>);
@@ -60,11 +59,9 @@ pub struct WorkbenchState {
     pub diff: RwSignal<DiffState>,
     /// `Scored` messages received so far (a diff is asked again after each).
     pub scorings: RwSignal<u64>,
-    /// The last token given to a file the page hashes (`ToWorker::FileHash`).
-    hash_tokens: StoredValue<u64>,
-    /// Files being put together from the worker's slices to be hashed: token → (bytes so far,
-    /// how many).
-    hashing: StoredValue<std::collections::HashMap<u64, (Uint8Array, usize)>, LocalStorage>,
+    /// `Hashed` messages received so far: a file's hash fills `outcomes` without waking what
+    /// draws them (the charts), and wakes what shows or exports the hash through this.
+    pub hashed: RwSignal<u64>,
     /// The sample the detail pane shows: (outcome, sample index, detail).
     pub detail: RwSignal<DetailState>,
     /// The last comparison: (outcome a, outcome b, intervals).
@@ -100,8 +97,7 @@ impl WorkbenchState {
             rows: RwSignal::new(None),
             diff: RwSignal::new(None),
             scorings: RwSignal::new(0),
-            hash_tokens: StoredValue::new(0),
-            hashing: StoredValue::new_local(std::collections::HashMap::new()),
+            hashed: RwSignal::new(0),
             detail: RwSignal::new(None),
             compared: RwSignal::new(None),
             worker: StoredValue::new_local(None),
@@ -141,17 +137,8 @@ impl WorkbenchState {
     }
 
     fn receive(&self, data: JsValue) {
-        // A message with bytes is an array (a slice to hash, a snapshot): its JSON first.
+        // A message with bytes is an array (a snapshot): its JSON first.
         if let Some(parts) = data.dyn_ref::<Array>() {
-            let header = parts.get(0).as_string().filter(|t| t.contains("\"slice\""));
-            if let Some(Ok(FromWorker::Slice {
-                token,
-                offset,
-                size,
-            })) = header.map(|t| serde_json::from_str(&t))
-            {
-                return self.slice_to_hash(token, offset, size, Uint8Array::new(&parts.get(1)));
-            }
             let waiters = std::mem::take(&mut *self.snapshot_waiters.write_value());
             for resolve in waiters {
                 let _ = resolve.call1(&JsValue::NULL, parts);
@@ -195,24 +182,16 @@ impl WorkbenchState {
                 self.variant.set(variant);
                 self.rows.set(None);
                 self.diff.set(None);
-                // A file whose reading failed half way is not hashed.
-                self.hashing.update_value(std::collections::HashMap::clear);
                 self.scorings.update(|n| *n += 1);
                 self.outcomes.set(outcomes);
                 self.elapsed_ms.set(Some(elapsed_ms));
                 self.progress.set(None);
             }
-            Some(Ok(FromWorker::Hashed { name, sha256 })) => self.outcomes.update(|all| {
-                for o in all.iter_mut() {
-                    if let Ok(report) = &mut o.result {
-                        for input in &mut report.inputs {
-                            if input.path == name && input.sha256.is_empty() {
-                                input.sha256 = sha256.clone();
-                            }
-                        }
-                    }
-                }
-            }),
+            Some(Ok(FromWorker::Hashed { name, sha256 })) => {
+                self.outcomes
+                    .update_untracked(|all| fill_hash(all, &name, &sha256));
+                self.hashed.update(|n| *n += 1);
+            }
             Some(Ok(FromWorker::Summary { outcome, summary })) => self.outcomes.update(|all| {
                 if let Some(o) = all.iter_mut().find(|o| o.id == outcome) {
                     o.summary = Some(summary);
@@ -234,7 +213,7 @@ impl WorkbenchState {
                 self.compared.set(Some((a, b, result)));
             }
             // Snapshots and slices come as arrays (above).
-            Some(Ok(FromWorker::Snapshot { .. } | FromWorker::Slice { .. })) => {}
+            Some(Ok(FromWorker::Snapshot { .. })) => {}
             Some(Ok(FromWorker::Failed { message })) => {
                 self.progress.set(None);
                 self.errors.update(|v| v.push(message));
@@ -245,30 +224,6 @@ impl WorkbenchState {
             None => self
                 .errors
                 .update(|v| v.push("worker sent a non-text message".into())),
-        }
-    }
-
-    /// Put a slice of a dropped file in place; once the file is whole, hash it (WebCrypto, on
-    /// this thread, while the worker scores) and send the worker the hash.
-    fn slice_to_hash(&self, token: u64, offset: usize, size: usize, chunk: Uint8Array) {
-        let whole = self.hashing.try_update_value(|files| {
-            let (bytes, filled) = files
-                .entry(token)
-                .or_insert_with(|| (Uint8Array::new_with_length(size as u32), 0));
-            bytes.set(&chunk, offset as u32);
-            *filled += chunk.length() as usize;
-            if *filled >= size {
-                files.remove(&token).map(|(bytes, _)| bytes)
-            } else {
-                None
-            }
-        });
-        if let Some(Some(bytes)) = whole {
-            let state = *self;
-            wasm_bindgen_futures::spawn_local(async move {
-                let sha256 = hex_of(digest(&bytes)).await;
-                state.post(&ToWorker::FileHash { token, sha256 }, &[]);
-            });
         }
     }
 
@@ -330,19 +285,11 @@ impl WorkbenchState {
             total: 1.0,
         }));
         self.posted.set_value(js_sys::Date::now());
-        self.post(
-            &ToWorker::AddFiles {
-                names,
-                page_hashing: Vec::new(),
-            },
-            &bytes,
-        );
+        self.post(&ToWorker::AddFiles { names }, &bytes);
     }
 
-    /// Dropped files: the worker reads them itself (a `File` is passed by reference, not copied)
-    /// and scores them while the page hashes the slices it passes on (WebCrypto works on the
-    /// calling thread, and the page's is idle meanwhile); files too big for WebCrypto's copy
-    /// are hashed by the worker after the first numbers.
+    /// Dropped files: the worker reads them itself (a `File` is passed by reference, not copied),
+    /// scores them and hashes them after the first numbers.
     pub fn add_dropped(&self, names: Vec<String>, files: Vec<web_sys::File>) {
         let total: f64 = files.iter().map(|f| f.size()).sum();
         self.progress.set(Some(Progress {
@@ -351,22 +298,7 @@ impl WorkbenchState {
             total,
         }));
         self.posted.set_value(js_sys::Date::now());
-        let page_hashing: Vec<u64> = files
-            .iter()
-            .map(|f| {
-                // Empty files send no slice; big ones are hashed in wasm, later.
-                if f.size() == 0.0 || f.size() > WEBCRYPTO_MAX_BYTES as f64 {
-                    return 0;
-                }
-                let token = self.hash_tokens.get_value() + 1;
-                self.hash_tokens.set_value(token);
-                token
-            })
-            .collect();
-        let Some(message) = self.message_of(&ToWorker::AddFiles {
-            names,
-            page_hashing,
-        }) else {
+        let Some(message) = self.message_of(&ToWorker::AddFiles { names }) else {
             return;
         };
         for f in &files {
@@ -491,5 +423,26 @@ impl WorkbenchState {
 impl Default for WorkbenchState {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// Fill a file's hash, computed after its numbers, where the outcomes left it empty: the
+/// reports' inputs and a class view named `name`.
+fn fill_hash(outcomes: &mut [OutcomeView], name: &str, sha256: &str) {
+    for o in outcomes {
+        if let Some(class) = o
+            .class
+            .as_mut()
+            .filter(|c| c.file == name && c.sha256.is_empty())
+        {
+            class.sha256 = sha256.to_string();
+        }
+        if let Ok(report) = &mut o.result {
+            for input in &mut report.inputs {
+                if input.path == name && input.sha256.is_empty() {
+                    input.sha256 = sha256.to_string();
+                }
+            }
+        }
     }
 }

@@ -36,6 +36,7 @@ pub fn ClassTab(state: WorkbenchState) -> impl IntoView {
     let chosen = RwSignal::new(0usize);
     move || {
         let l = lang().get();
+        state.hashed.track();
         let classes: Vec<(String, ClassView, Option<Report>)> = state
             .outcomes
             .get()

@@ -164,7 +164,7 @@ pub fn Workbench() -> impl IntoView {
             <div class="outcomes" data-ready=move || state.ready.get().to_string() data-tab=move || tab.get().key()>
                 {move || match tab.get() {
                     Tab::Table => view! {
-                        <For each=move || state.outcomes.get() key=|o| (o.id, o.variant, o.title.clone(), o.result.is_ok()) let:outcome>
+                        <For each=move || { state.hashed.track(); state.outcomes.get() } key=card_key let:outcome>
                             <OutcomeCard outcome=outcome />
                         </For>
                     }.into_any(),
@@ -180,6 +180,16 @@ pub fn Workbench() -> impl IntoView {
             </p>
         </main>
     }
+}
+
+/// What re-draws an outcome's card: a new scoring, or its inputs' hashes filled in (its JSON
+/// export carries them).
+fn card_key(o: &OutcomeView) -> (usize, Variant, String, bool, bool) {
+    let hashed = o
+        .result
+        .as_ref()
+        .is_ok_and(|r| r.inputs.iter().all(|i| !i.sha256.is_empty()));
+    (o.id, o.variant, o.title.clone(), o.result.is_ok(), hashed)
 }
 
 /// Official / corrected (or paper) toggle, shown when a scored benchmark offers a variant.
