@@ -4,7 +4,7 @@
 // machine may be loaded: the ratio is taken in the same run). Also prints where the page's time
 // goes (the worker's and page's own timestamps), the tab's memory and the app's asset sizes.
 // Prints the figures; not part of the test suite. Run through scripts/bench-workbench.sh.
-import { writeFileSync, statSync, readdirSync, readFileSync, existsSync } from 'node:fs';
+import { writeFileSync, statSync, readdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -137,6 +137,7 @@ for (let run = 0; run < RUNS; run++) {
 }
 await browser.close();
 await server.stop();
+rmSync(dir, { recursive: true, force: true }); // the generated file (1 GB at 1M records)
 const mt = median(results.map((r) => r.table));
 const mc = median(results.map((r) => r.cli));
 console.log(`\n${RECORDS} records, ${mb(size)} MB, medians of ${RUNS}: CLI ${mc.toFixed(0)} ms, ` +
