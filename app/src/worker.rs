@@ -719,8 +719,10 @@ fn score(state: &mut State) {
     if models.is_empty() && !state.models.is_empty() {
         models.push(0);
     }
+    // The sample rows a benchmark builds from its records come after the table (`publish`).
     let options = ScoreOptions {
         variant: state.variant,
+        samples_later: true,
     };
     let mut scored = Vec::new();
     for model in models {
@@ -812,6 +814,9 @@ fn publish(state: &mut State) {
     });
     // What the samples and charts tabs draw, after the table is on its way: the chart data
     // and the filter choices, not the rows (the page asks for the window it shows).
+    for s in &mut state.scored {
+        workbench::session::fill_samples(&mut s.outcome);
+    }
     for (outcome, s) in state.scored.iter().enumerate() {
         if let Some(report) = s.outcome.report() {
             send(&FromWorker::Summary {

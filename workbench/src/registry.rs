@@ -125,6 +125,11 @@ pub trait Benchmark: Send + Sync + 'static {
     fn plan(&self, files: &[PlanFile<'_>]) -> Vec<Job>;
     /// Score one job (never an unusable one: the session reports those).
     fn score(&self, files: &[WorkFile], job: &Job, variant: Variant) -> Result<Scored, InputError>;
+    /// The report's sample rows built from the scored records, for a benchmark whose `score`
+    /// leaves them to this (so the browser can send the table before them).
+    fn samples(&self, _scored: &Scored) -> Option<Vec<Value>> {
+        None
+    }
     /// A reader of a file of `role` fed piece by piece while the browser reads the file
     /// ([`crate::prepare`]); `score` then takes its records from [`WorkFile::prepared`].
     fn prepare(

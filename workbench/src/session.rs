@@ -188,6 +188,10 @@ impl Variant {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ScoreOptions {
     pub variant: Variant,
+    /// Leave the sample rows out of the reports of benchmarks that build them from their
+    /// records ([`Benchmark::samples`]), for [`fill_samples`] to add: the browser worker sends
+    /// the table first.
+    pub samples_later: bool,
 }
 
 /// A file as planning sees it: its index in the file list, base name and role.
@@ -435,10 +439,25 @@ pub fn score_job(files: &[WorkFile], job: &Job, options: &ScoreOptions) -> Outco
         (None, None) => Err(no_benchmark(job)),
         (Some(b), None) => b.score(files, job, variant),
     };
-    Outcome {
+    let mut outcome = Outcome {
         job: job.clone(),
         variant,
         result,
+    };
+    if !options.samples_later {
+        fill_samples(&mut outcome);
+    }
+    outcome
+}
+
+/// Add the sample rows a benchmark builds from its records ([`Benchmark::samples`]) to the
+/// outcome's report, when it has none yet.
+pub fn fill_samples(outcome: &mut Outcome) {
+    let (Some(benchmark), Ok(scored)) = (outcome.job.benchmark(), &mut outcome.result) else {
+        return;
+    };
+    if scored.report.samples.is_none() {
+        scored.report.samples = benchmark.samples(scored);
     }
 }
 
@@ -446,10 +465,24 @@ pub fn score_job(files: &[WorkFile], job: &Job, options: &ScoreOptions) -> Outco
 /// instead of parsing the files again).
 pub fn rescore(files: &[WorkFile], outcome: &Outcome, variant: Variant) -> Outcome {
     let Some(benchmark) = outcome.job.benchmark() else {
-        return score_job(files, &outcome.job, &ScoreOptions { variant });
+        return score_job(
+            files,
+            &outcome.job,
+            &ScoreOptions {
+                variant,
+                ..ScoreOptions::default()
+            },
+        );
     };
     if outcome.result.is_err() || variant.report_name(benchmark).is_none() {
-        return score_job(files, &outcome.job, &ScoreOptions { variant });
+        return score_job(
+            files,
+            &outcome.job,
+            &ScoreOptions {
+                variant,
+                ..ScoreOptions::default()
+            },
+        );
     }
     Outcome {
         job: outcome.job.clone(),
@@ -536,9 +569,32 @@ mod tests {
             &files,
             &ScoreOptions {
                 variant: Variant::Corrected,
+                ..ScoreOptions::default()
             },
         )[0];
         assert_eq!(outcome.variant, Variant::Official);
+    }
+
+    /// Sample rows left for later are the rows scoring gives at once, once filled.
+    #[test]
+    fn samples_filled_later_are_the_samples_given_at_once() {
+        let files = vec![wf(
+            "p.jsonl",
+            "{\"gold\": 1, \"pred\": 1}\n\n{\"gold\": 2, \"pred\": 0.5}\n",
+        )];
+        let at_once = score_files(&files, &ScoreOptions::default());
+        let later = ScoreOptions {
+            samples_later: true,
+            ..ScoreOptions::default()
+        };
+        let mut filled = score_files(&files, &later);
+        let report = filled[0].report().unwrap();
+        assert_eq!(report.samples, None);
+        fill_samples(&mut filled[0]);
+        let samples = filled[0].report().unwrap().samples.as_ref().unwrap();
+        assert_eq!(samples.len(), 2);
+        assert_eq!(samples[1]["line"], 3);
+        assert_eq!(format!("{filled:?}"), format!("{at_once:?}"));
     }
 
     #[test]

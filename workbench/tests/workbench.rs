@@ -120,7 +120,13 @@ fn asap_aes_scores_in_the_workbench_as_on_the_command_line() {
         ];
         let expected: Value = serde_json::from_str(&read(&dir.join("expected.json"))).unwrap();
         for variant in [Variant::Official, Variant::Corrected] {
-            let outcomes = score_files(&files, &ScoreOptions { variant });
+            let outcomes = score_files(
+                &files,
+                &ScoreOptions {
+                    variant,
+                    ..ScoreOptions::default()
+                },
+            );
             assert_eq!(outcomes.len(), 1, "{dir:?}");
             let outcome = &outcomes[0];
             if let Some(error) = expected["error"].as_str() {
@@ -239,7 +245,10 @@ fn sasbench_cases_score_as_score_predictions_and_score_raw() {
                 Variant::Official => SasVariant::Official,
                 Variant::Corrected => SasVariant::Corrected,
             };
-            let options = ScoreOptions { variant };
+            let options = ScoreOptions {
+                variant,
+                ..ScoreOptions::default()
+            };
             // Prediction files + taxonomy.
             let mut paths = vec![taxonomy.clone()];
             paths.extend(predictions.iter().cloned());
@@ -402,7 +411,13 @@ fn sas_report(case: &str, variant: Variant) -> metrics_core::Report {
         &dir.join("datasets_GoldenModel_Scored"),
         "_prediction.jsonl",
     ));
-    let outcomes = score_files(&work_files(&paths), &ScoreOptions { variant });
+    let outcomes = score_files(
+        &work_files(&paths),
+        &ScoreOptions {
+            variant,
+            ..ScoreOptions::default()
+        },
+    );
     outcomes[0].report().unwrap().clone()
 }
 

@@ -156,7 +156,14 @@ pub fn score_entry(
             job.title
         )));
     }
-    let outcome = score_job(&files, job, &ScoreOptions { variant });
+    let outcome = score_job(
+        &files,
+        job,
+        &ScoreOptions {
+            variant,
+            ..ScoreOptions::default()
+        },
+    );
     outcome.result.map_err(|e| ScoringError(e.to_string()))
 }
 

@@ -88,8 +88,13 @@ impl Benchmark for PairsBenchmark {
                 parse_pairs(name, text)?
             }
         };
-        let mut report = score_pairs(input(files, i)?, &pairs, &PairsOptions::default());
-        report.samples = Some(
+        let report = score_pairs(input(files, i)?, &pairs, &PairsOptions::default());
+        Ok(Scored::with_records(report, pairs))
+    }
+
+    fn samples(&self, scored: &Scored) -> Option<Vec<Value>> {
+        let pairs = scored.records::<Pairs>()?;
+        Some(
             pairs
                 .gold
                 .iter()
@@ -97,8 +102,7 @@ impl Benchmark for PairsBenchmark {
                 .zip(&pairs.lines)
                 .map(|((g, p), l)| serde_json::json!({"line": l, "gold": g, "pred": p}))
                 .collect(),
-        );
-        Ok(Scored::with_records(report, pairs))
+        )
     }
 
     fn prepare(&self, name: &str, role: Role, head: &str) -> Option<Box<dyn Prepare>> {
