@@ -20,13 +20,13 @@ function fill() {
   }
 }
 
-async function read() {
-  while (job.asked < job.file.size || job.reads.length > 0) {
-    if (job.reads.length === 0) {
-      await new Promise((resolve) => { job.wake = resolve; });
+async function read(j) {
+  while (j.asked < j.file.size || j.reads.length > 0) {
+    if (j.reads.length === 0) {
+      await new Promise((resolve) => { j.wake = resolve; });
       continue;
     }
-    const buffer = await job.reads.shift();
+    const buffer = await j.reads.shift();
     postMessage(buffer, [buffer]);
     fill();
   }
@@ -43,7 +43,7 @@ onmessage = ({ data }) => {
   }
   job = { file: data.file, first: data.first, chunk: data.chunk, credits: data.ahead, asked: 0, reads: [], wake: null };
   fill();
-  read().catch((e) => postMessage({ error: String(e && e.message ? e.message : e) }));
+  read(job).catch((e) => postMessage({ error: String(e && e.message ? e.message : e) }));
 };
 
 // A worker's first blob read waits for the browser to set reading up (~60 ms measured): done

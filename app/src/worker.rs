@@ -144,11 +144,10 @@ fn handle(data: JsValue) {
     });
 }
 
-/// A dropped `File` read chunk by chunk straight into wasm memory (no whole copy in JS),
-/// with progress after each chunk counted from `done` of `total` bytes. While the browser reads
-/// the next chunks, the lines read so far are parsed when the file's benchmark can
-/// ([`Preparing`]): its records come with the bytes.
-async fn read_blob(
+/// A dropped `File`'s bytes, read by the reader worker ([`read_beside`]) or, without one, here
+/// ([`read_here`]), with progress counted from `done` of `total` bytes, and the records its
+/// benchmark parsed from the lines between slices ([`Preparing`]).
+async fn read_dropped(
     blob: &web_sys::Blob,
     name: &str,
     done: f64,
@@ -161,51 +160,112 @@ async fn read_blob(
             metrics_core::MAX_FILE_BYTES
         ));
     }
-    let mut bytes = vec![0u8; size as usize];
-    // Slice `offset..` asked for; READS_AHEAD of them are in flight, so the browser reads the
-    // next ones while this one is copied.
-    let ask = |offset: f64| -> Result<(wasm_bindgen_futures::JsFuture, f64, f64), String> {
+    let filling = Filling::new(name, size as usize, done, total);
+    match read_beside(blob, filling).await {
+        Ok(read) => read,
+        Err(filling) => read_here(blob, filling).await,
+    }
+}
+
+/// A dropped file's bytes as its slices come, in order, straight into wasm memory (no whole
+/// copy in JS), with progress after each and the complete lines parsed between them.
+struct Filling<'a> {
+    name: &'a str,
+    bytes: Vec<u8>,
+    filled: usize,
+    preparing: Option<Preparing>,
+    done: f64,
+    total: f64,
+}
+
+impl<'a> Filling<'a> {
+    fn new(name: &'a str, size: usize, done: f64, total: f64) -> Self {
+        Self {
+            name,
+            bytes: vec![0u8; size],
+            filled: 0,
+            preparing: None,
+            done,
+            total,
+        }
+    }
+
+    fn changed(&self) -> String {
+        format!("{}: the file changed while it was read", self.name)
+    }
+
+    /// The next slice.
+    fn push(&mut self, chunk: &Uint8Array) -> Result<(), String> {
+        let end = self.filled + chunk.length() as usize;
+        if end > self.bytes.len() {
+            return Err(self.changed());
+        }
+        chunk.copy_to(&mut self.bytes[self.filled..end]);
+        send(&FromWorker::Progress {
+            stage: "reading".into(),
+            done: (self.done + end as f64) as usize,
+            total: self.total as usize,
+        });
+        let read = &self.bytes[..end];
+        if self.filled == 0 {
+            self.preparing = Preparing::start(self.name, read);
+        }
+        self.preparing = self
+            .preparing
+            .take()
+            .and_then(|p| p.advance(read, end == self.bytes.len()));
+        self.filled = end;
+        Ok(())
+    }
+
+    fn finish(self) -> Result<(Vec<u8>, Option<Prepared>), String> {
+        if self.filled != self.bytes.len() {
+            return Err(self.changed());
+        }
+        Ok((self.bytes, self.preparing.and_then(Preparing::finish)))
+    }
+}
+
+/// Read here, without a reader worker: slices of [`WORKER_CHUNK_BYTES`], [`READS_AHEAD`] of
+/// them asked for at once (the browser moves them on only while this thread waits).
+async fn read_here(
+    blob: &web_sys::Blob,
+    mut filling: Filling<'_>,
+) -> Result<(Vec<u8>, Option<Prepared>), String> {
+    let (size, name) = (blob.size(), filling.name);
+    let ask = |offset: f64| -> Result<(wasm_bindgen_futures::JsFuture, f64), String> {
         let end = (offset + WORKER_CHUNK_BYTES).min(size);
         let chunk = blob
             .slice_with_f64_and_f64(offset, end)
             .map_err(|e| format!("{name}: cannot read the file: {e:?}"))?;
-        Ok((chunk.array_buffer().into(), offset, end))
+        Ok((chunk.array_buffer().into(), end))
     };
     let mut asked = 0.0;
-    let mut preparing = None;
     let mut in_flight = std::collections::VecDeque::new();
     while asked < size && in_flight.len() < READS_AHEAD {
-        let read = ask(asked)?;
-        asked = read.2;
+        let (read, end) = ask(asked)?;
+        asked = end;
         in_flight.push_back(read);
     }
-    while let Some((reading, offset, end)) = in_flight.pop_front() {
+    while let Some(reading) = in_flight.pop_front() {
         if asked < size {
-            let read = ask(asked)?;
-            asked = read.2;
+            let (read, end) = ask(asked)?;
+            asked = end;
             in_flight.push_back(read);
         }
         let buffer = reading
             .await
             .map_err(|e| format!("{name}: cannot read the file: {e:?}"))?;
-        let chunk = Uint8Array::new(&buffer);
-        if f64::from(chunk.length()) != end - offset {
-            return Err(format!("{name}: the file changed while it was read"));
-        }
-        chunk.copy_to(&mut bytes[offset as usize..end as usize]);
-        send(&FromWorker::Progress {
-            stage: "reading".into(),
-            done: (done + end) as usize,
-            total: total as usize,
-        });
-        let read = &bytes[..end as usize];
-        if offset == 0.0 {
-            preparing = Preparing::start(name, read);
-        }
-        preparing = preparing.and_then(|p| p.advance(read, end == size));
+        filling.push(&Uint8Array::new(&buffer))?;
     }
-    Ok((bytes, preparing.and_then(Preparing::finish)))
+    filling.finish()
 }
+
+/// Bytes read per slice without a reader worker.
+const WORKER_CHUNK_BYTES: f64 = (32u64 << 20) as f64;
+
+/// Slices asked for at once without a reader worker.
+const READS_AHEAD: usize = 2;
 
 /// The reader worker (`public/read-worker.js`) and the messages it sent that were not taken yet.
 struct Reader {
@@ -219,6 +279,9 @@ impl Reader {
     /// Started with the scoring worker (a worker takes tens of milliseconds to start); `None`
     /// where a worker cannot start one (nested workers unsupported).
     fn start() -> Option<Self> {
+        if READER_BROKEN.get() {
+            return None;
+        }
         let worker = web_sys::Worker::new("/read-worker.js").ok()?;
         let inbox = std::rc::Rc::new(RefCell::new(std::collections::VecDeque::new()));
         let waker = std::rc::Rc::new(RefCell::new(None::<js_sys::Function>));
@@ -227,7 +290,7 @@ impl Reader {
             Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
                 let message = match (stopped, event.dyn_ref::<MessageEvent>()) {
                     (false, Some(event)) => event.data(),
-                    _ => JsValue::from_str("the reader stopped"),
+                    _ => JsValue::from_str(READER_STOPPED),
                 };
                 inbox.borrow_mut().push_back(message);
                 if let Some(wake) = waker.borrow_mut().take() {
@@ -262,37 +325,35 @@ impl Reader {
 
 impl Drop for Reader {
     fn drop(&mut self) {
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
         self.worker.terminate();
     }
 }
 
+/// What the inbox gets when the reader worker fails (its script did not load or threw).
+const READER_STOPPED: &str = "the reader stopped";
+
 thread_local! {
     /// The reader worker, idle between files.
     static READER: RefCell<Option<Reader>> = const { RefCell::new(None) };
+    /// The reader worker failed once: files are read here from then on.
+    static READER_BROKEN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// A dropped `File` read by the reader worker: the browser moves a blob read on only while the
 /// reading thread is free, so reading here would stop while the slices already read are
-/// parsed. The slices come transferred, in order; each is copied into wasm memory, its complete
-/// lines parsed ([`Preparing`]) while the reader reads on, and acknowledged (the reader keeps
-/// [`READER_AHEAD`] slices in flight at most). `None` when there is no reader: [`read_blob`]
-/// then reads.
-async fn read_blob_beside(
+/// parsed. The slices come transferred, in order; each is acknowledged (the reader keeps
+/// [`READER_AHEAD`] slices in flight at most), then copied and its lines parsed while the
+/// reader reads on. The filling back when there is no reader or it failed before the first
+/// slice ([`read_here`] then reads; a reader that stopped is not started again).
+async fn read_beside<'a>(
     blob: &web_sys::Blob,
-    name: &str,
-    done: f64,
-    total: f64,
-) -> Option<Result<(Vec<u8>, Option<Prepared>), String>> {
-    let size = blob.size();
-    if size > metrics_core::MAX_FILE_BYTES as f64 {
-        return Some(Err(format!(
-            "{name}: file is {size} bytes, the limit is {} bytes",
-            metrics_core::MAX_FILE_BYTES
-        )));
-    }
-    let reader = READER
-        .with_borrow_mut(Option::take)
-        .or_else(Reader::start)?;
+    mut filling: Filling<'a>,
+) -> Result<Result<(Vec<u8>, Option<Prepared>), String>, Filling<'a>> {
+    let Some(reader) = READER.with_borrow_mut(Option::take).or_else(Reader::start) else {
+        return Err(filling);
+    };
     let job = js_sys::Object::new();
     let set = |key: &str, value: &JsValue| js_sys::Reflect::set(&job, &key.into(), value).is_ok();
     if !(set("file", blob)
@@ -301,47 +362,40 @@ async fn read_blob_beside(
         && set("ahead", &JsValue::from_f64(READER_AHEAD)))
         || reader.worker.post_message(&job).is_err()
     {
-        return None;
+        return Err(filling);
     }
-    let mut bytes = vec![0u8; size as usize];
-    let (mut filled, mut preparing) = (0usize, None);
     loop {
         let message = reader.next().await;
-        let Some(buffer) = message.dyn_ref::<js_sys::ArrayBuffer>() else {
-            if message.as_string().as_deref() == Some("done") {
-                break;
+        if let Some(buffer) = message.dyn_ref::<js_sys::ArrayBuffer>() {
+            let _ = reader.worker.post_message(&JsValue::from_str("next"));
+            if let Err(e) = filling.push(&Uint8Array::new(buffer)) {
+                return Ok(Err(e));
             }
-            let why = js_sys::Reflect::get(&message, &"error".into())
-                .ok()
-                .and_then(|e| e.as_string())
-                .or_else(|| message.as_string())
-                .unwrap_or_default();
-            // The reader may still send this file's slices: a new one reads the next file.
-            return Some(Err(format!("{name}: cannot read the file: {why}")));
-        };
-        let chunk = Uint8Array::new(buffer);
-        let end = filled + chunk.length() as usize;
-        if end > bytes.len() {
-            return Some(Err(format!("{name}: the file changed while it was read")));
+            continue;
         }
-        chunk.copy_to(&mut bytes[filled..end]);
-        let _ = reader.worker.post_message(&JsValue::from_str("next"));
-        send(&FromWorker::Progress {
-            stage: "reading".into(),
-            done: (done + end as f64) as usize,
-            total: total as usize,
-        });
-        if filled == 0 {
-            preparing = Preparing::start(name, &bytes[..end]);
+        if message.as_string().as_deref() == Some("done") {
+            break;
         }
-        preparing = preparing.and_then(|p| p.advance(&bytes[..end], end == bytes.len()));
-        filled = end;
-    }
-    if filled != bytes.len() {
-        return Some(Err(format!("{name}: the file changed while it was read")));
+        if message.as_string().as_deref() == Some(READER_STOPPED) {
+            READER_BROKEN.set(true);
+        }
+        // Before the first slice, read here (its own error, if the file cannot be read); the
+        // reader, which may still send this file's slices, is dropped either way.
+        if filling.filled == 0 {
+            return Err(filling);
+        }
+        let why = js_sys::Reflect::get(&message, &"error".into())
+            .ok()
+            .and_then(|e| e.as_string())
+            .or_else(|| message.as_string())
+            .unwrap_or_default();
+        return Ok(Err(format!(
+            "{}: cannot read the file: {why}",
+            filling.name
+        )));
     }
     READER.with_borrow_mut(|r| *r = Some(reader));
-    Some(Ok((bytes, preparing.and_then(Preparing::finish))))
+    Ok(filling.finish())
 }
 
 /// Bytes of the reader worker's first slice (at least the detection head).
@@ -352,12 +406,6 @@ const READER_CHUNK_BYTES: f64 = (16u64 << 20) as f64;
 
 /// Slices the reader worker reads ahead of the parsing.
 const READER_AHEAD: f64 = 3.0;
-
-/// Bytes the worker reads per step (progress after each).
-const WORKER_CHUNK_BYTES: f64 = (32u64 << 20) as f64;
-
-/// Slices asked for at once.
-const READS_AHEAD: usize = 2;
 
 /// A view of bytes in wasm memory, for WebCrypto (which copies it before anything else runs).
 fn wasm_view(bytes: &[u8]) -> Uint8Array {
@@ -384,10 +432,7 @@ async fn received_files(parts: &Array, names: Vec<String>) -> Vec<WorkFile> {
     let mut files = Vec::with_capacity(names.len());
     for (name, item) in names.into_iter().zip(items) {
         let (bytes, prepared, hashing) = match item.dyn_ref::<web_sys::Blob>() {
-            Some(blob) => match match read_blob_beside(blob, &name, done, total).await {
-                Some(read) => read,
-                None => read_blob(blob, &name, done, total).await,
-            } {
+            Some(blob) => match read_dropped(blob, &name, done, total).await {
                 Ok((bytes, prepared)) => {
                     mark("read");
                     done += blob.size();
@@ -609,13 +654,19 @@ async fn handle_one(data: JsValue) {
     // The numbers go first, the dropped files' hashes follow (`Hashed`), except for a class
     // view: the teacher's adjustments are kept under the file's hash, so it waits for them.
     let keyed_by_hash = STATE.with_borrow(|state| {
-        state
-            .scored
+        let pending = state
+            .files
             .iter()
-            .any(|s| match (s.outcome.job.benchmark(), &s.outcome.result) {
-                (Some(b), Ok(scored)) => b.class(scored).is_some(),
-                _ => false,
-            })
+            .any(|h| h.file.sha256.as_deref() == Some(""));
+        state.unpublished
+            && pending
+            && state
+                .scored
+                .iter()
+                .any(|s| match (s.outcome.job.benchmark(), &s.outcome.result) {
+                    (Some(b), Ok(scored)) => b.class(scored).is_some(),
+                    _ => false,
+                })
     });
     if keyed_by_hash {
         hash_pending().await;

@@ -212,7 +212,7 @@ impl WorkbenchState {
                 self.progress.set(None);
                 self.compared.set(Some((a, b, result)));
             }
-            // Snapshots and slices come as arrays (above).
+            // Snapshots come as arrays (above).
             Some(Ok(FromWorker::Snapshot { .. })) => {}
             Some(Ok(FromWorker::Failed { message })) => {
                 self.progress.set(None);

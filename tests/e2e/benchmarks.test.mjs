@@ -44,6 +44,8 @@ async function dropAndRead(files, benchmark, screenshot) {
   await page.setInputFiles('input[type=file]', files);
   const card = `section.card[data-benchmark="${benchmark}"]`;
   await page.locator(`${card} [data-metric]`).first().waitFor({ timeout: 60_000 });
+  // The worker hashes dropped files after their numbers; the JSON export names the hashes.
+  await page.locator(`${card}[data-hashed="true"]`).waitFor({ timeout: 60_000 });
   await page.screenshot({ path: join(artifacts, screenshot), fullPage: true });
   const metrics = await pageMetrics(page, card);
   const exports = await page.$$eval(`${card} button[data-export]`, (bs) =>

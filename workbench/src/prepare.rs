@@ -24,6 +24,8 @@ pub struct Preparing {
     reader: Box<dyn Prepare>,
     /// Bytes given to the reader so far.
     given: usize,
+    /// Bytes searched for a line break so far (a long line is not searched again each slice).
+    searched: usize,
 }
 
 impl Preparing {
@@ -36,23 +38,30 @@ impl Preparing {
             Err(e) => std::str::from_utf8(&head[..e.valid_up_to()]).ok()?,
         };
         let reader = role.benchmark()?.prepare(name, role, text)?;
-        Some(Self { reader, given: 0 })
+        Some(Self {
+            reader,
+            given: 0,
+            searched: 0,
+        })
     }
 
     /// Give the reader the lines of `read` (the file's bytes read so far, `last` when that is
     /// all of them) it has not had; `None` when it gave up.
     pub fn advance(mut self, read: &[u8], last: bool) -> Option<Self> {
-        let rest = &read[self.given..];
         let end = match last {
-            true => rest.len(),
-            false => match rest.iter().rposition(|&b| b == b'\n') {
-                Some(at) => at + 1,
-                None => return Some(self),
-            },
+            true => read.len(),
+            false => {
+                let from = self.searched.max(self.given);
+                self.searched = read.len();
+                match read[from..].iter().rposition(|&b| b == b'\n') {
+                    Some(at) => from + at + 1,
+                    None => return Some(self),
+                }
+            }
         };
-        let piece = metrics_core::text::from_utf8(&rest[..end]).ok()?;
+        let piece = metrics_core::text::from_utf8(&read[self.given..end]).ok()?;
         self.reader.push(piece).ok()?;
-        self.given += end;
+        self.given = end;
         Some(self)
     }
 

@@ -13,6 +13,7 @@
 //! detail      one sample                       → the texts behind it (question, reply, steps)
 //! paired      two scored jobs                  → the paired resampling unit of the bootstrap
 //! prepare     a role                           → a reader fed the file while it is read
+//! samples     scored records                   → sample rows, built after the table in the browser
 //! ```
 //! Defaults cover a benchmark with nothing special: a subset × metric table, no extra charts,
 //! generic sample rows, no detail, no bootstrap.

@@ -28,7 +28,8 @@ pub struct WorkFile {
     pub bytes: Arc<Vec<u8>>,
     pub role: Role,
     /// The bytes' SHA-256 (lower-case hex) when the caller already has it (the browser worker
-    /// asks WebCrypto after the numbers); computed when a report needs it otherwise.
+    /// asks WebCrypto: before scoring for files that come as bytes, after the numbers for dropped
+    /// ones, "" until then); computed when a report needs it otherwise.
     pub sha256: Option<String>,
     /// Records parsed while the file was read ([`crate::prepare`]), for its benchmark's `score`.
     pub prepared: Option<Prepared>,

@@ -78,6 +78,7 @@ pub fn ReportTable(
         .collect_view();
     let n_header = has_n.then(|| view! { <th scope="col">"n"</th> });
     let stem = format!("{}-{}", report.benchmark, report.variant);
+    let hash_pending = report.inputs.iter().any(|i| i.sha256.is_empty());
     let (csv, md, tex, json) = (
         to_csv(&t),
         to_markdown(&t),
@@ -94,10 +95,15 @@ pub fn ReportTable(
     .map(|(label, ext, mime, content)| {
         let file_name = format!("{stem}.{ext}");
         let for_click = content.clone();
+        // The JSON names its inputs' SHA-256s: it waits for them (the worker hashes dropped
+        // files after their numbers; the card is drawn again when they come).
+        let pending = ext == "json" && hash_pending;
         view! {
             <button
                 class="export"
                 data-export=ext
+                disabled=pending
+                title=pending.then_some("SHA-256 …")
                 data-content=content
                 on:click=move |_| download_text(&file_name, mime, &for_click)
             >

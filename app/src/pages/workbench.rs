@@ -236,6 +236,7 @@ fn VariantToggle(state: WorkbenchState) -> impl IntoView {
 
 #[component]
 fn OutcomeCard(outcome: OutcomeView) -> impl IntoView {
+    let hashed = card_key(&outcome).4;
     let body = match outcome.result {
         Ok(report) => {
             let table = outcome.table.unwrap_or_else(|| workbench::table::Table {
@@ -263,6 +264,7 @@ fn OutcomeCard(outcome: OutcomeView) -> impl IntoView {
             data-job=outcome.title.clone()
             data-benchmark=outcome.benchmark.clone()
             data-files=outcome.files.join(" ")
+            data-hashed=hashed.to_string()
         >
             <h2>{let (m, job) = (outcome.model.clone(), outcome.title.clone()); move || format!("{} · {}", crate::i18n::model_name(crate::i18n::lang().get(), &m), job)}</h2>
             <p class="files-line mono">{outcome.files.join(", ")}</p>
