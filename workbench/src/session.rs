@@ -465,30 +465,22 @@ pub fn fill_samples(outcome: &mut Outcome) {
 /// Score the job again with another variant (benchmarks that keep typed records reuse them
 /// instead of parsing the files again).
 pub fn rescore(files: &[WorkFile], outcome: &Outcome, variant: Variant) -> Outcome {
-    let Some(benchmark) = outcome.job.benchmark() else {
-        return score_job(
+    match outcome.job.benchmark() {
+        Some(benchmark) if outcome.result.is_ok() && variant.report_name(benchmark).is_some() => {
+            Outcome {
+                job: outcome.job.clone(),
+                variant,
+                result: benchmark.rescore(files, outcome, variant),
+            }
+        }
+        _ => score_job(
             files,
             &outcome.job,
             &ScoreOptions {
                 variant,
                 ..ScoreOptions::default()
             },
-        );
-    };
-    if outcome.result.is_err() || variant.report_name(benchmark).is_none() {
-        return score_job(
-            files,
-            &outcome.job,
-            &ScoreOptions {
-                variant,
-                ..ScoreOptions::default()
-            },
-        );
-    }
-    Outcome {
-        job: outcome.job.clone(),
-        variant,
-        result: benchmark.rescore(files, outcome, variant),
+        ),
     }
 }
 
