@@ -45,11 +45,16 @@ pub fn parse_pairs_with<'a>(
 ) -> Result<Pairs, InputError> {
     let read = |e: std::io::Error| crate::text::read_error(name, &e);
     let mut text = text.into().strip_bom().map_err(read)?;
-    let mut pairs = if text.first_non_space().map_err(read)? == Some('{') {
+    let pairs = if text.first_non_space().map_err(read)? == Some('{') {
         parse_jsonl(name, text, keep_lines)?
     } else {
         parse_csv(name, text, keep_lines)?
     };
+    finished(name, pairs)
+}
+
+/// The pairs of a whole file, or the error of a file without any.
+fn finished(name: &str, mut pairs: Pairs) -> Result<Pairs, InputError> {
     // The vectors grew by doubling: give back the slack (up to half of them) before scoring.
     pairs.gold.shrink_to_fit();
     pairs.pred.shrink_to_fit();
@@ -161,17 +166,8 @@ impl JsonlPairs {
     }
 
     /// The pairs of the whole file.
-    pub fn finish(mut self) -> Result<Pairs, InputError> {
-        self.pairs.gold.shrink_to_fit();
-        self.pairs.pred.shrink_to_fit();
-        self.pairs.lines.shrink_to_fit();
-        if self.pairs.gold.is_empty() {
-            return Err(InputError::whole_file(
-                &self.name,
-                "no gold/pred records found",
-            ));
-        }
-        Ok(self.pairs)
+    pub fn finish(self) -> Result<Pairs, InputError> {
+        finished(&self.name, self.pairs)
     }
 }
 
