@@ -26,8 +26,8 @@
 use serde_json::{Map, Value};
 
 use super::log::{
-    ItemResult, build_report, discipline_of, for_each_record, idx_of, kind, null_record_warning,
-    number_field, python_mean, string_field, warn,
+    ItemResult, build_report, for_each_record, kind, null_record_warning, number_field,
+    python_mean, string_field, warn,
 };
 use crate::error::InputError;
 use crate::report::{MetricValue, Metrics, Report, Warning};
@@ -392,14 +392,8 @@ fn score_record(
     replies: Option<&Replies>,
     warnings: &mut Vec<Warning>,
 ) -> Result<ItemResult, InputError> {
-    let idx = idx_of(number, fields);
-    let mut item = ItemResult {
-        idx: idx.clone(),
-        discipline: discipline_of(fields),
-        values: Vec::new(),
-        extra: Vec::new(),
-        error: None,
-    };
+    let mut item = ItemResult::of_record(number, fields);
+    let idx = item.idx.clone();
     let units = match fields.get("unit_test") {
         Some(Value::Array(units)) => units,
         Some(other) => {

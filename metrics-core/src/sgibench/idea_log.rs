@@ -124,14 +124,8 @@ pub fn score_log_with_samples<'t>(
             warnings.push(log::null_record_warning(name, record.number));
             return Ok(());
         };
-        let idx = log::idx_of(record.number, fields);
-        let mut item = ItemResult {
-            idx: idx.clone(),
-            discipline: log::discipline_of(fields),
-            values: Vec::new(),
-            extra: Vec::new(),
-            error: None,
-        };
+        let mut item = ItemResult::of_record(record.number, fields);
+        let idx = item.idx.clone();
         match score_record(fields, &idx, sources.embeddings, replies.as_ref()) {
             Ok(scored) => {
                 if scored.subjective.iter().any(Option::is_none) {

@@ -235,6 +235,17 @@ pub(crate) struct ItemResult {
 }
 
 impl ItemResult {
+    /// Record `number`'s item before it is scored: its idx and discipline, no values yet.
+    pub fn of_record(number: usize, fields: &Map<String, Value>) -> Self {
+        Self {
+            idx: idx_of(number, fields),
+            discipline: discipline_of(fields),
+            values: Vec::new(),
+            extra: Vec::new(),
+            error: None,
+        }
+    }
+
     pub fn value(&self, key: &str) -> Option<f64> {
         if self.error.is_some() {
             return None;

@@ -38,8 +38,8 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
 use super::log::{
-    ItemResult, build_report, discipline_of, for_each_record, idx_of, mean_metrics,
-    null_record_warning, string_field, warn,
+    ItemResult, build_report, for_each_record, mean_metrics, null_record_warning, string_field,
+    warn,
 };
 use super::{py_isspace, py_isword, py_strip};
 use crate::error::InputError;
@@ -299,16 +299,10 @@ pub fn score_log<'t>(name: &str, text: impl Into<Text<'t>>) -> Result<Report, In
             warnings.push(null_record_warning(name, record.number));
             return Ok(());
         };
-        let idx = idx_of(record.number, fields);
+        let mut item = ItemResult::of_record(record.number, fields);
+        let idx = item.idx.clone();
         let gold = string_field(name, record.number, fields, "answer")?;
         let pred = string_field(name, record.number, fields, "model_answer")?;
-        let mut item = ItemResult {
-            idx: idx.clone(),
-            discipline: discipline_of(fields),
-            values: Vec::new(),
-            extra: Vec::new(),
-            error: None,
-        };
         match score_item(gold, pred) {
             Ok(v) => item.values = KEYS.iter().copied().zip(v.map(Some)).collect(),
             Err(e) => {
