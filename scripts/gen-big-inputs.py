@@ -44,8 +44,9 @@ def path(*parts):
     return p
 
 
-def json_array(p, records):
-    """Write a JSON array record by record until SIZE bytes; returns the count."""
+def json_array(p, records, size=None):
+    """Write a JSON array record by record until `size` (SIZE) bytes; returns the count."""
+    size = SIZE if size is None else size
     n = 0
     with open(p, "w", encoding="utf-8") as f:
         f.write("[\n")
@@ -53,10 +54,20 @@ def json_array(p, records):
             if n > 1:
                 f.write(",\n")
             f.write(json.dumps(record, ensure_ascii=False))
-            if f.tell() >= SIZE:
+            if f.tell() >= size:
                 break
         f.write("\n]\n")
     return n
+
+
+def repeated(records):
+    """Golden SGI-Bench records over and over, each with its own idx and a padded question (as a
+    scored log carries its texts)."""
+    for i in range(10**9):
+        r = dict(records[i % len(records)])
+        r["idx"] = f"{r.get('idx', 'X')}_{i}"
+        r["question"] = text(2000)
+        yield r
 
 
 def eotgc():
@@ -194,14 +205,7 @@ def sgi_logs():
     for key, source in sources.items():
         records = [r for r in json.load(open(os.path.join(GOLDEN, "sgibench", source), encoding="utf-8"))
                    if isinstance(r, dict)]
-
-        def repeated():
-            for i in range(10**9):
-                r = dict(records[i % len(records)])
-                r["idx"] = f"{r.get('idx', 'X')}_{i}"
-                r["question"] = text(2000)
-                yield r
-        json_array(path(key, "log.json"), repeated())
+        json_array(path(key, "log.json"), repeated(records))
 
 
 def sgi_score():
@@ -214,20 +218,8 @@ def sgi_score():
     logs[idea] = [r for r in logs[idea] if "effectiveness" in r]  # drop the crashing record
     parts = []
     for n, (key, records) in enumerate(logs.items()):
-        def repeated():
-            for i in range(10**9):
-                r = dict(records[i % len(records)])
-                r["idx"] = f"{r.get('idx', 'X')}_{i}"
-                r["question"] = text(2000)
-                yield r
         part = path("sgi-score", "logs", f"{n + 1}.json")
-        with open(part, "w", encoding="utf-8") as f:
-            f.write("[\n")
-            for i, r in enumerate(repeated()):
-                f.write((",\n" if i else "") + json.dumps(r, ensure_ascii=False))
-                if f.tell() >= SIZE // 5:
-                    break
-            f.write("\n]\n")
+        json_array(part, repeated(records), SIZE // 5)
         parts.append((key, part))
     with open(path("sgi-score", "input.json"), "wb") as f:
         f.write(b"{")
