@@ -8,8 +8,10 @@ let job = null;
 
 function fill() {
   while (job && job.credits > 0 && job.asked < job.file.size) {
-    // The first slice is small: parsing starts as soon as it comes.
-    const end = Math.min(job.file.size, job.asked + (job.asked === 0 ? job.first : job.chunk));
+    // The first slices are small and double up to `chunk`: parsing starts as soon as the first
+    // comes and does not wait long for the next while the reads get going.
+    const end = Math.min(job.file.size, job.asked + Math.min(job.chunk, job.first * 2 ** job.slices));
+    job.slices += 1;
     job.reads.push(job.file.slice(job.asked, end).arrayBuffer());
     job.asked = end;
     job.credits -= 1;
@@ -41,7 +43,7 @@ onmessage = ({ data }) => {
     }
     return;
   }
-  job = { file: data.file, first: data.first, chunk: data.chunk, credits: data.ahead, asked: 0, reads: [], wake: null };
+  job = { file: data.file, first: data.first, chunk: data.chunk, credits: data.ahead, asked: 0, slices: 0, reads: [], wake: null };
   fill();
   read(job).catch((e) => postMessage({ error: String(e && e.message ? e.message : e) }));
 };

@@ -11,6 +11,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 use workbench::compare::{Bootstrap, sample_diff};
+use workbench::detect::DETECT_HEAD_BYTES;
 use workbench::drill::{Filter, filter_report, page, sample_detail, sample_rows, summarize};
 use workbench::prepare::Preparing;
 use workbench::session::Prepared;
@@ -152,7 +153,7 @@ async fn read_dropped(
     name: &str,
     done: f64,
     total: f64,
-) -> Result<(Vec<u8>, Option<Prepared>), String> {
+) -> Result<Read, String> {
     let size = blob.size();
     if size > metrics_core::MAX_FILE_BYTES as f64 {
         return Err(format!(
@@ -167,24 +168,61 @@ async fn read_dropped(
     }
 }
 
-/// A dropped file's bytes as its slices come, in order, straight into wasm memory (no whole
-/// copy in JS), with progress after each and the complete lines parsed between them.
+/// A dropped file, read.
+enum Read {
+    /// Its bytes, and the records parsed while it was read (when its benchmark has a reader
+    /// and they were all good).
+    Whole(Vec<u8>, Option<Prepared>),
+    /// Its records, parsed while it was read; its bytes, still in the slices the browser gave,
+    /// go into wasm memory after the numbers ([`fill_unread`]).
+    Later {
+        head: Vec<u8>,
+        prepared: Prepared,
+        slices: Vec<Uint8Array>,
+    },
+}
+
+/// Largest file whose slices are kept until after its numbers ([`Read::Later`]): such a file
+/// is held twice for a moment (its slices and wasm memory), so a bigger one goes straight into
+/// wasm memory, as its slices come.
+const LATER_MAX_BYTES: usize = 256 << 20;
+
+/// A dropped file's bytes as its slices come, in order, with progress after each and the
+/// complete lines parsed between them. Where the file has a reader and is at most
+/// [`LATER_MAX_BYTES`], the slices are kept as they came and only the bytes not parsed yet are
+/// in wasm memory (the numbers do not wait for a file-sized buffer); otherwise each slice is
+/// copied into one buffer of the file's size (no whole copy in JS).
 struct Filling<'a> {
     name: &'a str,
-    bytes: Vec<u8>,
+    size: usize,
     filled: usize,
     preparing: Option<Preparing>,
+    kept: Kept,
     done: f64,
     total: f64,
+}
+
+enum Kept {
+    /// No slice yet.
+    Nothing,
+    /// The file's bytes so far, of which `given` went to the reader.
+    Whole { bytes: Vec<u8>, given: usize },
+    /// The slices so far, the detection head, and the bytes read and not given to the reader.
+    Slices {
+        slices: Vec<Uint8Array>,
+        head: Vec<u8>,
+        unread: Vec<u8>,
+    },
 }
 
 impl<'a> Filling<'a> {
     fn new(name: &'a str, size: usize, done: f64, total: f64) -> Self {
         Self {
             name,
-            bytes: vec![0u8; size],
+            size,
             filled: 0,
             preparing: None,
+            kept: Kept::Nothing,
             done,
             total,
         }
@@ -197,41 +235,106 @@ impl<'a> Filling<'a> {
     /// The next slice.
     fn push(&mut self, chunk: &Uint8Array) -> Result<(), String> {
         let end = self.filled + chunk.length() as usize;
-        if end > self.bytes.len() {
+        if end > self.size {
             return Err(self.changed());
         }
-        chunk.copy_to(&mut self.bytes[self.filled..end]);
         send(&FromWorker::Progress {
             stage: "reading".into(),
             done: (self.done + end as f64) as usize,
             total: self.total as usize,
         });
-        let read = &self.bytes[..end];
-        if self.filled == 0 {
-            self.preparing = Preparing::start(self.name, read);
+        let last = end == self.size;
+        if let Kept::Nothing = self.kept {
+            let first = chunk.to_vec();
+            self.preparing = Preparing::start(self.name, &first);
+            self.kept = match &self.preparing {
+                Some(_) if self.size <= LATER_MAX_BYTES => Kept::Slices {
+                    slices: Vec::new(),
+                    head: first[..first.len().min(DETECT_HEAD_BYTES)].to_vec(),
+                    unread: Vec::new(),
+                },
+                _ => Kept::Whole {
+                    bytes: vec![0u8; self.size],
+                    given: 0,
+                },
+            };
         }
-        self.preparing = self
-            .preparing
-            .take()
-            .and_then(|p| p.advance(read, end == self.bytes.len()));
+        let unread = match &mut self.kept {
+            Kept::Nothing => return Err(self.changed()),
+            Kept::Whole { bytes, given } => {
+                chunk.copy_to(&mut bytes[self.filled..end]);
+                Unread::Whole(&bytes[..end], given)
+            }
+            Kept::Slices { slices, unread, .. } => {
+                slices.push(chunk.clone());
+                // Once the reader gave up, the slices are all that is kept.
+                if self.preparing.is_some() {
+                    let at = unread.len();
+                    unread.resize(at + chunk.length() as usize, 0);
+                    chunk.copy_to(&mut unread[at..]);
+                }
+                Unread::Slices(unread)
+            }
+        };
         self.filled = end;
+        let Some(preparing) = self.preparing.take() else {
+            return Ok(());
+        };
+        self.preparing = match unread {
+            Unread::Whole(read, given) => {
+                preparing.advance(&read[*given..], last).map(|(p, took)| {
+                    *given += took;
+                    p
+                })
+            }
+            Unread::Slices(unread) => preparing.advance(unread, last).map(|(p, took)| {
+                unread.drain(..took);
+                p
+            }),
+        };
         Ok(())
     }
 
-    fn finish(self) -> Result<(Vec<u8>, Option<Prepared>), String> {
-        if self.filled != self.bytes.len() {
+    fn finish(self) -> Result<Read, String> {
+        if self.filled != self.size {
             return Err(self.changed());
         }
-        Ok((self.bytes, self.preparing.and_then(Preparing::finish)))
+        let prepared = self.preparing.and_then(Preparing::finish);
+        Ok(match (self.kept, prepared) {
+            (Kept::Nothing, _) => Read::Whole(Vec::new(), None),
+            (Kept::Whole { bytes, .. }, prepared) => Read::Whole(bytes, prepared),
+            (Kept::Slices { slices, head, .. }, Some(prepared)) => Read::Later {
+                head,
+                prepared,
+                slices,
+            },
+            // The reader gave up: scoring reads the text (and says what is wrong with it).
+            (Kept::Slices { slices, .. }, None) => Read::Whole(joined(&slices, self.size), None),
+        })
     }
+}
+
+/// Where the bytes not given to the reader are.
+enum Unread<'b> {
+    Whole(&'b [u8], &'b mut usize),
+    Slices(&'b mut Vec<u8>),
+}
+
+/// Slices of `size` bytes in all, copied into one buffer in wasm memory.
+fn joined(slices: &[Uint8Array], size: usize) -> Vec<u8> {
+    let mut bytes = vec![0u8; size];
+    let mut at = 0;
+    for slice in slices {
+        let end = at + slice.length() as usize;
+        slice.copy_to(&mut bytes[at..end]);
+        at = end;
+    }
+    bytes
 }
 
 /// Read here, without a reader worker: slices of [`WORKER_CHUNK_BYTES`], [`READS_AHEAD`] of
 /// them asked for at once (the browser moves them on only while this thread waits).
-async fn read_here(
-    blob: &web_sys::Blob,
-    mut filling: Filling<'_>,
-) -> Result<(Vec<u8>, Option<Prepared>), String> {
+async fn read_here(blob: &web_sys::Blob, mut filling: Filling<'_>) -> Result<Read, String> {
     let (size, name) = (blob.size(), filling.name);
     let ask = |offset: f64| -> Result<(wasm_bindgen_futures::JsFuture, f64), String> {
         let end = (offset + WORKER_CHUNK_BYTES).min(size);
@@ -337,6 +440,8 @@ const READER_STOPPED: &str = "the reader stopped";
 thread_local! {
     /// The reader worker, idle between files.
     static READER: RefCell<Option<Reader>> = const { RefCell::new(None) };
+    /// Files read for later, until their bytes are put in wasm memory ([`fill_unread`]).
+    static UNREAD: RefCell<Vec<Unfilled>> = const { RefCell::new(Vec::new()) };
     /// The reader worker failed once: files are read here from then on.
     static READER_BROKEN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
@@ -350,7 +455,7 @@ thread_local! {
 async fn read_beside<'a>(
     blob: &web_sys::Blob,
     mut filling: Filling<'a>,
-) -> Result<Result<(Vec<u8>, Option<Prepared>), String>, Filling<'a>> {
+) -> Result<Result<Read, String>, Filling<'a>> {
     let Some(reader) = READER.with_borrow_mut(Option::take).or_else(Reader::start) else {
         return Err(filling);
     };
@@ -398,10 +503,12 @@ async fn read_beside<'a>(
     Ok(filling.finish())
 }
 
-/// Bytes of the reader worker's first slice (at least the detection head).
+/// Bytes of the reader worker's first slice (at least the detection head); the next ones
+/// double up to [`READER_CHUNK_BYTES`] (measured, 100k records: the parsing waited 30–60 ms for
+/// the second slice when it was 16 MB; page/CLI 2.07× → 1.84×, medians of 5).
 const READER_FIRST_BYTES: f64 = (1u64 << 20) as f64;
 
-/// Bytes the reader worker reads per slice.
+/// Bytes the reader worker reads per slice, once the first slices doubled up to it.
 const READER_CHUNK_BYTES: f64 = (16u64 << 20) as f64;
 
 /// Slices the reader worker reads ahead of the parsing.
@@ -431,12 +538,29 @@ async fn received_files(parts: &Array, names: Vec<String>) -> Vec<WorkFile> {
     let mut done = 0.0;
     let mut files = Vec::with_capacity(names.len());
     for (name, item) in names.into_iter().zip(items) {
-        let (bytes, prepared, hashing) = match item.dyn_ref::<web_sys::Blob>() {
+        let (file, hashing) = match item.dyn_ref::<web_sys::Blob>() {
             Some(blob) => match read_dropped(blob, &name, done, total).await {
-                Ok((bytes, prepared)) => {
+                Ok(read) => {
                     mark("read");
                     done += blob.size();
-                    (bytes, prepared, None)
+                    // Hashed after the numbers; the report says "" until then.
+                    let file = match read {
+                        Read::Whole(bytes, prepared) => WorkFile::new(name, bytes)
+                            .with_prepared(prepared)
+                            .with_sha256(String::new()),
+                        Read::Later {
+                            head,
+                            prepared,
+                            slices,
+                        } => {
+                            let file =
+                                WorkFile::read_later(name, head, blob.size() as usize, prepared);
+                            let head = file.bytes.clone();
+                            UNREAD.with_borrow_mut(|u| u.push(Unfilled { head, slices }));
+                            file
+                        }
+                    };
+                    (file, None)
                 }
                 Err(message) => {
                     send(&FromWorker::Failed { message });
@@ -446,26 +570,57 @@ async fn received_files(parts: &Array, names: Vec<String>) -> Vec<WorkFile> {
             None => {
                 let array = Uint8Array::new(&item);
                 let hashing = digest(&array);
-                (array.to_vec(), None, Some(hashing))
+                (WorkFile::new(name, array.to_vec()), Some(hashing))
             }
         };
-        files.push((name, bytes, prepared, hashing));
+        files.push((file, hashing));
     }
     let mut out = Vec::with_capacity(files.len());
-    for (name, bytes, prepared, hashing) in files {
-        let file = WorkFile::new(name, bytes).with_prepared(prepared);
-        let file = match hashing {
-            // Hashed after the numbers; the report says "" until then.
-            None => file.with_sha256(String::new()),
+    for (file, hashing) in files {
+        out.push(match hashing {
+            None => file,
             Some(hashing) => match hex_of(hashing).await {
                 Some(sha256) => file.with_sha256(sha256),
                 None => file,
             },
-        };
-        out.push(file);
+        });
     }
     mark("hashed (WebCrypto)");
     out
+}
+
+/// A file read for later ([`Read::Later`]): its head (its bytes as held until then) and slices.
+struct Unfilled {
+    head: std::sync::Arc<Vec<u8>>,
+    slices: Vec<Uint8Array>,
+}
+
+/// Put the bytes of the files read for later ([`Read::Later`]) into wasm memory, in place of
+/// their heads, wherever they are held (the held files and the scored jobs' copies).
+fn fill_unread() {
+    for Unfilled { head, slices } in UNREAD.with_borrow_mut(std::mem::take) {
+        STATE.with_borrow_mut(|state| {
+            let size = state
+                .files
+                .iter()
+                .find(|h| std::sync::Arc::ptr_eq(&h.file.bytes, &head))
+                .map(|h| h.file.size);
+            // A file no longer held (removed before its bytes came) needs none.
+            let Some(size) = size else { return };
+            let bytes = std::sync::Arc::new(joined(&slices, size));
+            let files = state
+                .files
+                .iter_mut()
+                .map(|h| &mut h.file)
+                .chain(state.scored.iter_mut().flat_map(|s| s.files.iter_mut()));
+            for file in files {
+                if std::sync::Arc::ptr_eq(&file.bytes, &head) {
+                    file.bytes = bytes.clone();
+                }
+            }
+        });
+        mark("bytes in memory");
+    }
 }
 
 async fn handle_one(data: JsValue) {
@@ -671,12 +826,32 @@ async fn handle_one(data: JsValue) {
     if keyed_by_hash {
         hash_pending().await;
     }
-    STATE.with_borrow_mut(|state| {
-        if state.unpublished {
+    let published = STATE.with_borrow_mut(|state| {
+        let unpublished = state.unpublished;
+        if unpublished {
             publish(state);
         }
+        unpublished
     });
+    if published {
+        pause(PAUSE_AFTER_NUMBERS_MS).await;
+        STATE.with_borrow_mut(publish_rest);
+    }
     hash_pending().await;
+}
+
+/// How long the worker leaves the page alone after sending it the numbers: the chart data and
+/// hashes that follow would otherwise be decoded, or take the cores, while the page draws the
+/// table (measured in Chromium, 100k records: table drawn 11–70 ms after the numbers came;
+/// 5–16 ms with this pause).
+const PAUSE_AFTER_NUMBERS_MS: i32 = 40;
+
+/// A timer of `ms` milliseconds.
+async fn pause(ms: i32) {
+    let done = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(done).await;
 }
 
 /// Fill a file's hash, known now, wherever it was left empty: the held file, the scored jobs'
@@ -713,7 +888,7 @@ fn rescore(state: &mut State) {
             FileView {
                 index,
                 name: h.file.name.clone(),
-                size_bytes: h.file.bytes.len(),
+                size_bytes: h.file.size,
                 detected: DetectedView {
                     benchmark: detected.benchmark,
                     role: detected.role.key().to_string(),
@@ -792,7 +967,8 @@ fn score(state: &mut State) {
     state.filtered = None;
 }
 
-/// Send the page the scored jobs' views (`Scored`), then what the charts and samples draw.
+/// Send the page the scored jobs' views (`Scored`); [`publish_rest`] sends what the charts and
+/// samples draw.
 fn publish(state: &mut State) {
     state.unpublished = false;
     let mut views = Vec::new();
@@ -863,8 +1039,11 @@ fn publish(state: &mut State) {
         elapsed_ms: js_sys::Date::now() - state.started,
         phases: PHASES.with_borrow_mut(std::mem::take),
     });
-    // What the samples and charts tabs draw, after the table is on its way: the chart data
-    // and the filter choices, not the rows (the page asks for the window it shows).
+}
+
+/// Send the page what the samples and charts tabs draw, after the table is drawn: the chart
+/// data and the filter choices, not the rows (the page asks for the window it shows).
+fn publish_rest(state: &mut State) {
     for s in &mut state.scored {
         workbench::session::fill_samples(&mut s.outcome);
     }
@@ -881,6 +1060,7 @@ fn publish(state: &mut State) {
 /// Hash the files left for later and fill their hash into the reports, here and on the page:
 /// by WebCrypto (it copies the bytes), in wasm past [`WEBCRYPTO_MAX_BYTES`].
 async fn hash_pending() {
+    fill_unread();
     let pending: Vec<(std::sync::Arc<Vec<u8>>, String)> = STATE.with_borrow(|state| {
         state
             .files

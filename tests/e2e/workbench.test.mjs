@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { startServer, launchBrowser, scoreJson, tempDir, pageMetrics, artifacts } from './support.mjs';
 
 let server;
@@ -34,7 +35,9 @@ function pairsFile(dir, name, n) {
 
 test('a dropped JSONL file shows the CLI\'s QWK and a confusion heat map', async () => {
   const dir = tempDir('pairs');
-  const good = pairsFile(dir, 'model_a.jsonl', 500);
+  // Past the detection head (64 KB): the worker scores it from the records parsed as it was
+  // read and takes its bytes in after the numbers.
+  const good = pairsFile(dir, 'model_a.jsonl', 5000);
   const expected = scoreJson(['pairs', good]);
 
   const page = await browser.newPage();
@@ -49,6 +52,10 @@ test('a dropped JSONL file shows the CLI\'s QWK and a confusion heat map', async
     assert.equal(metrics[`overall/${key}`], value, `${key} on the page equals the CLI`);
   }
   assert.equal(typeof metrics['overall/qwk'], 'number');
+  // The hash (of the bytes taken in after the numbers) is the file's.
+  await page.locator('section.card[data-files~="model_a.jsonl"][data-hashed="true"]').waitFor();
+  const exported = JSON.parse(await card.locator('button[data-export="json"]').getAttribute('data-content'));
+  assert.equal(exported.inputs[0].sha256, createHash('sha256').update(readFileSync(good)).digest('hex'));
 
   await page.click('button[data-tab="charts"]');
   const heatmap = page.locator('section.card[data-files~="model_a.jsonl"] figure[data-chart="pairs-confusion"] svg');

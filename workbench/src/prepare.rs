@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! start    name + first slice → detection → the benchmark's reader (or none)
-//! advance  bytes read so far  → the lines not yet given (UTF-8 checked piece by piece)
+//! advance  bytes not given yet → their complete lines (UTF-8 checked piece by piece)
 //! finish   the records        → WorkFile::with_prepared, taken by the benchmark's score
 //! ```
 //! Only a reader that read the whole file without an error gives records: on any error (not
@@ -22,9 +22,8 @@ use crate::session::Prepared;
 /// A file being parsed as it is read.
 pub struct Preparing {
     reader: Box<dyn Prepare>,
-    /// Bytes given to the reader so far.
-    given: usize,
-    /// Bytes searched for a line break so far (a long line is not searched again each slice).
+    /// Bytes at the start of the unread ones searched for a line break so far (a long line is
+    /// not searched again each slice).
     searched: usize,
 }
 
@@ -40,29 +39,30 @@ impl Preparing {
         let reader = role.benchmark()?.prepare(name, role, text)?;
         Some(Self {
             reader,
-            given: 0,
             searched: 0,
         })
     }
 
-    /// Give the reader the lines of `read` (the file's bytes read so far, `last` when that is
-    /// all of them) it has not had; `None` when it gave up.
-    pub fn advance(mut self, read: &[u8], last: bool) -> Option<Self> {
+    /// Give the reader the complete lines at the start of `unread` (the bytes read and not
+    /// given yet, all of them when `last`); with how many bytes it took (the caller gives the
+    /// rest again, with what follows, next time). `None` when it gave up.
+    pub fn advance(mut self, unread: &[u8], last: bool) -> Option<(Self, usize)> {
         let end = match last {
-            true => read.len(),
+            true => unread.len(),
             false => {
-                let from = self.searched.max(self.given);
-                self.searched = read.len();
-                match read[from..].iter().rposition(|&b| b == b'\n') {
+                let from = self.searched.min(unread.len());
+                self.searched = unread.len();
+                match unread[from..].iter().rposition(|&b| b == b'\n') {
                     Some(at) => from + at + 1,
-                    None => return Some(self),
+                    None => return Some((self, 0)),
                 }
             }
         };
-        let piece = metrics_core::text::from_utf8(&read[self.given..end]).ok()?;
+        let piece = metrics_core::text::from_utf8(&unread[..end]).ok()?;
         self.reader.push(piece).ok()?;
-        self.given = end;
-        Some(self)
+        // What is left is the start of a line: searched already.
+        self.searched = unread.len() - end;
+        Some((self, end))
     }
 
     /// The records, once the whole file was given.
@@ -75,12 +75,13 @@ impl Preparing {
 mod tests {
     use super::*;
     use crate::session::{ScoreOptions, WorkFile, score_files};
+    use metrics_core::InputFile;
 
     /// Scored from records parsed in slices of every size, a file gives the report it gives
     /// parsed whole; a file that fails gives up and fails as it does whole.
     #[test]
     fn slices_give_the_whole_files_report() {
-        let good: String = (0..200)
+        let good: String = (0..2_000)
             .map(|i| {
                 format!(
                     "{{\"id\": \"r{i}\", \"gold\": {}, \"pred\": {}, \"t\": \"这是\"}}\r\n",
@@ -107,14 +108,33 @@ mod tests {
             for slice in [1, 7, 100, 4096, bytes.len()] {
                 let head = &bytes[..DETECT_HEAD_BYTES.min(bytes.len())];
                 let mut preparing = Preparing::start("p.jsonl", head);
-                let mut read = 0;
+                let (mut read, mut given) = (0, 0);
                 while read < bytes.len() {
                     read = (read + slice).min(bytes.len());
-                    preparing =
-                        preparing.and_then(|p| p.advance(&bytes[..read], read == bytes.len()));
+                    preparing = preparing
+                        .and_then(|p| p.advance(&bytes[given..read], read == bytes.len()))
+                        .map(|(p, took)| {
+                            given += took;
+                            p
+                        });
                 }
                 let prepared = preparing.and_then(Preparing::finish);
                 assert_eq!(prepared.is_some(), prepares, "slice {slice}");
+                // Scored before its bytes came (the browser's big files): records only.
+                if let Some(prepared) = prepared.clone() {
+                    let later =
+                        WorkFile::read_later("p.jsonl", head.to_vec(), bytes.len(), prepared);
+                    assert!(head.len() < bytes.len(), "a file past its head");
+                    assert!(later.text().is_err(), "no text before the bytes came");
+                    let scored = score_files(&[later], &ScoreOptions::default());
+                    let hashed_later = format!("{whole:?}")
+                        .replace(&InputFile::from_bytes("p.jsonl", &bytes).sha256, "");
+                    assert_eq!(
+                        format!("{scored:?}"),
+                        hashed_later,
+                        "slice {slice}, read later"
+                    );
+                }
                 let file = WorkFile::new("p.jsonl", bytes.clone()).with_prepared(prepared);
                 let sliced = score_files(&[file], &ScoreOptions::default());
                 assert_eq!(format!("{sliced:?}"), format!("{whole:?}"), "slice {slice}");

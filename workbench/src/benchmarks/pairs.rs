@@ -81,14 +81,20 @@ impl Benchmark for PairsBenchmark {
         _variant: Variant,
     ) -> Result<Scored, InputError> {
         let i = required(job, PAIRS)?;
-        let pairs = match files.get(i).and_then(WorkFile::prepared::<Pairs>) {
-            Some(pairs) => pairs.clone(),
-            None => {
-                let (name, text) = file(files, i)?;
-                parse_pairs(name, text)?
-            }
-        };
-        let report = score_pairs(input(files, i)?, &pairs, &PairsOptions::default());
+        let options = PairsOptions::default();
+        // Records parsed while the file was read are shared, not copied.
+        if let Some(prepared) = files.get(i).and_then(|f| f.prepared.as_ref())
+            && let Some(pairs) = prepared.0.downcast_ref::<Pairs>()
+        {
+            let report = score_pairs(input(files, i)?, pairs, &options);
+            return Ok(Scored {
+                report,
+                records: Some(prepared.0.clone()),
+            });
+        }
+        let (name, text) = file(files, i)?;
+        let pairs = parse_pairs(name, text)?;
+        let report = score_pairs(input(files, i)?, &pairs, &options);
         Ok(Scored::with_records(report, pairs))
     }
 
