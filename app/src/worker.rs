@@ -412,16 +412,28 @@ impl Reader {
         })
     }
 
-    /// The reader's next message.
-    async fn next(&self) -> JsValue {
+    /// The reader's next message; [`READER_STOPPED`] when none came for `limit_ms` (a worker
+    /// can die without an error event).
+    async fn next(&self, limit_ms: i32) -> JsValue {
+        let since = js_sys::Date::now();
         loop {
             if let Some(message) = self.inbox.borrow_mut().pop_front() {
                 return message;
             }
+            if js_sys::Date::now() - since >= f64::from(limit_ms) {
+                return JsValue::from_str(READER_STOPPED);
+            }
+            let mut timer = None;
             let arrived = js_sys::Promise::new(&mut |resolve, _reject| {
+                timer = scope()
+                    .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, limit_ms)
+                    .ok();
                 *self.waker.borrow_mut() = Some(resolve);
             });
             let _ = wasm_bindgen_futures::JsFuture::from(arrived).await;
+            if let Some(timer) = timer {
+                scope().clear_timeout_with_handle(timer);
+            }
         }
     }
 }
@@ -434,7 +446,15 @@ impl Drop for Reader {
     }
 }
 
-/// What the inbox gets when the reader worker fails (its script did not load or threw).
+/// Longest wait for the reader's first slice (1 MB: milliseconds); the file is then read here.
+const READER_FIRST_SILENT_MS: i32 = 10_000;
+
+/// Longest wait for the reader's next slice (16 MB takes ~20–60 ms from a local disk; a slow
+/// network drive gets a minute); reading the file then fails.
+const READER_SILENT_MS: i32 = 60_000;
+
+/// What the inbox gets when the reader worker fails (its script did not load or threw), and
+/// what [`Reader::next`] gives when it stopped answering.
 const READER_STOPPED: &str = "the reader stopped";
 
 thread_local! {
@@ -470,7 +490,11 @@ async fn read_beside<'a>(
         return Err(filling);
     }
     loop {
-        let message = reader.next().await;
+        let limit = match filling.filled {
+            0 => READER_FIRST_SILENT_MS,
+            _ => READER_SILENT_MS,
+        };
+        let message = reader.next(limit).await;
         if let Some(buffer) = message.dyn_ref::<js_sys::ArrayBuffer>() {
             let _ = reader.worker.post_message(&JsValue::from_str("next"));
             if let Err(e) = filling.push(&Uint8Array::new(buffer)) {

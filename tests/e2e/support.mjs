@@ -26,9 +26,9 @@ export function scoreJson(args) {
 }
 
 /** Starts `scorebench serve` on 127.0.0.1:0 and resolves with { url, stop, db } (db: its SQLite file). */
-export async function startServer() {
+export async function startServer({ dist = join(root, 'dist') } = {}) {
   const dir = tempDir('server');
-  const child = spawn(scorebench, ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'db.sqlite3'), '--dist', join(root, 'dist')], {
+  const child = spawn(scorebench, ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'db.sqlite3'), '--dist', dist], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout });

@@ -3,10 +3,10 @@
 // file shows its file:line message while the good one still scores, and deep links load the app.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { startServer, launchBrowser, scoreJson, tempDir, pageMetrics, artifacts } from './support.mjs';
+import { startServer, launchBrowser, scoreJson, tempDir, pageMetrics, artifacts, root } from './support.mjs';
 
 let server;
 let browser;
@@ -110,4 +110,41 @@ test('deep links load the app; an unknown leaderboard is a 404 page', async () =
   const missing = await page.goto(new URL('/leaderboard/no-such-board', server.url).href);
   assert.equal(missing.status(), 404);
   await page.close();
+});
+
+test('without a working reader worker (its script missing, or silent) the worker reads the file itself', async () => {
+  const dir = tempDir('reader');
+  const file = pairsFile(dir, 'model_r.jsonl', 5000);
+  const expected = scoreJson(['pairs', file]);
+  const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');
+  const readers = [
+    ['missing', null],
+    // Takes the file and sends nothing: the worker waits 10 s for the first slice.
+    ['silent', 'onmessage = () => {};'],
+  ];
+  for (const [why, script] of readers) {
+    // The app as built, with the reader worker's script replaced (or gone).
+    const dist = join(tempDir('dist'), 'dist');
+    cpSync(join(root, 'dist'), dist, { recursive: true });
+    for (const f of ['read-worker.js', 'read-worker.js.gz', 'read-worker.js.br']) rmSync(join(dist, f), { force: true });
+    if (script !== null) writeFileSync(join(dist, 'read-worker.js'), script);
+    const own = await startServer({ dist });
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(own.url);
+    const started = Date.now();
+    await page.setInputFiles('input[type=file]', file);
+    const card = page.locator('section.card[data-files~="model_r.jsonl"]');
+    await card.locator('[data-metric="qwk"][data-subset="overall"]').waitFor({ timeout: 30_000 });
+    if (script !== null) assert.ok(Date.now() - started >= 10_000, `${why}: waited for the reader first`);
+    const metrics = await pageMetrics(page, 'section.card[data-files~="model_r.jsonl"]');
+    assert.equal(metrics['overall/qwk'], expected.overall.metrics.qwk, `${why}: qwk`);
+    await page.locator('section.card[data-files~="model_r.jsonl"][data-hashed="true"]').waitFor();
+    const exported = JSON.parse(await card.locator('button[data-export="json"]').getAttribute('data-content'));
+    assert.equal(exported.inputs[0].sha256, sha256, `${why}: the file's hash`);
+    assert.deepEqual(errors, [], `${why}: no page errors`);
+    await page.close();
+    assert.equal(await own.stop(), 0);
+  }
 });
