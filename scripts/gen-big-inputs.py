@@ -18,6 +18,8 @@ Records are synthetic but shaped like the golden cases; text fields are padded s
 count stays realistic. Usage: [STEPS="pairs msqa …"] gen-big-inputs.py OUT [SIZE_MB]"""
 import json, os, random, sys
 
+if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
+    sys.exit(__doc__)
 OUT = sys.argv[1]
 SIZE = int(float(sys.argv[2] if len(sys.argv) > 2 else os.environ.get("SIZE_MB", "300")) * 1e6)
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

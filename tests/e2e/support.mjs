@@ -2,7 +2,7 @@
 // and Debian's Chromium driven by playwright-core (tools/node_modules).
 import { spawn, execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { mkdtempSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,8 +16,18 @@ export const scorebench = process.env.SCOREBENCH_BIN ?? join(root, 'target', 'de
 export const artifacts = join(root, 'tests', 'e2e', 'artifacts');
 mkdirSync(artifacts, { recursive: true });
 
+// Scratch directories go when the process ends (the browser and servers are stopped by then),
+// unless KEEP_TEMP=1 (to look at what a failed test left).
+const scratch = [];
+process.on('exit', () => {
+  if (process.env.KEEP_TEMP === '1') return;
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
 export function tempDir(tag) {
-  return mkdtempSync(join(tmpdir(), `scorebench-e2e-${tag}-`));
+  const dir = mkdtempSync(join(tmpdir(), `scorebench-e2e-${tag}-`));
+  scratch.push(dir);
+  return dir;
 }
 
 /** Runs `scorebench score … --json` and returns the parsed report. */
