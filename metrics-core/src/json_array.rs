@@ -46,6 +46,32 @@ pub(crate) fn for_each_in_seq<E>(
     run(text, each, true)
 }
 
+/// The first element of the top-level array `text` for which `wanted(number, &element)` holds
+/// (`number` 1-based), read one element at a time: a detail view of a gigabyte file does not
+/// build its tree. The whole text is still checked, so the errors are those of
+/// `serde_json::from_str::<Vec<Value>>`.
+pub fn find(
+    text: &str,
+    mut wanted: impl FnMut(usize, &Value) -> bool,
+) -> Result<Option<Value>, serde_json::Error> {
+    let mut found = None;
+    let read = for_each_in_seq(Text::Whole(text), |number, value| {
+        if found.is_none() && wanted(number, &value) {
+            found = Some(value);
+        }
+        Ok::<(), std::convert::Infallible>(())
+    });
+    match read {
+        Ok(()) => Ok(found),
+        Err(ArrayError::Json(e)) => Err(e),
+        // (for_each_in_seq reports a non-array as `Json`; kept total all the same)
+        Err(ArrayError::NotArray(kind)) => Err(serde::de::Error::custom(format!(
+            "invalid type: {kind}, expected a sequence"
+        ))),
+        Err(ArrayError::Element(never)) => match never {},
+    }
+}
+
 fn run<E, F: FnMut(usize, Value) -> Result<(), E>>(
     text: Text<'_>,
     each: F,
@@ -176,6 +202,29 @@ mod tests {
         );
         assert_eq!(format!("{whole:?}"), format!("{streamed:?}"), "{text:?}");
         whole
+    }
+
+    /// `find` gives the element `Vec<Value>` has at that place, and its errors.
+    #[test]
+    fn find_is_the_whole_arrays_element() {
+        let text = "[1, {\"id\": \"a\"}, {\"id\": \"b\", \"x\": [2]}, null]";
+        let whole = serde_json::from_str::<Vec<Value>>(text).unwrap();
+        for n in 1..=5 {
+            assert_eq!(
+                find(text, |i, _| i == n).unwrap(),
+                whole.get(n - 1).cloned(),
+                "{n}"
+            );
+        }
+        let by_id = find(text, |_, v| v.get("id").is_some_and(|id| id == "b")).unwrap();
+        assert_eq!(by_id, Some(whole[2].clone()));
+        for broken in ["[1, 2", "[1, 2] x", "{\"a\": 1}", "3", "", "[{\"a\" 1}]"] {
+            let want = serde_json::from_str::<Vec<Value>>(broken)
+                .unwrap_err()
+                .to_string();
+            let got = find(broken, |_, _| true).unwrap_err().to_string();
+            assert_eq!(got, want, "{broken:?}");
+        }
     }
 
     #[test]

@@ -19,7 +19,7 @@ pub mod accuracy;
 pub mod confusion;
 pub mod error;
 pub mod imports;
-mod json_array;
+pub mod json_array;
 pub mod kendall_tau_b;
 pub mod numpy_sum;
 pub mod pairs;

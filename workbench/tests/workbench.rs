@@ -186,6 +186,7 @@ fn msqa_evaluations() -> Vec<(String, String)> {
 
 #[test]
 fn msqa_evaluation_json_is_detected_and_scored_as_the_api_does() {
+    let mut checked_details = 0;
     for (name, text) in msqa_evaluations() {
         assert_eq!(
             detect(&name, text.as_bytes()).role,
@@ -203,7 +204,27 @@ fn msqa_evaluation_json_is_detected_and_scored_as_the_api_does() {
             expected.as_ref(),
             "{name}"
         );
+        // Each sample's detail shows its record's texts, read from the file (the records keep
+        // no reasoning).
+        if outcomes[0].result.is_err() {
+            continue;
+        }
+        let files = [WorkFile::new(&name, text.clone().into_bytes())];
+        let records: Vec<Value> = serde_json::from_str(&text).unwrap();
+        for (i, record) in records.iter().enumerate() {
+            let detail = workbench::drill::sample_detail(&files, &outcomes[0], i).unwrap();
+            for (label, key) in [
+                ("Reasoning", "reasoning_content"),
+                ("Model reply", "content"),
+            ] {
+                let shown = detail.fields.iter().find(|(l, _)| l == label);
+                let want = record["generation"][key].as_str();
+                assert_eq!(shown.map(|(_, t)| t.as_str()), want, "{name} {i} {label}");
+            }
+        }
+        checked_details += records.len();
     }
+    assert!(checked_details >= 10, "{checked_details}");
 }
 
 fn work_files(paths: &[PathBuf]) -> Vec<WorkFile> {
@@ -339,6 +360,7 @@ fn sasbench_cases_score_as_score_predictions_and_score_raw() {
 
 #[test]
 fn eotgc_and_sgi_cases_score_as_their_apis() {
+    let mut essay_details = 0;
     for dir in std::fs::read_dir(golden_root().join("eotgc")).unwrap() {
         let dir = dir.unwrap().path();
         let files = work_files(&files_under(&dir));
@@ -365,7 +387,30 @@ fn eotgc_and_sgi_cases_score_as_their_apis() {
             expected.as_ref(),
             "{dir:?}"
         );
+        // A Track 1 sample's detail shows the gold record with its id, read from the file.
+        let (Ok(scored), true) = (&outcomes[0].result, dir.join("gold.json").exists()) else {
+            continue;
+        };
+        let gold: Vec<Value> = serde_json::from_str(&read(&dir.join("gold.json"))).unwrap();
+        let samples = scored.report.samples.as_deref().unwrap_or_default();
+        for (i, sample) in samples.iter().enumerate() {
+            let detail = workbench::drill::sample_detail(&files, &outcomes[0], i).unwrap();
+            // Ids are numbers or strings in the files, text in the samples.
+            let text = |v: &Value| v.as_str().map_or_else(|| v.to_string(), str::to_string);
+            let record = gold
+                .iter()
+                .find(|r| text(&r["id"]) == text(&sample["id"]))
+                .unwrap();
+            let essay = detail.fields.iter().find(|(l, _)| l == "Essay");
+            assert_eq!(
+                essay.map(|(_, t)| t.as_str()),
+                record["content"].as_str(),
+                "{dir:?} {i}"
+            );
+            essay_details += 1;
+        }
     }
+    assert!(essay_details >= 20, "{essay_details}");
     let mut logs = 0;
     for path in files_under(&golden_root().join("sgibench")) {
         let name = rel(&path);

@@ -29,7 +29,7 @@ use crate::session::{
 use crate::table::{OVERALL, TableStyle};
 use metrics_core::eotgc::{self, ClassEssay, Comment, Level, Prediction, track1_scores};
 use metrics_core::report::{MetricValue, Metrics, Overall, Subset};
-use metrics_core::{InputError, Report};
+use metrics_core::{InputError, Report, json_array};
 
 pub struct Eotgc;
 
@@ -386,14 +386,12 @@ impl Benchmark for Eotgc {
         let gold = files
             .get(gold)
             .ok_or_else(|| InputError::whole_file(&job.title, "the gold file is gone"))?;
-        let records: Vec<Value> = serde_json::from_str(gold.text()?).map_err(|e| {
-            InputError::whole_file(&gold.name, format!("expected a JSON array: {e}"))
-        })?;
         let id = text_of(sample.get("id"));
-        let record = records.into_iter().find(|r| {
+        let record = json_array::find(gold.text()?, |_, r| {
             let rid = r.get("id").map(|v| text_of(Some(v)));
             rid.as_deref() == Some(id.as_str())
-        });
+        })
+        .map_err(|e| InputError::whole_file(&gold.name, format!("expected a JSON array: {e}")))?;
         let fields = record
             .as_ref()
             .and_then(Value::as_object)

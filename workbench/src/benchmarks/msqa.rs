@@ -19,8 +19,8 @@ use crate::session::{
     Job, Outcome, PlanFile, Scored, Variant, WorkFile, file, input, prediction_source,
 };
 use crate::table::TableStyle;
-use metrics_core::InputError;
 use metrics_core::msqa::{self, Judgement, Tally, paper};
+use metrics_core::{InputError, json_array};
 
 pub struct Msqa;
 
@@ -126,7 +126,9 @@ impl Benchmark for Msqa {
         }
         let i = crate::session::required(job, EVALUATION)?;
         let (name, text) = file(files, i)?;
-        let records = msqa::parse_evaluation(name, text)?;
+        // As the CLI: the reasoning is dropped as each record is read (the rule only sees
+        // whether it is there; the detail view reads it from the file).
+        let records = msqa::parse_evaluation_with(name, text, msqa::drop_unjudged_text)?;
         if variant == Variant::Corrected {
             return paper_report(files, i, &paper::from_evaluation(records));
         }
@@ -200,10 +202,9 @@ impl Benchmark for Msqa {
         let number = sample.get("record").and_then(Value::as_u64).unwrap_or(0) as usize;
         let text = main.text()?;
         let record = if text.trim_start().starts_with('[') {
-            let array: Vec<Value> = serde_json::from_str(text).map_err(|e| {
+            json_array::find(text, |n, _| n == number).map_err(|e| {
                 InputError::whole_file(&main.name, format!("expected a JSON array: {e}"))
-            })?;
-            array.into_iter().nth(number.saturating_sub(1))
+            })?
         } else {
             object_at_line(&main.name, text, number)
                 .ok()

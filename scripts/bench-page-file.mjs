@@ -1,0 +1,60 @@
+// One file (or several) dropped into the workbench in headless Chromium against the real
+// server: time to the first number of the named benchmark, Chromium's peak RSS above the idle tab
+// against the files' size, and the same number from the CLI (`scorebench score ARGS --json`) on
+// the same files. For the gigabyte runs of other benchmarks than gold/pred (issue 16, item 2).
+//   SCOREBENCH_BIN=target/release/scorebench node scripts/bench-page-file.mjs BENCHMARK METRIC FILE... -- CLI_ARGS...
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { startServer, launchBrowser, scorebench } from '../tests/e2e/support.mjs';
+
+const args = process.argv.slice(2);
+const cut = args.indexOf('--');
+if (args.length < 3 || cut < 3) {
+  console.error('usage: bench-page-file.mjs BENCHMARK METRIC FILE... -- CLI_ARGS...');
+  process.exit(2);
+}
+const [benchmark, metric, ...files] = args.slice(0, cut);
+const cliArgs = args.slice(cut + 1);
+const size = files.reduce((n, f) => n + statSync(f).size, 0);
+const mb = (b) => (b / 1e6).toFixed(0);
+
+function chromiumRssKb() {
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmd.includes('chromium') || !cmd.includes('scorebench-e2e-profile')) continue;
+      const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
+      if (m) total += Number(m[1]);
+    } catch { /* gone */ }
+  }
+  return total;
+}
+
+const started = Date.now();
+const report = JSON.parse(execFileSync(scorebench, ['score', ...cliArgs, '--json'], { encoding: 'utf8', maxBuffer: 1 << 30 }));
+const cliMs = Date.now() - started;
+const server = await startServer();
+const browser = await launchBrowser();
+const page = await browser.newPage();
+await page.goto(server.url);
+await page.locator('.outcomes').waitFor({ state: 'attached' });
+await page.evaluate(() => document.body.dispatchEvent(new DragEvent('dragenter', { bubbles: true })));
+await page.locator('.outcomes[data-ready="true"]').waitFor({ state: 'attached' });
+const idle = chromiumRssKb();
+let peak = idle;
+const sampler = setInterval(() => { peak = Math.max(peak, chromiumRssKb()); }, 100);
+const t0 = Date.now();
+await page.setInputFiles('input[type=file]', files);
+const cell = `section.card[data-benchmark="${benchmark}"] [data-metric="${metric}"][data-subset="overall"]`;
+await page.locator(cell).first().waitFor({ timeout: 900_000 });
+const ms = Date.now() - t0;
+await new Promise((r) => setTimeout(r, 2000)); // the hash and chart data that follow
+clearInterval(sampler);
+const value = JSON.parse(await page.locator(cell).first().getAttribute('data-value'));
+const want = report.overall.metrics[metric];
+console.log(`${benchmark}, ${files.length} file(s), ${mb(size)} MB: CLI ${cliMs} ms, page first number ${ms} ms ` +
+  `(${(ms / cliMs).toFixed(2)}×); Chromium peak ${mb(peak * 1024)} MB, ${mb((peak - idle) * 1024)} MB above the idle tab ` +
+  `(${((peak - idle) * 1024 / size).toFixed(2)}× the input); ${metric} ${value === want ? 'same as the CLI' : `DIFFERS: page ${value}, CLI ${want}`}`);
+await browser.close();
+await server.stop();
