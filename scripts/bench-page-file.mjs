@@ -47,7 +47,17 @@ const sampler = setInterval(() => { peak = Math.max(peak, chromiumRssKb()); }, 1
 const t0 = Date.now();
 await page.setInputFiles('input[type=file]', files);
 const cell = `section.card[data-benchmark="${benchmark}"] [data-metric="${metric}"][data-subset="overall"]`;
-await page.locator(cell).first().waitFor({ timeout: 900_000 });
+// The number, or the card's error / the page's alert when scoring failed.
+const failed = `section.card[data-benchmark="${benchmark}"] [data-testid="file-error"], [role="alert"]`;
+await page.locator(`${cell}, ${failed}`).first().waitFor({ timeout: 900_000 });
+if (await page.locator(failed).count() > 0) {
+  console.log(`${benchmark}: failed after ${Date.now() - t0} ms: ${await page.locator(failed).first().innerText()}`);
+  clearInterval(sampler);
+  console.log(`Chromium peak ${mb(peak * 1024)} MB, ${mb((peak - idle) * 1024)} MB above the idle tab`);
+  await browser.close();
+  await server.stop();
+  process.exit(1);
+}
 const ms = Date.now() - t0;
 await new Promise((r) => setTimeout(r, 2000)); // the hash and chart data that follow
 clearInterval(sampler);

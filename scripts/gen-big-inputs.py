@@ -84,11 +84,12 @@ def eotgc():
 
 def msqa():
     def record(i):
-        answer = rng.choice(["YES", "NO"])
+        answer, gold = rng.choice(["YES", "NO"]), rng.choice(["YES", "NO"])
+        # The stored pred and result as the toolkit writes them (the rule's own: no warnings).
         return {"id": f"{i:032x}", "task": "Material", "subtask": rng.choice(["properties", "synthesis"]),
                 "question": text(300) + "\nYou must answer the question with YES or NO.",
                 "generation": {"reasoning_content": text(2500), "content": text(80) + " " + answer},
-                "gold": rng.choice(["YES", "NO"]), "pred": answer, "result": None,
+                "gold": gold, "pred": answer, "result": answer == gold,
                 "usage": {"completion_tokens": rng.randint(10, 4000), "finish_reason": "stop"}}
     json_array(path("msqa", "evaluation.json"), (record(i) for i in range(10**9)))
 

@@ -228,6 +228,11 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "files.shared" => ("shared", "共用"),
         "files.model_n" => ("model", "模型"),
         "export" => ("Export: ", "导出："),
+        "warnings" => ("warnings", "条警告"),
+        "warnings.more" => (
+            "more not shown: the JSON export has every warning",
+            "条未显示：JSON 导出包含全部警告",
+        ),
         "samples.all_subsets" => ("all subsets", "全部子集"),
         "samples.all_errors" => ("all error types", "全部错误类型"),
         "samples.min" => ("disagreement ≥ ", "差异 ≥ "),

@@ -1036,3 +1036,32 @@ mod imports {
         compared(&runs[0], &runs[1], &["accuracy"]);
     }
 }
+
+/// A SAS-Bench job past the browser's limit is refused before it is parsed, naming its biggest
+/// file and the CLI; the same files under it score.
+#[test]
+fn sasbench_past_the_page_limit_is_refused_with_the_cli_named() {
+    let case = golden_root().join("sasbench/case_24");
+    let taxonomy = case.join("datasets/error_type.jsonl");
+    let prediction = with_suffix(
+        &case.join("datasets_GoldenModel_Scored"),
+        "_prediction.jsonl",
+    )
+    .into_iter()
+    .next()
+    .unwrap();
+    let files = work_files(&[taxonomy, prediction]);
+    let scored = score_files(&files, &ScoreOptions::default());
+    assert!(scored[0].result.is_ok());
+    let mut big = files.clone();
+    // Its size as the worker gives it for a file read in slices.
+    big[1].size = workbench::benchmarks::sasbench::PAGE_MAX_BYTES;
+    let refused = score_files(&big, &ScoreOptions::default());
+    let e = refused[0].result.as_ref().unwrap_err();
+    assert_eq!(e.path, big[1].name, "{e}");
+    assert!(
+        e.message.contains("the browser scores at most 536870912"),
+        "{e}"
+    );
+    assert!(e.message.contains("scorebench score sasbench"), "{e}");
+}

@@ -14,6 +14,13 @@ fn breakable(label: &str) -> String {
     label.replace('_', "_\u{200b}")
 }
 
+/// Warnings listed on the page (a gigabyte file can have one per record; the JSON export has
+/// them all).
+const WARNINGS_SHOWN: usize = 200;
+
+/// Largest export also put in its button's `data-content` (what the tests read).
+const EXPORT_ATTRIBUTE_MAX_BYTES: usize = 1 << 20;
+
 #[component]
 pub fn ReportTable(
     report: Report,
@@ -94,7 +101,9 @@ pub fn ReportTable(
     .into_iter()
     .map(|(label, ext, mime, content)| {
         let file_name = format!("{stem}.{ext}");
-        let for_click = content.clone();
+        // Tests read a small export from the page; a big one is only downloaded.
+        let attribute = (content.len() <= EXPORT_ATTRIBUTE_MAX_BYTES).then(|| content.clone());
+        let for_click = content;
         // The JSON names its inputs' SHA-256s: it waits for them (the worker hashes dropped
         // files after their numbers; the card is drawn again when they come).
         let pending = ext == "json" && hash_pending;
@@ -104,7 +113,7 @@ pub fn ReportTable(
                 data-export=ext
                 disabled=pending
                 title=pending.then_some("SHA-256 …")
-                data-content=content
+                data-content=attribute
                 on:click=move |_| download_text(&file_name, mime, &for_click)
             >
                 {label}
@@ -115,11 +124,16 @@ pub fn ReportTable(
     let warnings = report
         .warnings
         .iter()
+        .take(WARNINGS_SHOWN)
         .map(|w| {
             let at = w.line.map(|l| format!(":{l}")).unwrap_or_default();
             view! { <li>{format!("{}{at}: {}", w.path, w.message)}</li> }
         })
         .collect_view();
+    let (warned, hidden) = (
+        report.warnings.len(),
+        report.warnings.len().saturating_sub(WARNINGS_SHOWN),
+    );
     view! {
         <div class="report-table">
             <table class="metrics" data-benchmark=report.benchmark.clone() data-variant=report.variant.clone()>
@@ -135,9 +149,12 @@ pub fn ReportTable(
             </table>
             <div class="exports">{move || text(lang().get(), "export")} {exports}</div>
             {(!report.warnings.is_empty()).then(|| view! {
-                <details class="warnings">
-                    <summary>{format!("{} warnings", report.warnings.len())}</summary>
+                <details class="warnings" data-warnings=warned>
+                    <summary>{move || format!("{warned} {}", text(lang().get(), "warnings"))}</summary>
                     <ul>{warnings}</ul>
+                    {(hidden > 0).then(|| view! {
+                        <p class="more">{move || format!("{hidden} {}", text(lang().get(), "warnings.more"))}</p>
+                    })}
                 </details>
             })}
         </div>

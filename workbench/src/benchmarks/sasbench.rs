@@ -146,6 +146,33 @@ fn sas_report(
     sasbench::report_from_responses(&records.taxonomy, files, inputs, rules(variant))
 }
 
+/// Most bytes of SAS-Bench input one job scores in the browser. Its records and sample rows take
+/// ~4× the files in the worker's memory, which ends at 4 GB (measured, 2026-11-23: a 300 MB
+/// prediction file took 1.6 GB above the idle tab; 1 GB brought the tab down). The CLI streams
+/// (`scorebench score sasbench`).
+pub const PAGE_MAX_BYTES: usize = 512 << 20;
+
+/// A job past [`PAGE_MAX_BYTES`] is an error naming its biggest file, the sizes and the CLI.
+fn within_page_limit(files: &[WorkFile], job: &Job) -> Result<(), InputError> {
+    let job_files: Vec<&WorkFile> = job
+        .file_indices()
+        .into_iter()
+        .filter_map(|i| files.get(i))
+        .collect();
+    let total: usize = job_files.iter().map(|f| f.size).sum();
+    match job_files.iter().max_by_key(|f| f.size) {
+        Some(biggest) if total > PAGE_MAX_BYTES => Err(InputError::whole_file(
+            &biggest.name,
+            format!(
+                "this SAS-Bench job has {total} bytes of input; the browser scores at most \
+                 {PAGE_MAX_BYTES} (its records take ~4× the files in memory): score it with \
+                 `scorebench score sasbench`, which streams"
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 impl Benchmark for SasBench {
     fn key(&self) -> &'static str {
         "sasbench"
@@ -311,6 +338,7 @@ impl Benchmark for SasBench {
         let tax = Taxonomy::parse(tname, ttext)?;
         let mut inputs = vec![input(files, t)?];
         let mut parsed = Vec::new();
+        within_page_limit(files, job)?;
         let predictions = job.with_role(PREDICTION);
         if !predictions.is_empty() {
             for &p in &predictions {
