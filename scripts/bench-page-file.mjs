@@ -3,9 +3,9 @@
 // against the files' size, and the same number from the CLI (`scorebench score ARGS --json`) on
 // the same files. For the gigabyte runs of other benchmarks than gold/pred (issue 16, item 2).
 //   SCOREBENCH_BIN=target/release/scorebench node scripts/bench-page-file.mjs BENCHMARK METRIC FILE... -- CLI_ARGS...
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { startServer, launchBrowser, scorebench } from '../tests/e2e/support.mjs';
+import { startServer, launchBrowser, scorebench, chromiumRssKb } from '../tests/e2e/support.mjs';
 
 const args = process.argv.slice(2);
 const cut = args.indexOf('--');
@@ -17,19 +17,6 @@ const [benchmark, metric, ...files] = args.slice(0, cut);
 const cliArgs = args.slice(cut + 1);
 const size = files.reduce((n, f) => n + statSync(f).size, 0);
 const mb = (b) => (b / 1e6).toFixed(0);
-
-function chromiumRssKb() {
-  let total = 0;
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (!cmd.includes('chromium') || !cmd.includes('scorebench-e2e-profile')) continue;
-      const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
-      if (m) total += Number(m[1]);
-    } catch { /* gone */ }
-  }
-  return total;
-}
 
 const started = Date.now();
 const report = JSON.parse(execFileSync(scorebench, ['score', ...cliArgs, '--json'], { encoding: 'utf8', maxBuffer: 1 << 30 }));

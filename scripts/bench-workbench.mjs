@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { startServer, launchBrowser, tempDir, root, scorebench } from '../tests/e2e/support.mjs';
+import { startServer, launchBrowser, tempDir, root, scorebench, chromiumRssKb } from '../tests/e2e/support.mjs';
 
 const RECORDS = Number(process.env.RECORDS ?? 100_000);
 const RUNS = Number(process.env.RUNS ?? 3);
@@ -32,20 +32,6 @@ function generate(path) {
     }
     writeFileSync(path, lines.join('\n') + '\n', { flag: 'a' });
   }
-}
-
-/** The Chromium processes' resident memory (KB), summed: browser, renderer, GPU, utility. */
-function chromiumRssKb() {
-  let total = 0;
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (!cmd.includes('chromium') || !cmd.includes('scorebench-e2e-profile')) continue;
-      const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
-      if (m) total += Number(m[1]);
-    } catch { /* gone */ }
-  }
-  return total;
 }
 
 function cli(file) {

@@ -57,6 +57,16 @@ struct State {
     filtered: Option<(usize, Filter, Vec<usize>)>,
 }
 
+impl State {
+    /// Every copy of every file: the held ones and the scored jobs' (they share their bytes).
+    fn every_file_mut(&mut self) -> impl Iterator<Item = &mut WorkFile> {
+        self.files
+            .iter_mut()
+            .map(|h| &mut h.file)
+            .chain(self.scored.iter_mut().flat_map(|s| s.files.iter_mut()))
+    }
+}
+
 /// Most rows one `Rows` answer carries.
 const MAX_PAGE_ROWS: usize = 1000;
 
@@ -632,12 +642,7 @@ fn fill_unread() {
             // A file no longer held (removed before its bytes came) needs none.
             let Some(size) = size else { return };
             let bytes = std::sync::Arc::new(joined(&slices, size));
-            let files = state
-                .files
-                .iter_mut()
-                .map(|h| &mut h.file)
-                .chain(state.scored.iter_mut().flat_map(|s| s.files.iter_mut()));
-            for file in files {
+            for file in state.every_file_mut() {
                 if std::sync::Arc::ptr_eq(&file.bytes, &head) {
                     file.bytes = bytes.clone();
                 }
@@ -881,12 +886,7 @@ async fn pause(ms: i32) {
 /// Fill a file's hash, known now, wherever it was left empty: the held file, the scored jobs'
 /// copies and their reports' inputs.
 fn fill_hash(state: &mut State, bytes: &std::sync::Arc<Vec<u8>>, name: &str, sha256: &str) {
-    let files = state
-        .files
-        .iter_mut()
-        .map(|h| &mut h.file)
-        .chain(state.scored.iter_mut().flat_map(|s| s.files.iter_mut()));
-    for file in files {
+    for file in state.every_file_mut() {
         if std::sync::Arc::ptr_eq(&file.bytes, bytes) && file.sha256.as_deref() == Some("") {
             file.sha256 = Some(sha256.to_string());
         }

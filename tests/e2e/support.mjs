@@ -2,7 +2,7 @@
 // and Debian's Chromium driven by playwright-core (tools/node_modules).
 import { spawn, execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +56,20 @@ export async function startServer({ dist = join(root, 'dist') } = {}) {
     child.kill('SIGTERM');
   });
   return { url, stop, db: join(dir, 'db.sqlite3') };
+}
+
+/** Resident memory (kB) of every process of the Chromium that `launchBrowser` started. */
+export function chromiumRssKb() {
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmd.includes('chromium') || !cmd.includes('scorebench-e2e-profile')) continue;
+      const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
+      if (m) total += Number(m[1]);
+    } catch { /* gone */ }
+  }
+  return total;
 }
 
 /** Launches headless Debian Chromium with a fresh profile; only loopback is reached. */
