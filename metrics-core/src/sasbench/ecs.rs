@@ -71,7 +71,7 @@ fn linear_quantile(sorted: &[f64], q: f64) -> f64 {
 }
 
 fn count(
-    names: &Result<Vec<String>, String>,
+    names: &Result<Vec<std::sync::Arc<str>>, String>,
     slots: &ErrorSlots,
     row: &mut [f64],
     line: usize,
@@ -81,7 +81,7 @@ fn count(
         message: m.clone(),
     })?;
     for name in names {
-        if name == CORRECT_NAME {
+        if name.as_ref() == CORRECT_NAME {
             continue;
         }
         let slot = slots.slot(name).ok_or_else(|| RecordError {

@@ -277,9 +277,11 @@ pub fn responses_with<'t>(
 ) -> Result<Vec<Response>, InputError> {
     let mut responses = Vec::with_capacity(predictions.len());
     let mut first_error = None;
+    let mut known = format::Names::default();
     format::for_each_record(name, text, |line, entries| {
         if first_error.is_none() {
-            match Response::from_lite(name, line, &entries, predictions.get(responses.len())) {
+            let prediction = predictions.get(responses.len());
+            match Response::from_lite(name, line, &entries, prediction, &mut known) {
                 Ok(r) => responses.push(r),
                 Err(e) => first_error = Some(e),
             }
@@ -415,7 +417,7 @@ fn build_report(
             let scores = |s: &Result<Vec<i64>, String>| {
                 s.as_ref().map_or(serde_json::Value::Null, |v| json!(v))
             };
-            let names = |s: &Result<Vec<String>, String>| {
+            let names = |s: &Result<Vec<std::sync::Arc<str>>, String>| {
                 s.as_ref().map_or(serde_json::Value::Null, |v| {
                     json!(v.iter().map(|n| display_name(n)).collect::<Vec<_>>())
                 })
