@@ -5,7 +5,7 @@
 //! a whole-file `serde_json::Value` tree ~10×).
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -13,10 +13,13 @@ use serde_json::json;
 
 const TARGET_BYTES: usize = 40_000_000;
 
-fn dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("scorebench-cli-memory-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A scratch directory of the test's own, removed with what the test wrote (~40 MB a case) when
+/// it is dropped, also when the test fails.
+fn dir() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("scorebench-cli-memory-")
+        .tempdir()
+        .unwrap()
 }
 
 /// A JSON array of `record(i)` for i = 0, 1, … until the file has `TARGET_BYTES`; returns the
@@ -106,7 +109,7 @@ fn write_lines(path: &Path, record: impl Fn(usize) -> String) {
 #[test]
 fn eotgc_gold_and_predictions_stay_within_a_small_multiple_of_the_input() {
     let dir = dir();
-    let (gold, pred) = (dir.join("gold.json"), dir.join("pred.json"));
+    let (gold, pred) = (dir.path().join("gold.json"), dir.path().join("pred.json"));
     let levels = ["优秀", "较好", "一般", "合格", "不合格"];
     let n = write_array(&gold, |i| {
         json!({"id": i, "grade": "5", "requirement": text(i, 200), "title": "t",
@@ -127,7 +130,7 @@ fn eotgc_gold_and_predictions_stay_within_a_small_multiple_of_the_input() {
 #[test]
 fn msqa_evaluation_and_paper_rule_stay_within_a_small_multiple_of_the_input() {
     let dir = dir();
-    let path = dir.join("evaluation.json");
+    let path = dir.path().join("evaluation.json");
     write_array(&path, |i| {
         json!({"id": format!("{i:032x}"), "task": "Material", "subtask": "s", "question": text(i, 300),
                "generation": {"reasoning_content": text(i, 2500), "content": "YES"},
@@ -145,7 +148,8 @@ fn msqa_evaluation_and_paper_rule_stay_within_a_small_multiple_of_the_input() {
 
 #[test]
 fn sgi_deep_research_log_stays_within_a_small_multiple_of_the_input() {
-    let path = dir().join("deep_research.json");
+    let dir = dir();
+    let path = dir.path().join("deep_research.json");
     write_array(&path, |i| {
         json!({"idx": format!("DR_{i}"), "question": text(i, 400), "steps": [text(i, 600)],
                "answer": "1.25", "discipline": "physics",
@@ -162,7 +166,8 @@ fn sgi_deep_research_log_stays_within_a_small_multiple_of_the_input() {
 
 #[test]
 fn pairs_jsonl_stays_well_under_the_input() {
-    let path = dir().join("pairs.jsonl");
+    let dir = dir();
+    let path = dir.path().join("pairs.jsonl");
     write_lines(&path, |i| {
         json!({"gold": i % 5, "pred": (i / 3) % 5, "note": text(i, 40)}).to_string()
     });
@@ -183,7 +188,8 @@ fn sasbench_predictions_stay_well_under_the_input() {
     .filter(|l| !l.trim().is_empty())
     .map(|l| serde_json::from_str(l).unwrap())
     .collect();
-    let path = dir().join("7_Math_ShortAns_prediction.jsonl");
+    let dir = dir();
+    let path = dir.path().join("7_Math_ShortAns_prediction.jsonl");
     write_lines(&path, |i| {
         let mut record = records[i % records.len()].clone();
         record["id"] = json!(format!("{}_{i}", record["id"].as_str().unwrap_or("r")));
@@ -200,7 +206,8 @@ fn sasbench_predictions_stay_well_under_the_input() {
 
 #[test]
 fn sgi_wet_log_stays_well_under_the_input() {
-    let path = dir().join("wet.json");
+    let dir = dir();
+    let path = dir.path().join("wet.json");
     write_array(&path, |i| {
         json!({"idx": format!("WE_{i}"), "question": text(i, 1500), "discipline": "life",
                "answer": "x = <Mix>(\n    a=1\n)\n",
@@ -236,7 +243,8 @@ fn write_repeated_log(path: &Path, records: &[serde_json::Value]) {
 #[test]
 fn sgi_dry_log_stays_well_under_the_input() {
     // Step-4 records: five unit runs with their outputs per record.
-    let path = dir().join("dry.json");
+    let dir = dir();
+    let path = dir.path().join("dry.json");
     write_repeated_log(
         &path,
         &golden_sgi_records("dry_experiment/dry_01_all_exact/step4_input.json"),
@@ -249,7 +257,8 @@ fn sgi_dry_log_stays_well_under_the_input() {
 #[test]
 fn sgi_idea_log_stays_well_under_the_input() {
     // Step-1 records (dataset row + generated idea): feasibility is computed per record.
-    let path = dir().join("idea.json");
+    let dir = dir();
+    let path = dir.path().join("idea.json");
     write_repeated_log(
         &path,
         &golden_sgi_records("idea_generation/idea_01_json_full_win/step2_input.json"),
@@ -277,7 +286,7 @@ fn sgi_score_input_and_five_logs_stay_well_under_the_input() {
             .filter(|r| r.get("error").is_none())
             .cloned()
             .collect();
-        let path = dir.join(format!("sgi-score-{n}.json"));
+        let path = dir.path().join(format!("sgi-score-{n}.json"));
         let mut out = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
         out.write_all(b"[\n").unwrap();
         let mut written = 0;
@@ -295,7 +304,7 @@ fn sgi_score_input_and_five_logs_stay_well_under_the_input() {
         drop(out);
         logs.push((key.clone(), path));
     }
-    let combined = dir.join("sgi-score.json");
+    let combined = dir.path().join("sgi-score.json");
     let mut out = std::io::BufWriter::new(std::fs::File::create(&combined).unwrap());
     for (n, (key, path)) in logs.iter().enumerate() {
         let head = if n == 0 { "{" } else { ",\n" };
