@@ -794,18 +794,22 @@ async fn handle_one(data: JsValue) {
             limit,
         } => {
             // Asked before the page heard of a new scoring: the next `Scored` replaces the view.
-            let Some(report) = state.scored.get(outcome).and_then(|s| s.outcome.report()) else {
+            let Some(scored) = state
+                .scored
+                .get(outcome)
+                .and_then(|s| s.outcome.result.as_ref().ok())
+            else {
                 return;
             };
             let cached =
                 matches!(&state.filtered, Some((o, f, _)) if *o == outcome && *f == filter);
             if !cached {
-                state.filtered = Some((outcome, filter.clone(), filter_report(report, &filter)));
+                state.filtered = Some((outcome, filter.clone(), filter_report(scored, &filter)));
             }
             let indices = state.filtered.as_ref().map_or(&[][..], |(_, _, i)| &i[..]);
             send(&FromWorker::Rows {
                 outcome,
-                page: page(report, indices, offset, limit.min(MAX_PAGE_ROWS)),
+                page: page(scored, indices, offset, limit.min(MAX_PAGE_ROWS)),
                 filter,
             });
         }
@@ -814,7 +818,7 @@ async fn handle_one(data: JsValue) {
                 state
                     .scored
                     .get(i)
-                    .and_then(|s| s.outcome.report())
+                    .and_then(|s| s.outcome.result.as_ref().ok())
                     .ok_or_else(|| format!("no scored job {i}"))
             };
             let result = report(a).and_then(|ra| {
@@ -864,7 +868,7 @@ async fn handle_one(data: JsValue) {
     });
     if published {
         pause(PAUSE_AFTER_NUMBERS_MS).await;
-        STATE.with_borrow_mut(publish_rest);
+        STATE.with_borrow(publish_rest);
     }
     hash_pending().await;
 }
@@ -1066,16 +1070,14 @@ fn publish(state: &mut State) {
 }
 
 /// Send the page what the samples and charts tabs draw, after the table is drawn: the chart
-/// data and the filter choices, not the rows (the page asks for the window it shows).
-fn publish_rest(state: &mut State) {
-    for s in &mut state.scored {
-        workbench::session::fill_samples(&mut s.outcome);
-    }
+/// data and the filter choices, not the rows (the page asks for the window it shows; a
+/// benchmark that keeps its records builds each sample from them when it is asked for).
+fn publish_rest(state: &State) {
     for (outcome, s) in state.scored.iter().enumerate() {
-        if let Some(report) = s.outcome.report() {
+        if let Ok(scored) = &s.outcome.result {
             send(&FromWorker::Summary {
                 outcome,
-                summary: summarize(report),
+                summary: summarize(scored),
             });
         }
     }

@@ -195,6 +195,38 @@ fn step2_reproduces_the_official_prediction_files() {
     assert!(lines > 5000, "{lines}");
 }
 
+/// One reply read alone (a sample's detail) is the reply of the whole file's reading, at every
+/// position of every golden raw file; past the last there is none.
+#[test]
+fn a_reply_read_alone_is_the_whole_files() {
+    let mut checked = 0;
+    for case in cases() {
+        for scored in files_with(&case.join("datasets_GoldenModel_Scored"), "_scored.jsonl") {
+            let text = read(&scored);
+            let all = format::parse_scored("scored", &text).unwrap();
+            for (i, reply) in all.iter().enumerate() {
+                let alone = format::scored_line_at("scored", &text, i).unwrap();
+                assert_eq!(alone.as_ref(), Some(reply), "{scored:?} #{i}");
+                checked += 1;
+            }
+            assert_eq!(
+                format::scored_line_at("scored", &text, all.len()).unwrap(),
+                None
+            );
+        }
+    }
+    assert!(checked > 5000, "{checked}");
+    // Blank lines are not counted; a bad line is an error naming its line.
+    let text = "\u{feff}a\t\"x\"\n\n  \nb\t\"y\"\nc no tab\n";
+    let b = format::scored_line_at("f", text, 1).unwrap().unwrap();
+    assert_eq!(
+        (b.line, b.id.as_str(), b.reply_text.as_str()),
+        (4, "b", "y")
+    );
+    let e = format::scored_line_at("f", text, 2).unwrap_err();
+    assert_eq!(e.line, Some(5), "{e}");
+}
+
 #[test]
 fn raw_and_prediction_modes_agree_and_crash_cases_fail() {
     for case in cases() {

@@ -75,12 +75,12 @@ fn main() {
         outcomes = score_files(&files, &ScoreOptions::default());
         total_ms = total_ms.min(started.elapsed().as_secs_f64() * 1e3);
     }
-    let Some(report) = outcomes.first().and_then(|o| o.report()) else {
+    let Some(scored) = outcomes.first().and_then(|o| o.result.as_ref().ok()) else {
         println!("scoring failed: {:?}", outcomes.first().map(|o| &o.result));
         return;
     };
     let started = Instant::now();
-    let rows = sample_rows(report);
+    let rows = sample_rows(scored);
     let rows_ms = started.elapsed().as_secs_f64() * 1e3;
     let started = Instant::now();
     let hits = filter(
@@ -93,7 +93,7 @@ fn main() {
     );
     let filter_ms = started.elapsed().as_secs_f64() * 1e3;
     let started = Instant::now();
-    let csv = to_csv(&table(report));
+    let csv = to_csv(&table(&scored.report));
     let table_ms = started.elapsed().as_secs_f64() * 1e3;
 
     println!(

@@ -10,17 +10,20 @@
 //! filter         subset = , error type ∈ , disagreement ≥ , every query word in the row text
 //!                (case-insensitive)
 //! ```
-//! Rows come from `report.samples`; the detail is the benchmark's (Benchmark::detail): the
-//! source record (question, reference, reply) behind one sample.
+//! Rows come from the job's samples ([`Samples`]: the report's, or built one at a time from the
+//! scored records); the detail is the benchmark's (Benchmark::detail): the source record
+//! (question, reference, reply) behind one sample.
+
+use std::borrow::Cow;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::charts::{SampleCharts, sample_charts};
 use crate::registry;
-use crate::session::{Outcome, WorkFile};
+use crate::registry::Benchmark;
+use crate::session::{Outcome, Scored, WorkFile};
 use metrics_core::InputError;
-use metrics_core::report::Report;
 use metrics_core::sasbench::python::py_str;
 
 /// One sample as a table row.
@@ -134,39 +137,75 @@ pub fn finish_row(mut row: SampleRow, extra: Vec<String>) -> SampleRow {
     row
 }
 
-/// Sample `index` of a report of `benchmark` as a row.
-pub fn row_of(benchmark: &str, index: usize, s: &Map<String, Value>) -> SampleRow {
-    match registry::get(benchmark) {
-        Some(b) => b.sample_row(index, s),
-        None => generic_row(index, s, None),
+/// A scored job's samples: the report's own, or built one at a time from the scored records by
+/// the benchmark that left them out of the report ([`Benchmark::sample_at`]).
+///
+/// [`Benchmark::sample_at`]: crate::registry::Benchmark::sample_at
+#[derive(Clone, Copy)]
+pub struct Samples<'a> {
+    scored: &'a Scored,
+    benchmark: Option<&'static dyn Benchmark>,
+}
+
+impl<'a> Samples<'a> {
+    pub fn of(scored: &'a Scored) -> Self {
+        Self {
+            scored,
+            benchmark: registry::get(&scored.report.benchmark),
+        }
+    }
+
+    /// Samples in all (0 when the report has none).
+    pub fn len(&self) -> usize {
+        match (&self.scored.report.samples, self.benchmark) {
+            (Some(samples), _) => samples.len(),
+            (None, Some(b)) => b.sample_count(self.scored).unwrap_or(0),
+            (None, None) => 0,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Sample `index`, `None` past the last (a sample that is not an object reads as empty).
+    pub fn get(&self, index: usize) -> Option<Cow<'a, Map<String, Value>>> {
+        match &self.scored.report.samples {
+            Some(samples) => Some(match samples.get(index)? {
+                Value::Object(sample) => Cow::Borrowed(sample),
+                _ => Cow::Owned(Map::new()),
+            }),
+            None => self
+                .benchmark?
+                .sample_at(self.scored, index)
+                .map(Cow::Owned),
+        }
+    }
+
+    /// Sample `index` as a row.
+    pub fn row(&self, index: usize) -> Option<SampleRow> {
+        let sample = self.get(index)?;
+        Some(match self.benchmark {
+            Some(b) => b.sample_row(index, &sample),
+            None => generic_row(index, &sample, None),
+        })
     }
 }
 
-/// The report's samples as rows (empty when the report has none).
-pub fn sample_rows(report: &Report) -> Vec<SampleRow> {
-    rows(report).collect()
+/// The job's samples as rows (empty when it has none).
+pub fn sample_rows(scored: &Scored) -> Vec<SampleRow> {
+    rows(scored).collect()
 }
 
-/// The report's samples as rows, built one at a time (a million rows are never held at once).
-pub fn rows(report: &Report) -> impl Iterator<Item = SampleRow> + '_ {
-    let empty = Map::new();
-    report
-        .samples
-        .iter()
-        .flatten()
-        .enumerate()
-        .map(move |(i, s)| row_of(&report.benchmark, i, s.as_object().unwrap_or(&empty)))
+/// The job's samples as rows, built one at a time (a million rows are never held at once).
+pub fn rows(scored: &Scored) -> impl Iterator<Item = SampleRow> + '_ {
+    let samples = Samples::of(scored);
+    (0..samples.len()).filter_map(move |i| samples.row(i))
 }
 
-/// Sample `index` of the report as a row, `None` when there is no such sample.
-pub fn row_at(report: &Report, index: usize) -> Option<SampleRow> {
-    let empty = Map::new();
-    let sample = report.samples.as_ref()?.get(index)?;
-    Some(row_of(
-        &report.benchmark,
-        index,
-        sample.as_object().unwrap_or(&empty),
-    ))
+/// Sample `index` of the job as a row, `None` when there is no such sample.
+pub fn row_at(scored: &Scored, index: usize) -> Option<SampleRow> {
+    Samples::of(scored).row(index)
 }
 
 /// What the samples and charts views need of all the rows, gathered in one pass over them
@@ -182,11 +221,11 @@ pub struct RowsSummary {
     pub charts: SampleCharts,
 }
 
-/// The [`RowsSummary`] of the report's samples.
-pub fn summarize(report: &Report) -> RowsSummary {
+/// The [`RowsSummary`] of the job's samples.
+pub fn summarize(scored: &Scored) -> RowsSummary {
     let mut summary = RowsSummary::default();
-    let mut values = Vec::with_capacity(report.samples.as_ref().map_or(0, Vec::len));
-    for row in rows(report) {
+    let mut values = Vec::with_capacity(Samples::of(scored).len());
+    for row in rows(scored) {
         summary.total += 1;
         if !summary.subsets.contains(&row.subset) {
             summary.subsets.push(row.subset.clone());
@@ -209,16 +248,17 @@ pub struct RowPage {
 
 /// Indices (into the report's samples) of the rows that pass the filter, in row order; the
 /// rows are built one at a time.
-pub fn filter_report(report: &Report, filter: &Filter) -> Vec<usize> {
+pub fn filter_report(scored: &Scored, filter: &Filter) -> Vec<usize> {
     let words = query_words(filter);
-    rows(report)
+    rows(scored)
         .filter(|r| passes(r, filter, &words))
         .map(|r| r.index)
         .collect()
 }
 
 /// Rows `offset..offset + limit` of `indices` (a [`filter_report`] result) as a page.
-pub fn page(report: &Report, indices: &[usize], offset: usize, limit: usize) -> RowPage {
+pub fn page(scored: &Scored, indices: &[usize], offset: usize, limit: usize) -> RowPage {
+    let samples = Samples::of(scored);
     let offset = offset.min(indices.len());
     RowPage {
         offset,
@@ -226,7 +266,7 @@ pub fn page(report: &Report, indices: &[usize], offset: usize, limit: usize) -> 
         rows: indices[offset..]
             .iter()
             .take(limit)
-            .filter_map(|&i| row_at(report, i))
+            .filter_map(|&i| samples.row(i))
             .collect(),
     }
 }
@@ -379,22 +419,19 @@ pub fn sample_detail(
     index: usize,
 ) -> Result<SampleDetail, InputError> {
     let scored = outcome.result.as_ref().map_err(Clone::clone)?;
-    let report = &scored.report;
-    let sample = report
-        .samples
-        .as_ref()
-        .and_then(|s| s.get(index))
-        .and_then(Value::as_object)
-        .ok_or_else(|| {
-            InputError::whole_file(&outcome.job.title, format!("no sample #{}", index + 1))
-        })?;
-    let row = row_of(&report.benchmark, index, sample);
+    let samples = Samples::of(scored);
+    let sample = samples.get(index).ok_or_else(|| {
+        InputError::whole_file(&outcome.job.title, format!("no sample #{}", index + 1))
+    })?;
+    let row = samples
+        .row(index)
+        .unwrap_or_else(|| generic_row(index, &sample, None));
     let (mut fields, steps) = match outcome.job.benchmark() {
-        Some(b) => b.detail(files, outcome, index, sample)?,
+        Some(b) => b.detail(files, outcome, index, &sample)?,
         None => (Vec::new(), Vec::new()),
     };
     // Everything the sample itself says, after the source texts.
-    for (k, v) in sample {
+    for (k, v) in sample.iter() {
         if !matches!(v, Value::Array(_) | Value::Object(_)) {
             fields.push((k.clone(), text_of(Some(v))));
         }
@@ -405,6 +442,7 @@ pub fn sample_detail(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use metrics_core::report::Report;
 
     fn rows() -> Vec<SampleRow> {
         let report: Report = serde_json::from_value(serde_json::json!({
@@ -420,7 +458,7 @@ mod tests {
             ]
         }))
         .unwrap();
-        sample_rows(&report)
+        sample_rows(&Scored::report_only(report))
     }
 
     #[test]
@@ -448,6 +486,7 @@ mod tests {
             ]
         }))
         .unwrap();
+        let report = Scored::report_only(report);
         let held = sample_rows(&report);
         let summary = summarize(&report);
         assert_eq!(summary.total, 4);

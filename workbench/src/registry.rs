@@ -126,9 +126,15 @@ pub trait Benchmark: Send + Sync + 'static {
     fn plan(&self, files: &[PlanFile<'_>]) -> Vec<Job>;
     /// Score one job (never an unusable one: the session reports those).
     fn score(&self, files: &[WorkFile], job: &Job, variant: Variant) -> Result<Scored, InputError>;
-    /// The report's sample rows built from the scored records, for a benchmark whose `score`
-    /// leaves them to this (so the browser can send the table before them).
-    fn samples(&self, _scored: &Scored) -> Option<Vec<Value>> {
+    /// For a benchmark whose `score` leaves the report's samples out: how many samples its
+    /// scored records make ([`Self::sample_at`] builds each when it is asked for, so the browser
+    /// sends the table first and never holds a million samples as JSON values).
+    fn sample_count(&self, _scored: &Scored) -> Option<usize> {
+        None
+    }
+    /// Sample `index` (`< sample_count`) built from the scored records, as the report's
+    /// `samples` would hold it.
+    fn sample_at(&self, _scored: &Scored, _index: usize) -> Option<Map<String, Value>> {
         None
     }
     /// A reader of a file of `role` fed piece by piece while the browser reads the file

@@ -220,9 +220,10 @@ impl Variant {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ScoreOptions {
     pub variant: Variant,
-    /// Leave the sample rows out of the reports of benchmarks that build them from their
-    /// records ([`Benchmark::samples`]), for [`fill_samples`] to add: the browser worker sends
-    /// the table first.
+    /// Leave the samples out of the reports of benchmarks that build them from their records
+    /// ([`Benchmark::sample_at`]): the browser worker sends the table first, and its drill-down
+    /// builds each sample when it is asked for ([`crate::drill::Samples`]); [`fill_samples`]
+    /// adds them all.
     pub samples_later: bool,
 }
 
@@ -482,14 +483,21 @@ pub fn score_job(files: &[WorkFile], job: &Job, options: &ScoreOptions) -> Outco
     outcome
 }
 
-/// Add the sample rows a benchmark builds from its records ([`Benchmark::samples`]) to the
-/// outcome's report, when it has none yet.
+/// Add the samples a benchmark builds from its records ([`Benchmark::sample_at`]) to the
+/// outcome's report, when it has none yet (the browser leaves them out: the drill-down builds
+/// each when it is asked for, [`crate::drill::Samples`]).
 pub fn fill_samples(outcome: &mut Outcome) {
     let (Some(benchmark), Ok(scored)) = (outcome.job.benchmark(), &mut outcome.result) else {
         return;
     };
-    if scored.report.samples.is_none() {
-        scored.report.samples = benchmark.samples(scored);
+    if scored.report.samples.is_none()
+        && let Some(n) = benchmark.sample_count(scored)
+    {
+        let samples = (0..n)
+            .filter_map(|i| benchmark.sample_at(scored, i))
+            .map(serde_json::Value::Object)
+            .collect();
+        scored.report.samples = Some(samples);
     }
 }
 

@@ -144,7 +144,7 @@ fn asap_aes_scores_in_the_workbench_as_on_the_command_line() {
                 .as_scalar()
                 .unwrap();
             assert!((got - overall["mean_qwk_fisher"].as_f64().unwrap()).abs() <= 1e-12);
-            let rows = workbench::drill::sample_rows(report);
+            let rows = workbench::drill::sample_rows(outcome.result.as_ref().unwrap());
             assert_eq!(rows.len(), report.overall.n);
             let detail = workbench::drill::sample_detail(&files, outcome, 0).unwrap();
             assert!(
@@ -681,10 +681,7 @@ mod bootstrap {
         let t = metrics_table(&[("A".into(), &a.report, &ta), ("B".into(), &b.report, &tb)]);
         assert_eq!(t.rows.len(), 2);
         assert_eq!(t.cell("overall", "accuracy").unwrap().value, Some(0.8));
-        let diff = sample_diff(
-            &drill::sample_rows(&a.report),
-            &drill::sample_rows(&b.report),
-        );
+        let diff = sample_diff(&drill::sample_rows(&a), &drill::sample_rows(&b));
         assert_eq!(diff.len(), 20);
         // Line 1: a says 1, b says 2 → 1; line 7: a 2, b 0 → 2 (the largest).
         assert_eq!(diff[0].disagreement, 2.0);
@@ -772,7 +769,7 @@ mod sas_views {
     fn rows_charts_and_details_of_every_case() {
         for (case, files, outcome) in scored_cases() {
             let report = outcome.report().unwrap();
-            let rows = drill::sample_rows(report);
+            let rows = drill::sample_rows(outcome.result.as_ref().unwrap());
             assert_eq!(rows.len(), report.samples.as_ref().unwrap().len());
             let cm = charts::confusion(&rows).unwrap();
             assert_eq!(cm.counts.iter().sum::<u64>() as usize, rows.len());
@@ -798,6 +795,91 @@ mod sas_views {
                 assert_eq!(pred_steps, expected, "{case:?}");
             }
         }
+    }
+
+    /// The browser leaves SAS-Bench samples out of the report and builds each from the records
+    /// when it is asked for: they must be the samples of the command line's report (scored from
+    /// the same files by metrics-core, in its order), row for row and detail for detail.
+    #[test]
+    fn samples_built_on_demand_are_the_command_lines() {
+        let mut checked = 0;
+        for (case, files, held) in scored_cases() {
+            let text = |role: &str| -> Vec<(&str, &str)> {
+                held.job
+                    .files
+                    .iter()
+                    .filter(|(r, _)| r.key() == role)
+                    .map(|&(_, i)| (files[i].name.as_str(), files[i].text().unwrap()))
+                    .collect()
+            };
+            let taxonomy = text("sas-taxonomy")[0];
+            let taxonomy = NamedText {
+                name: taxonomy.0,
+                text: taxonomy.1,
+            };
+            let raw = held.job.files.iter().any(|(r, _)| r.key() == "sas-raw");
+            let cli = if raw {
+                let datasets = text("sas-dataset");
+                let scored = text("sas-raw");
+                let inputs = RawInputs {
+                    taxonomy,
+                    files: datasets
+                        .iter()
+                        .zip(&scored)
+                        .map(|(&(dn, dt), &(sn, st))| RawFile {
+                            dataset: NamedText { name: dn, text: dt },
+                            scored: NamedText { name: sn, text: st },
+                        })
+                        .collect(),
+                };
+                sasbench::score_raw(&inputs, SasVariant::Official).unwrap()
+            } else {
+                let inputs = SasInputs {
+                    taxonomy,
+                    predictions: text("sas-prediction")
+                        .into_iter()
+                        .map(|(name, text)| NamedText { name, text })
+                        .collect(),
+                };
+                sasbench::score_predictions(&inputs, SasVariant::Official).unwrap()
+            };
+            let expected = cli.samples.unwrap();
+            let outcome = score_files(
+                &files,
+                &ScoreOptions {
+                    samples_later: true,
+                    ..ScoreOptions::default()
+                },
+            )
+            .into_iter()
+            .find(|o| o.job.title == held.job.title)
+            .unwrap();
+            let scored = outcome.result.as_ref().unwrap();
+            assert_eq!(scored.report.samples, None, "{case:?}");
+            let samples = drill::Samples::of(scored);
+            assert_eq!(samples.len(), expected.len(), "{case:?}");
+            for (i, want) in expected.iter().enumerate() {
+                let got = samples.get(i).unwrap();
+                assert_eq!(
+                    &Value::Object(got.into_owned()),
+                    want,
+                    "{case:?} sample {i}"
+                );
+            }
+            assert!(samples.get(expected.len()).is_none());
+            let held_scored = held.result.as_ref().unwrap();
+            assert_eq!(drill::sample_rows(scored), drill::sample_rows(held_scored));
+            assert_eq!(drill::summarize(scored), drill::summarize(held_scored));
+            for i in [0, expected.len() / 2, expected.len() - 1] {
+                assert_eq!(
+                    drill::sample_detail(&files, &outcome, i).unwrap(),
+                    drill::sample_detail(&files, &held, i).unwrap(),
+                    "{case:?} detail {i}"
+                );
+            }
+            checked += 1;
+        }
+        assert!(checked >= 10, "{checked}");
     }
 
     #[test]
@@ -1059,8 +1141,10 @@ fn sasbench_past_the_page_limit_is_refused_with_the_cli_named() {
     let refused = score_files(&big, &ScoreOptions::default());
     let e = refused[0].result.as_ref().unwrap_err();
     assert_eq!(e.path, big[1].name, "{e}");
+    let limit = workbench::benchmarks::sasbench::PAGE_MAX_BYTES;
     assert!(
-        e.message.contains("the browser scores at most 536870912"),
+        e.message
+            .contains(&format!("the browser scores at most {limit} ")),
         "{e}"
     );
     assert!(e.message.contains("scorebench score sasbench"), "{e}");

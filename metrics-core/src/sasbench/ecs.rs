@@ -71,7 +71,7 @@ fn linear_quantile(sorted: &[f64], q: f64) -> f64 {
 }
 
 fn count(
-    names: &Result<Vec<std::sync::Arc<str>>, String>,
+    names: &Result<Vec<super::format::Name>, String>,
     slots: &ErrorSlots,
     row: &mut [f64],
     line: usize,

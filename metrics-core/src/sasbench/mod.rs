@@ -190,6 +190,10 @@ pub fn score_predictions_with(
     } else {
         Vec::new()
     };
+    let files: Vec<(&str, &[Response])> = files
+        .iter()
+        .map(|(name, responses)| (name.as_str(), responses.as_slice()))
+        .collect();
     build_report(&taxonomy, files, report_inputs, variant, options.samples)
 }
 
@@ -317,30 +321,49 @@ pub fn score_raw_with(
     } else {
         Vec::new()
     };
+    let files: Vec<(&str, &[Response])> = files
+        .iter()
+        .map(|(name, responses)| (name.as_str(), responses.as_slice()))
+        .collect();
     build_report(&taxonomy, files, report_inputs, variant, options.samples)
 }
 
 /// The report of already-parsed files `(file name, responses)`, as [`score_predictions`] and
-/// [`score_raw`] build it (for callers that keep the responses, e.g. the workbench).
+/// [`score_raw`] build it, with or without the per-record `samples` (for callers that keep the
+/// responses: the command line reads its files as streams, the workbench keeps them and builds
+/// each sample when it is asked for, with [`sample`]).
 pub fn report_from_responses(
     taxonomy: &Taxonomy,
-    files: Vec<(String, Vec<Response>)>,
-    inputs: Vec<InputFile>,
-    variant: Variant,
-) -> Result<Report, InputError> {
-    build_report(taxonomy, files, inputs, variant, true)
-}
-
-/// [`report_from_responses`], with or without the per-record `samples` (the command line
-/// reads its files as streams and builds the report from the responses).
-pub fn report_from_responses_with(
-    taxonomy: &Taxonomy,
-    files: Vec<(String, Vec<Response>)>,
+    files: &[(&str, &[Response])],
     inputs: Vec<InputFile>,
     variant: Variant,
     with_samples: bool,
 ) -> Result<Report, InputError> {
-    build_report(taxonomy, files, inputs, variant, with_samples)
+    build_report(taxonomy, files.to_vec(), inputs, variant, with_samples)
+}
+
+/// One response of the file whose subset (file stem) is `subset`, as the report's `samples`
+/// hold it.
+pub fn sample(subset: &str, r: &Response) -> serde_json::Value {
+    let scores =
+        |s: &Result<Vec<i64>, String>| s.as_ref().map_or(serde_json::Value::Null, |v| json!(v));
+    let names = |s: &Result<Vec<format::Name>, String>| {
+        s.as_ref().map_or(serde_json::Value::Null, |v| {
+            json!(v.iter().map(|n| display_name(n)).collect::<Vec<_>>())
+        })
+    };
+    json!({
+        "subset": subset,
+        "line": r.line,
+        "id": r.id,
+        "total": r.total,
+        "gold_total": r.gold_total,
+        "pred_total": r.pred_total,
+        "gold_steps": r.gold_steps,
+        "pred_steps": scores(&r.pred_steps),
+        "gold_errors": names(&r.gold_errors),
+        "pred_errors": names(&r.pred_errors),
+    })
 }
 
 fn display_name(key: &str) -> &str {
@@ -349,7 +372,7 @@ fn display_name(key: &str) -> &str {
 
 fn build_report(
     taxonomy: &Taxonomy,
-    mut files: Vec<(String, Vec<Response>)>,
+    mut files: Vec<(&str, &[Response])>,
     inputs: Vec<InputFile>,
     variant: Variant,
     with_samples: bool,
@@ -359,7 +382,7 @@ fn build_report(
     let mut warnings = Vec::new();
     let mut samples = Vec::new();
     let mut total_n = 0;
-    for (path, responses) in &files {
+    for &(path, responses) in &files {
         if responses.is_empty() {
             return Err(InputError::whole_file(
                 path,
@@ -372,7 +395,7 @@ fn build_report(
         total_n += score.n;
         let mut warn = |line: usize, message: String| {
             warnings.push(Warning {
-                path: path.clone(),
+                path: path.to_string(),
                 line: (line > 0).then_some(line),
                 message,
             });
@@ -413,27 +436,8 @@ fn build_report(
                 metrics.insert("ecs_tiers".into(), MetricValue::Vector(vec![None; 3]));
             }
         }
-        for r in responses.iter().filter(|_| with_samples) {
-            let scores = |s: &Result<Vec<i64>, String>| {
-                s.as_ref().map_or(serde_json::Value::Null, |v| json!(v))
-            };
-            let names = |s: &Result<Vec<std::sync::Arc<str>>, String>| {
-                s.as_ref().map_or(serde_json::Value::Null, |v| {
-                    json!(v.iter().map(|n| display_name(n)).collect::<Vec<_>>())
-                })
-            };
-            samples.push(json!({
-                "subset": subset,
-                "line": r.line,
-                "id": r.id,
-                "total": r.total,
-                "gold_total": r.gold_total,
-                "pred_total": r.pred_total,
-                "gold_steps": r.gold_steps,
-                "pred_steps": scores(&r.pred_steps),
-                "gold_errors": names(&r.gold_errors),
-                "pred_errors": names(&r.pred_errors),
-            }));
+        if with_samples {
+            samples.extend(responses.iter().map(|r| sample(&subset, r)));
         }
         subsets.push(Subset {
             name: subset,

@@ -127,8 +127,11 @@ pub fn report(args: SasbenchArgs) -> Result<Report, ScoreError> {
         }
     }
     let read_ms = started.elapsed().as_secs_f64() * 1e3;
-    let report =
-        sasbench::report_from_responses_with(&taxonomy, parsed, inputs, variant, args.samples)?;
+    let files: Vec<(&str, &[sasbench::Response])> = parsed
+        .iter()
+        .map(|(name, responses)| (name.as_str(), responses.as_slice()))
+        .collect();
+    let report = sasbench::report_from_responses(&taxonomy, &files, inputs, variant, args.samples)?;
     if args.timing {
         let total_ms = started.elapsed().as_secs_f64() * 1e3;
         eprintln!(

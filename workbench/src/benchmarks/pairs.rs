@@ -98,17 +98,17 @@ impl Benchmark for PairsBenchmark {
         Ok(Scored::with_records(report, pairs))
     }
 
-    fn samples(&self, scored: &Scored) -> Option<Vec<Value>> {
+    fn sample_count(&self, scored: &Scored) -> Option<usize> {
+        scored.records::<Pairs>().map(|pairs| pairs.gold.len())
+    }
+
+    fn sample_at(&self, scored: &Scored, index: usize) -> Option<Map<String, Value>> {
         let pairs = scored.records::<Pairs>()?;
-        Some(
-            pairs
-                .gold
-                .iter()
-                .zip(&pairs.pred)
-                .zip(&pairs.lines)
-                .map(|((g, p), l)| serde_json::json!({"line": l, "gold": g, "pred": p}))
-                .collect(),
-        )
+        let mut sample = Map::new();
+        sample.insert("line".into(), (*pairs.lines.get(index)?).into());
+        sample.insert("gold".into(), serde_json::json!(pairs.gold.get(index)?));
+        sample.insert("pred".into(), serde_json::json!(pairs.pred.get(index)?));
+        Some(sample)
     }
 
     fn prepare(&self, name: &str, role: Role, head: &str) -> Option<Box<dyn Prepare>> {

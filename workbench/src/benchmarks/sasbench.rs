@@ -133,24 +133,40 @@ fn sas_records(taxonomy: Taxonomy, parsed: Vec<(String, Vec<Response>)>) -> SasR
     SasRecords { taxonomy, files }
 }
 
+/// The report of a job's records, without samples: [`SasBench::sample_at`] builds each from its
+/// response when it is asked for.
 fn sas_report(
     records: &SasRecords,
     inputs: Vec<InputFile>,
     variant: Variant,
 ) -> Result<Report, InputError> {
-    let files = records
+    let files: Vec<(&str, &[Response])> = records
         .files
         .iter()
-        .map(|f| (f.name.clone(), f.responses.clone()))
+        .map(|f| (f.name.as_str(), f.responses.as_slice()))
         .collect();
-    sasbench::report_from_responses(&records.taxonomy, files, inputs, rules(variant))
+    sasbench::report_from_responses(&records.taxonomy, &files, inputs, rules(variant), false)
 }
 
-/// Most bytes of SAS-Bench input one job scores in the browser. Its records and sample rows take
-/// ~4× the files in the worker's memory, which ends at 4 GB (measured, 2026-11-23: a 300 MB
-/// prediction file took 1.6 GB above the idle tab; 1 GB brought the tab down). The CLI streams
+impl SasRecords {
+    /// The file of sample `index` and the sample's position in it (files in report order,
+    /// responses in file order).
+    fn locate(&self, mut index: usize) -> Option<(&SasFile, usize)> {
+        for f in &self.files {
+            if index < f.responses.len() {
+                return Some((f, index));
+            }
+            index -= f.responses.len();
+        }
+        None
+    }
+}
+
+/// Most bytes of SAS-Bench input one job scores in the browser: the worker holds the files and
+/// their records, ~1.7× the input, in a memory that ends at 4 GB (measured 2026-11-24: 1 GB of
+/// predictions took ~2× the file above the idle tab, all of Chromium). The CLI streams
 /// (`scorebench score sasbench`).
-pub const PAGE_MAX_BYTES: usize = 512 << 20;
+pub const PAGE_MAX_BYTES: usize = 1536 << 20;
 
 /// A job past [`PAGE_MAX_BYTES`] is an error naming its biggest file, the sizes and the CLI.
 fn within_page_limit(files: &[WorkFile], job: &Job) -> Result<(), InputError> {
@@ -165,7 +181,8 @@ fn within_page_limit(files: &[WorkFile], job: &Job) -> Result<(), InputError> {
             &biggest.name,
             format!(
                 "this SAS-Bench job has {total} bytes of input; the browser scores at most \
-                 {PAGE_MAX_BYTES} (its records take ~4× the files in memory): score it with \
+                 {PAGE_MAX_BYTES} (with their records the files take ~2× their size in memory): \
+                 score it with \
                  `scorebench score sasbench`, which streams"
             ),
         )),
@@ -414,6 +431,19 @@ impl Benchmark for SasBench {
             .unwrap_or_default()
     }
 
+    fn sample_count(&self, scored: &Scored) -> Option<usize> {
+        let records = scored.records::<SasRecords>()?;
+        Some(records.files.iter().map(|f| f.responses.len()).sum())
+    }
+
+    fn sample_at(&self, scored: &Scored, index: usize) -> Option<Map<String, Value>> {
+        let (file, position) = scored.records::<SasRecords>()?.locate(index)?;
+        match sasbench::sample(&file.subset, &file.responses[position]) {
+            Value::Object(sample) => Some(sample),
+            _ => None,
+        }
+    }
+
     fn sample_row(&self, index: usize, s: &Map<String, Value>) -> SampleRow {
         let get = |k: &str| s.get(k);
         let mut row = drill::empty_row(index, s);
@@ -440,8 +470,8 @@ impl Benchmark for SasBench {
         index: usize,
         sample: &Map<String, Value>,
     ) -> Result<(Fields, Vec<StepComparison>), InputError> {
-        let report = outcome.result.as_ref().map_err(Clone::clone)?;
-        sas_detail(files, &outcome.job, &report.report, index, sample)
+        let scored = outcome.result.as_ref().map_err(Clone::clone)?;
+        sas_detail(files, &outcome.job, scored, index, sample)
     }
 
     fn paired(
@@ -577,42 +607,37 @@ pub fn ecs_error_frequencies(
 fn sas_detail(
     files: &[WorkFile],
     job: &Job,
-    report: &Report,
+    scored: &Scored,
     index: usize,
     sample: &Map<String, Value>,
 ) -> Result<(Fields, Vec<StepComparison>), InputError> {
     let subset = text_of(sample.get("subset"));
     let line = sample.get("line").and_then(Value::as_u64).unwrap_or(0) as usize;
-    let named = |i: usize| files.get(i).filter(|f| subset_name(&f.name) == subset);
+    let (file, position) = scored
+        .records::<SasRecords>()
+        .and_then(|records| records.locate(index))
+        .ok_or_else(|| InputError::whole_file(&subset, format!("no sample #{}", index + 1)))?;
+    let named = |i: usize| files.get(i).filter(|f| f.name == file.name);
     // The gold record (with predictions for a prediction file) and, for raw jobs, the reply.
     let predictions = job.with_role(PREDICTION);
     let (source, reply) = if !predictions.is_empty() {
         let f = predictions
             .iter()
             .find_map(|&i| named(i))
-            .ok_or_else(|| InputError::whole_file(&subset, "the prediction file is gone"))?;
+            .ok_or_else(|| InputError::whole_file(&file.name, "the prediction file is gone"))?;
         (f, None)
     } else {
-        {
-            let &(d, s) = raw_pairs(job)
-                .iter()
-                .find(|&&(_, s)| named(s).is_some())
-                .ok_or_else(|| InputError::whole_file(&subset, "the raw file is gone"))?;
-            let dataset = files
-                .get(d)
-                .ok_or_else(|| InputError::whole_file(&subset, "the dataset file is gone"))?;
-            // Replies pair with gold records by position (step 2's rule).
-            let position = report
-                .samples
-                .iter()
-                .flatten()
-                .take(index)
-                .filter(|s| s.get("subset").and_then(Value::as_str) == Some(subset.as_str()))
-                .count();
-            let scored = &files[s];
-            let replies = format::parse_scored(&scored.name, scored.text()?)?;
-            (dataset, replies.into_iter().nth(position))
-        }
+        let &(d, s) = raw_pairs(job)
+            .iter()
+            .find(|&&(_, s)| named(s).is_some())
+            .ok_or_else(|| InputError::whole_file(&file.name, "the raw file is gone"))?;
+        let dataset = files
+            .get(d)
+            .ok_or_else(|| InputError::whole_file(&file.name, "the dataset file is gone"))?;
+        // Replies pair with gold records by position (step 2's rule).
+        let scored_file = &files[s];
+        let reply = format::scored_line_at(&scored_file.name, scored_file.text()?, position)?;
+        (dataset, reply)
     };
     let record = object_at_line(&source.name, source.text()?, line)?;
     let mut fields = string_fields(
