@@ -77,13 +77,15 @@ fn run<E, F: FnMut(usize, Value) -> Result<(), E>>(
     each: F,
     seq_only: bool,
 ) -> Result<(), ArrayError<E>> {
+    let elements = Elements {
+        each,
+        first_error: None,
+        done: 0,
+        synthetic: false,
+    };
     let read = match text {
-        Text::Whole(text) => run_with(serde_json::Deserializer::from_str(text), each, seq_only),
-        Text::Stream(reader) => run_with(
-            serde_json::Deserializer::from_reader(reader),
-            each,
-            seq_only,
-        ),
+        Text::Whole(text) => run_with(serde_json::Deserializer::from_str(text), elements, seq_only),
+        Text::Stream(reader) => return stream::run(reader, elements, seq_only),
     };
     read.unwrap_or_else(|e| Err(ArrayError::Json(e)))
 }
@@ -91,17 +93,13 @@ fn run<E, F: FnMut(usize, Value) -> Result<(), E>>(
 /// The outer error is serde_json's (to be placed by the caller), the inner the rest.
 fn run_with<'de, R, E, F>(
     mut de: serde_json::Deserializer<R>,
-    each: F,
+    mut elements: Elements<F, E>,
     seq_only: bool,
 ) -> Result<Result<(), ArrayError<E>>, serde_json::Error>
 where
     R: serde_json::de::Read<'de>,
     F: FnMut(usize, Value) -> Result<(), E>,
 {
-    let mut elements = Elements {
-        each,
-        first_error: None,
-    };
     let top = if seq_only {
         de.deserialize_seq(&mut elements)
     } else {
@@ -120,6 +118,22 @@ where
 struct Elements<F, E> {
     each: F,
     first_error: Option<E>,
+    /// Elements handed over before this parser started (a stream read on by
+    /// [`stream::run`] until something needed the parser's own reading).
+    done: usize,
+    /// The parser's first element is a stand-in for them, not handed over.
+    synthetic: bool,
+}
+
+impl<E, F: FnMut(usize, Value) -> Result<(), E>> Elements<F, E> {
+    /// Hand element `number` (1-based, of the whole array) over; the first error is kept.
+    fn take(&mut self, number: usize, value: Value) {
+        if self.first_error.is_none()
+            && let Err(e) = (self.each)(number, value)
+        {
+            self.first_error = Some(e);
+        }
+    }
 }
 
 /// `None` for an array, else the kind of the top-level value.
@@ -134,14 +148,13 @@ impl<'de, E, F: FnMut(usize, Value) -> Result<(), E>> Visitor<'de> for &mut Elem
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Top, A::Error> {
-        let mut number = 0;
+        let mut number = self.done;
+        if self.synthetic {
+            seq.next_element::<serde::de::IgnoredAny>()?;
+        }
         while let Some(value) = seq.next_element::<Value>()? {
             number += 1;
-            if self.first_error.is_none()
-                && let Err(e) = (self.each)(number, value)
-            {
-                self.first_error = Some(e);
-            }
+            self.take(number, value);
         }
         Ok(None)
     }
@@ -177,6 +190,256 @@ impl<'de, E, F: FnMut(usize, Value) -> Result<(), E>> Visitor<'de> for &mut Elem
     }
 }
 
+/// The stream path. serde_json's reader takes a byte at a time (~100 MB/s here), its slice
+/// parser is several times faster: for the usual array (`[` elements separated by `,` `]`), a
+/// scanner finds where each element ends and the element is parsed from its slice. Whatever
+/// the scanner does not expect — a top level that is not an array, an element that does not
+/// parse, a stray byte — hands the rest of the stream to serde_json's reader, started in the
+/// state the array is in at that point: a stand-in for the elements already handed over (`[0`)
+/// and the line breaks and spaces that put the next byte at its line and column. So the outcome
+/// and every message are those of reading the whole stream with serde_json's reader, while a
+/// well-formed file never needs it.
+mod stream {
+    use std::io::{self, BufRead, Cursor, Read};
+
+    use serde_json::Value;
+
+    use super::{ArrayError, Elements, run_with};
+
+    /// Bytes read from the stream at a time (a few in the tests: every boundary is crossed).
+    #[cfg(not(test))]
+    const CHUNK: usize = 1 << 20;
+    #[cfg(test)]
+    const CHUNK: usize = 7;
+    /// The longest element looked for by the scanner: past it (or an unterminated string),
+    /// serde_json's reader takes over, so a broken file is not read into memory to its end.
+    #[cfg(not(test))]
+    const MAX_ELEMENT: usize = 64 << 20;
+    #[cfg(test)]
+    const MAX_ELEMENT: usize = 40;
+
+    /// Where the scanner stopped.
+    enum Stop {
+        /// Every element handed over, the array closed, only whitespace after it.
+        Done,
+        /// Something for serde_json's reader, from the `,` or `]` at this index (after the
+        /// last element handed over), or from the first byte (`None`: nothing handed over).
+        Resume(Option<usize>),
+    }
+
+    /// A line and a column (1-based, in bytes), as serde_json counts them.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    struct Position {
+        line: usize,
+        column: usize,
+    }
+
+    impl Position {
+        /// The position after `bytes`, read from here.
+        fn after(self, bytes: &[u8]) -> Self {
+            match memchr::memrchr(b'\n', bytes) {
+                Some(last) => Position {
+                    line: self.line + memchr::memchr_iter(b'\n', bytes).count(),
+                    column: bytes.len() - last,
+                },
+                None => Position {
+                    line: self.line,
+                    column: self.column + bytes.len(),
+                },
+            }
+        }
+    }
+
+    struct Buffer<'a> {
+        reader: Box<dyn BufRead + 'a>,
+        bytes: Vec<u8>,
+        eof: bool,
+    }
+
+    impl Buffer<'_> {
+        /// Read up to [`CHUNK`] more bytes; `false` at the end of the stream.
+        fn more(&mut self) -> io::Result<bool> {
+            if self.eof {
+                return Ok(false);
+            }
+            let n = (&mut self.reader)
+                .take(CHUNK as u64)
+                .read_to_end(&mut self.bytes)?;
+            self.eof = n == 0;
+            Ok(n > 0)
+        }
+
+        /// The index of the first non-whitespace byte at or after `at` (reading on as needed),
+        /// `None` at the end of the stream.
+        fn skip_whitespace(&mut self, mut at: usize) -> io::Result<Option<usize>> {
+            loop {
+                while let Some(&b) = self.bytes.get(at) {
+                    if !matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+                        return Ok(Some(at));
+                    }
+                    at += 1;
+                }
+                if !self.more()? {
+                    return Ok(None);
+                }
+            }
+        }
+
+        /// The index of the `,` or `]` that ends the element starting at `start` (reading on
+        /// as needed); `None` when the stream ends first or the element is longer than
+        /// [`MAX_ELEMENT`]. Only strings and nesting are followed: the element's parse checks
+        /// the rest.
+        fn element_end(&mut self, start: usize) -> io::Result<Option<usize>> {
+            let mut at = start;
+            let mut depth = 0usize;
+            let mut in_string = false;
+            loop {
+                if at - start > MAX_ELEMENT {
+                    return Ok(None);
+                }
+                while at < self.bytes.len() {
+                    if in_string {
+                        match memchr::memchr2(b'"', b'\\', &self.bytes[at..]) {
+                            None => at = self.bytes.len(),
+                            Some(k) if self.bytes[at + k] == b'"' => {
+                                in_string = false;
+                                at += k + 1;
+                            }
+                            // A backslash: skip it and the byte it escapes.
+                            Some(k) if at + k + 1 < self.bytes.len() => at += k + 2,
+                            // …which has not been read yet.
+                            Some(k) => {
+                                at += k;
+                                break;
+                            }
+                        }
+                        continue;
+                    }
+                    match self.bytes[at] {
+                        b'"' => in_string = true,
+                        b'[' | b'{' => depth += 1,
+                        b']' | b'}' if depth > 0 => depth -= 1,
+                        b']' | b',' if depth == 0 => return Ok(Some(at)),
+                        _ => {}
+                    }
+                    at += 1;
+                }
+                if !self.more()? {
+                    return Ok(None);
+                }
+            }
+        }
+    }
+
+    pub(super) fn run<E, F: FnMut(usize, Value) -> Result<(), E>>(
+        reader: Box<dyn BufRead + '_>,
+        mut elements: Elements<F, E>,
+        seq_only: bool,
+    ) -> Result<(), ArrayError<E>> {
+        let mut buf = Buffer {
+            reader,
+            bytes: Vec::new(),
+            eof: false,
+        };
+        // `mark`: the index of the `,` or `]` after the last element handed over (unset
+        // before the first), and its position; bytes before it are not needed again.
+        let mut mark: Option<(usize, Position)> = None;
+        let stop = (|| -> io::Result<Stop> {
+            let resume = |mark: Option<(usize, Position)>| Stop::Resume(mark.map(|(m, _)| m));
+            let Some(open) = buf.skip_whitespace(0)? else {
+                return Ok(Stop::Resume(None));
+            };
+            if buf.bytes[open] != b'[' {
+                return Ok(Stop::Resume(None));
+            }
+            let mut at = open + 1;
+            // The position of byte `counted.0`.
+            let mut counted = (0, Position { line: 1, column: 1 });
+            loop {
+                let Some(start) = buf.skip_whitespace(at)? else {
+                    return Ok(resume(mark));
+                };
+                if mark.is_none() && buf.bytes[start] == b']' {
+                    // `[]`: the reader checks what follows.
+                    return Ok(Stop::Resume(None));
+                }
+                let Some(end) = buf.element_end(start)? else {
+                    return Ok(resume(mark));
+                };
+                let Ok(value) = serde_json::from_slice::<Value>(&buf.bytes[start..end]) else {
+                    return Ok(resume(mark));
+                };
+                elements.done += 1;
+                elements.take(elements.done, value);
+                let position = counted.1.after(&buf.bytes[counted.0..end]);
+                counted = (end, position);
+                mark = Some((end, position));
+                if buf.bytes[end] == b']' {
+                    // The end of the array: nothing but whitespace may follow.
+                    return Ok(match buf.skip_whitespace(end + 1)? {
+                        None => Stop::Done,
+                        Some(_) => resume(mark),
+                    });
+                }
+                at = end + 1;
+                // Drop what is behind the mark (all of it is kept until an element is handed
+                // over: the reader would start from the first byte).
+                if end > 4 * CHUNK {
+                    buf.bytes.drain(..end);
+                    at -= end;
+                    counted.0 = 0;
+                    mark = Some((0, position));
+                }
+            }
+        })();
+        let resume_at = match stop {
+            Ok(Stop::Done) => {
+                return match elements.first_error {
+                    Some(e) => Err(ArrayError::Element(e)),
+                    None => Ok(()),
+                };
+            }
+            Ok(Stop::Resume(at)) => at,
+            Err(e) => return Err(ArrayError::Json(serde_json::Error::io(e))),
+        };
+        // serde_json's reader on the rest, in the state the array is in at `resume_at`.
+        let rest = Cursor::new(std::mem::take(&mut buf.bytes));
+        let read = match (resume_at, mark) {
+            (Some(at), Some((m, position))) if at == m => {
+                let mut head = rest;
+                head.set_position(at as u64);
+                elements.synthetic = true;
+                let stand_in = Cursor::new(stand_in(position));
+                run_with(
+                    serde_json::Deserializer::from_reader(stand_in.chain(head).chain(buf.reader)),
+                    elements,
+                    seq_only,
+                )
+            }
+            // Nothing handed over: the reader reads everything from the first byte.
+            _ => run_with(
+                serde_json::Deserializer::from_reader(rest.chain(buf.reader)),
+                elements,
+                seq_only,
+            ),
+        };
+        read.unwrap_or_else(|e| Err(ArrayError::Json(e)))
+    }
+
+    /// `[0` and the line breaks and spaces after which the next byte is at `at` (after an
+    /// element: column 3 at least on line 1).
+    fn stand_in(at: Position) -> Vec<u8> {
+        let mut bytes = b"[0".to_vec();
+        if at.line == 1 {
+            bytes.resize(at.column - 1, b' ');
+        } else {
+            bytes.resize(2 + at.line - 1, b'\n');
+            bytes.resize(2 + at.line - 1 + at.column - 1, b' ');
+        }
+        bytes
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,6 +465,81 @@ mod tests {
         );
         assert_eq!(format!("{whole:?}"), format!("{streamed:?}"), "{text:?}");
         whole
+    }
+
+    /// serde_json's reader alone on the stream (what the stream path did before it scanned).
+    fn by_the_reader(text: &str, seq_only: bool) -> Result<Vec<Value>, ArrayError<String>> {
+        let mut out = Vec::new();
+        let elements = Elements {
+            each: |n: usize, v: Value| {
+                if v == "bad" {
+                    return Err(format!("bad at {n}"));
+                }
+                out.push(v);
+                Ok(())
+            },
+            first_error: None,
+            done: 0,
+            synthetic: false,
+        };
+        run_with(
+            serde_json::Deserializer::from_reader(text.as_bytes()),
+            elements,
+            seq_only,
+        )
+        .unwrap_or_else(|e| Err(ArrayError::Json(e)))
+        .map(|()| out)
+    }
+
+    /// The scanning stream path gives what serde_json's reader gives — the elements, the first
+    /// bad one, every message with its line and column — for well-formed arrays and for every
+    /// way of breaking them: each prefix, each byte removed, and a stray byte put in at each
+    /// place. Chunks are 7 bytes and elements at most 40 in the tests, so every boundary is
+    /// crossed, and the buffer is compacted.
+    #[test]
+    fn the_scanning_stream_is_the_readers() {
+        let seeds = [
+            "[1, {\"a\": [2, \"]\"]}, null, \"bad\", true]",
+            "[\n  {\"id\": \"x,y\", \"t\": \"a \\\" ] } , \\\\\"},\r\n  [[], {}],\n  -1.5e3, \"bad\"\n]\n",
+            "  [ \"\\u00e9\\ud83d\\ude00\", \"é😀\" , 12345678901234567890123 , 1e400, 0.1 ]  ",
+            "[\"a long string that is longer than forty bytes, so the scanner gives up on it\", 2]",
+            "[]",
+            " [ ] ",
+            "[{\"k\": {\"k\": {\"k\": [1, [2, [3]]]}}}, {\"x\": \"}\"}, {\"y\": \"{\"}]",
+        ];
+        let mut texts: Vec<String> = Vec::new();
+        for seed in seeds {
+            let bytes = seed.as_bytes();
+            texts.push(seed.to_string());
+            for cut in 0..bytes.len() {
+                let mut variants = vec![bytes[..cut].to_vec()];
+                let mut removed = bytes.to_vec();
+                removed.remove(cut);
+                variants.push(removed);
+                for stray in [b',', b']', b'"', b'\\', b'x', b'\n', b'}'] {
+                    let mut put = bytes.to_vec();
+                    put.insert(cut, stray);
+                    variants.push(put);
+                }
+                texts.extend(
+                    variants
+                        .into_iter()
+                        .filter_map(|v| String::from_utf8(v).ok()),
+                );
+            }
+        }
+        for text in &texts {
+            for seq_only in [false, true] {
+                let scanned = collect_from(Text::stream(text.as_bytes()), seq_only);
+                let read = by_the_reader(text, seq_only);
+                assert_eq!(
+                    format!("{scanned:?}"),
+                    format!("{read:?}"),
+                    "{text:?} (seq_only {seq_only})"
+                );
+            }
+        }
+        assert!(texts.len() > 2000, "{}", texts.len());
     }
 
     /// `find` gives the element `Vec<Value>` has at that place, and its errors.
