@@ -9,8 +9,10 @@ use js_sys::Uint8Array;
 use wasm_bindgen::JsCast;
 
 /// Files up to this size are hashed by WebCrypto (it copies its input: a transient copy this
-/// big at most); bigger ones in wasm.
-pub const WEBCRYPTO_MAX_BYTES: usize = 256 << 20;
+/// big at most); bigger ones in wasm, slower but in place (files are hashed after their numbers
+/// and charts). At 256 MB, two SAS-Bench raw files of 196 + 91 MB took 2.5× their size in
+/// Chromium, 1.9× with 64 MB (measured 2026-11-24).
+pub const WEBCRYPTO_MAX_BYTES: usize = 64 << 20;
 
 /// Start the SHA-256 of `bytes` (an `ArrayBuffer` or a view of one) by WebCrypto: `None`
 /// where WebCrypto is missing.
