@@ -254,33 +254,53 @@ mod stream {
         reader: Box<dyn BufRead + 'a>,
         bytes: Vec<u8>,
         eof: bool,
+        /// A read error, for serde_json's reader to meet where it happened (after the bytes
+        /// read before it, which may hold an error of their own that comes first).
+        pending: Option<io::Error>,
+    }
+
+    /// The read error a stream stopped with, then the end.
+    struct Pending(Option<io::Error>);
+
+    impl Read for Pending {
+        fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+            self.0.take().map_or(Ok(0), Err)
+        }
     }
 
     impl Buffer<'_> {
-        /// Read up to [`CHUNK`] more bytes; `false` at the end of the stream.
-        fn more(&mut self) -> io::Result<bool> {
+        /// Read up to [`CHUNK`] more bytes; `false` at the end of the stream or at a read error
+        /// (kept in `pending`).
+        fn more(&mut self) -> bool {
             if self.eof {
-                return Ok(false);
+                return false;
             }
-            let n = (&mut self.reader)
+            let before = self.bytes.len();
+            let read = (&mut self.reader)
                 .take(CHUNK as u64)
-                .read_to_end(&mut self.bytes)?;
+                .read_to_end(&mut self.bytes);
+            let n = self.bytes.len() - before;
+            if let Err(e) = read {
+                self.pending = Some(e);
+                self.eof = true;
+                return n > 0;
+            }
             self.eof = n == 0;
-            Ok(n > 0)
+            n > 0
         }
 
         /// The index of the first non-whitespace byte at or after `at` (reading on as needed),
         /// `None` at the end of the stream.
-        fn skip_whitespace(&mut self, mut at: usize) -> io::Result<Option<usize>> {
+        fn skip_whitespace(&mut self, mut at: usize) -> Option<usize> {
             loop {
                 while let Some(&b) = self.bytes.get(at) {
                     if !matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
-                        return Ok(Some(at));
+                        return Some(at);
                     }
                     at += 1;
                 }
-                if !self.more()? {
-                    return Ok(None);
+                if !self.more() {
+                    return None;
                 }
             }
         }
@@ -289,13 +309,13 @@ mod stream {
         /// as needed); `None` when the stream ends first or the element is longer than
         /// [`MAX_ELEMENT`]. Only strings and nesting are followed: the element's parse checks
         /// the rest.
-        fn element_end(&mut self, start: usize) -> io::Result<Option<usize>> {
+        fn element_end(&mut self, start: usize) -> Option<usize> {
             let mut at = start;
             let mut depth = 0usize;
             let mut in_string = false;
             loop {
                 if at - start > MAX_ELEMENT {
-                    return Ok(None);
+                    return None;
                 }
                 while at < self.bytes.len() {
                     if in_string {
@@ -319,13 +339,13 @@ mod stream {
                         b'"' => in_string = true,
                         b'[' | b'{' => depth += 1,
                         b']' | b'}' if depth > 0 => depth -= 1,
-                        b']' | b',' if depth == 0 => return Ok(Some(at)),
+                        b']' | b',' if depth == 0 => return Some(at),
                         _ => {}
                     }
                     at += 1;
                 }
-                if !self.more()? {
-                    return Ok(None);
+                if !self.more() {
+                    return None;
                 }
             }
         }
@@ -340,34 +360,35 @@ mod stream {
             reader,
             bytes: Vec::new(),
             eof: false,
+            pending: None,
         };
         // `mark`: the index of the `,` or `]` after the last element handed over (unset
         // before the first), and its position; bytes before it are not needed again.
         let mut mark: Option<(usize, Position)> = None;
-        let stop = (|| -> io::Result<Stop> {
+        let stop = (|| -> Stop {
             let resume = |mark: Option<(usize, Position)>| Stop::Resume(mark.map(|(m, _)| m));
-            let Some(open) = buf.skip_whitespace(0)? else {
-                return Ok(Stop::Resume(None));
+            let Some(open) = buf.skip_whitespace(0) else {
+                return Stop::Resume(None);
             };
             if buf.bytes[open] != b'[' {
-                return Ok(Stop::Resume(None));
+                return Stop::Resume(None);
             }
             let mut at = open + 1;
             // The position of byte `counted.0`.
             let mut counted = (0, Position { line: 1, column: 1 });
             loop {
-                let Some(start) = buf.skip_whitespace(at)? else {
-                    return Ok(resume(mark));
+                let Some(start) = buf.skip_whitespace(at) else {
+                    return resume(mark);
                 };
                 if mark.is_none() && buf.bytes[start] == b']' {
                     // `[]`: the reader checks what follows.
-                    return Ok(Stop::Resume(None));
+                    return Stop::Resume(None);
                 }
-                let Some(end) = buf.element_end(start)? else {
-                    return Ok(resume(mark));
+                let Some(end) = buf.element_end(start) else {
+                    return resume(mark);
                 };
                 let Ok(value) = serde_json::from_slice::<Value>(&buf.bytes[start..end]) else {
-                    return Ok(resume(mark));
+                    return resume(mark);
                 };
                 elements.done += 1;
                 elements.take(elements.done, value);
@@ -376,10 +397,10 @@ mod stream {
                 mark = Some((end, position));
                 if buf.bytes[end] == b']' {
                     // The end of the array: nothing but whitespace may follow.
-                    return Ok(match buf.skip_whitespace(end + 1)? {
-                        None => Stop::Done,
-                        Some(_) => resume(mark),
-                    });
+                    return match buf.skip_whitespace(end + 1) {
+                        None if buf.pending.is_none() => Stop::Done,
+                        _ => resume(mark),
+                    };
                 }
                 at = end + 1;
                 // Drop what is behind the mark (all of it is kept until an element is handed
@@ -393,17 +414,17 @@ mod stream {
             }
         })();
         let resume_at = match stop {
-            Ok(Stop::Done) => {
+            Stop::Done => {
                 return match elements.first_error {
                     Some(e) => Err(ArrayError::Element(e)),
                     None => Ok(()),
                 };
             }
-            Ok(Stop::Resume(at)) => at,
-            Err(e) => return Err(ArrayError::Json(serde_json::Error::io(e))),
+            Stop::Resume(at) => at,
         };
         // serde_json's reader on the rest, in the state the array is in at `resume_at`.
         let rest = Cursor::new(std::mem::take(&mut buf.bytes));
+        let tail = Pending(buf.pending.take()).chain(buf.reader);
         let read = match (resume_at, mark) {
             (Some(at), Some((m, position))) if at == m => {
                 let mut head = rest;
@@ -411,14 +432,14 @@ mod stream {
                 elements.synthetic = true;
                 let stand_in = Cursor::new(stand_in(position));
                 run_with(
-                    serde_json::Deserializer::from_reader(stand_in.chain(head).chain(buf.reader)),
+                    serde_json::Deserializer::from_reader(stand_in.chain(head).chain(tail)),
                     elements,
                     seq_only,
                 )
             }
             // Nothing handed over: the reader reads everything from the first byte.
             _ => run_with(
-                serde_json::Deserializer::from_reader(rest.chain(buf.reader)),
+                serde_json::Deserializer::from_reader(rest.chain(tail)),
                 elements,
                 seq_only,
             ),
@@ -468,7 +489,10 @@ mod tests {
     }
 
     /// serde_json's reader alone on the stream (what the stream path did before it scanned).
-    fn by_the_reader(text: &str, seq_only: bool) -> Result<Vec<Value>, ArrayError<String>> {
+    fn by_the_reader(
+        reader: impl std::io::Read,
+        seq_only: bool,
+    ) -> Result<Vec<Value>, ArrayError<String>> {
         let mut out = Vec::new();
         let elements = Elements {
             each: |n: usize, v: Value| {
@@ -483,7 +507,7 @@ mod tests {
             synthetic: false,
         };
         run_with(
-            serde_json::Deserializer::from_reader(text.as_bytes()),
+            serde_json::Deserializer::from_reader(reader),
             elements,
             seq_only,
         )
@@ -531,7 +555,7 @@ mod tests {
         for text in &texts {
             for seq_only in [false, true] {
                 let scanned = collect_from(Text::stream(text.as_bytes()), seq_only);
-                let read = by_the_reader(text, seq_only);
+                let read = by_the_reader(text.as_bytes(), seq_only);
                 assert_eq!(
                     format!("{scanned:?}"),
                     format!("{read:?}"),
@@ -540,6 +564,43 @@ mod tests {
             }
         }
         assert!(texts.len() > 2000, "{}", texts.len());
+        // A read error (the command line's reader stops at invalid UTF-8 or past the size
+        // limit) comes where the reader meets it: after any error in the bytes before it.
+        for seed in &seeds[..3] {
+            for at in 0..seed.len() {
+                let failing = || FailAt {
+                    data: seed.as_bytes(),
+                    at,
+                    done: 0,
+                };
+                let scanned = collect_from(Text::stream(std::io::BufReader::new(failing())), true);
+                let read = by_the_reader(failing(), true);
+                assert_eq!(
+                    format!("{scanned:?}"),
+                    format!("{read:?}"),
+                    "{seed:?} failing at {at}"
+                );
+            }
+        }
+    }
+
+    /// `data`, then a read error at byte `at`.
+    struct FailAt<'a> {
+        data: &'a [u8],
+        at: usize,
+        done: usize,
+    }
+
+    impl std::io::Read for FailAt<'_> {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            if self.done >= self.at {
+                return Err(std::io::Error::other("stream broke"));
+            }
+            let n = out.len().min(self.at - self.done).min(3);
+            out[..n].copy_from_slice(&self.data[self.done..self.done + n]);
+            self.done += n;
+            Ok(n)
+        }
     }
 
     /// `find` gives the element `Vec<Value>` has at that place, and its errors.
