@@ -85,7 +85,16 @@ fn run<E, F: FnMut(usize, Value) -> Result<(), E>>(
     };
     let read = match text {
         Text::Whole(text) => run_with(serde_json::Deserializer::from_str(text), elements, seq_only),
+        // The browser never streams: its build keeps only the reader (the scanner took 27 KB
+        // of the worker's gzip).
+        #[cfg(not(target_arch = "wasm32"))]
         Text::Stream(reader) => return stream::run(reader, elements, seq_only),
+        #[cfg(target_arch = "wasm32")]
+        Text::Stream(reader) => run_with(
+            serde_json::Deserializer::from_reader(reader),
+            elements,
+            seq_only,
+        ),
     };
     read.unwrap_or_else(|e| Err(ArrayError::Json(e)))
 }
@@ -199,6 +208,7 @@ impl<'de, E, F: FnMut(usize, Value) -> Result<(), E>> Visitor<'de> for &mut Elem
 /// and the line breaks and spaces that put the next byte at its line and column. So the outcome
 /// and every message are those of reading the whole stream with serde_json's reader, while a
 /// well-formed file never needs it.
+#[cfg(not(target_arch = "wasm32"))]
 mod stream {
     use std::io::{self, BufRead, Cursor, Read};
 
