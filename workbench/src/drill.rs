@@ -184,6 +184,11 @@ impl<'a> Samples<'a> {
 
     /// Sample `index` as a row.
     pub fn row(&self, index: usize) -> Option<SampleRow> {
+        if self.scored.report.samples.is_none()
+            && let Some(row) = self.benchmark.and_then(|b| b.row_at(self.scored, index))
+        {
+            return Some(row);
+        }
         let sample = self.get(index)?;
         Some(match self.benchmark {
             Some(b) => b.sample_row(index, &sample),

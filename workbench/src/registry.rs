@@ -177,6 +177,12 @@ pub trait Benchmark: Send + Sync + 'static {
     fn sample_row(&self, index: usize, sample: &Map<String, Value>) -> SampleRow {
         drill::generic_row(index, sample, None)
     }
+    /// Sample `index`'s row built straight from the scored records (the row
+    /// [`Self::sample_row`] makes of [`Self::sample_at`]'s sample, without building the
+    /// sample: the summary and each filter build every row); `None` to go through the sample.
+    fn row_at(&self, _scored: &Scored, _index: usize) -> Option<SampleRow> {
+        None
+    }
     /// The texts behind one sample (question, reference, reply, …) and, where the benchmark has
     /// them, per-step comparisons. By default none.
     fn detail(

@@ -613,6 +613,41 @@ mod bootstrap {
         )
     }
 
+    /// The browser's rows, built from the records, are the rows of the report's samples.
+    #[test]
+    fn gold_pred_rows_from_the_records_are_the_samples_rows() {
+        let text: String = [(1, 1.5), (2, 3.0), (3, 3.0), (0, -2.0)]
+            .iter()
+            .map(|(g, p)| format!("{{\"gold\": {g}, \"pred\": {p}}}\n\n"))
+            .collect();
+        let files = [WorkFile::new("g.jsonl", text.into_bytes())];
+        let later = score_files(
+            &files,
+            &ScoreOptions {
+                samples_later: true,
+                ..ScoreOptions::default()
+            },
+        );
+        let at_once = score_files(&files, &ScoreOptions::default());
+        let (l, a) = (
+            later[0].result.as_ref().unwrap(),
+            at_once[0].result.as_ref().unwrap(),
+        );
+        assert_eq!(l.report.samples, None);
+        let rows = drill::sample_rows(l);
+        assert_eq!(rows, drill::sample_rows(a));
+        assert_eq!(rows.len(), 4);
+        assert_eq!(
+            (
+                rows[3].id.as_str(),
+                rows[3].pred.as_str(),
+                rows[0].pred.as_str()
+            ),
+            ("line 7", "-2", "1.5")
+        );
+        assert_eq!(drill::summarize(l), drill::summarize(a));
+    }
+
     #[test]
     fn accuracy_interval_matches_a_python_port() {
         // Python: the same splitmix64/xoshiro256** and Lemire draws (seed 2024, 20 indices per

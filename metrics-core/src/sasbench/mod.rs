@@ -366,7 +366,9 @@ pub fn sample(subset: &str, r: &Response) -> serde_json::Value {
     })
 }
 
-fn display_name(key: &str) -> &str {
+/// An error name as reports show it (a non-string name is kept with a `\0` tag, see
+/// [`format::Names`]).
+pub fn display_name(key: &str) -> &str {
     key.strip_prefix('\u{0}').unwrap_or(key)
 }
 

@@ -111,6 +111,19 @@ impl Benchmark for PairsBenchmark {
         Some(sample)
     }
 
+    fn row_at(&self, scored: &Scored, index: usize) -> Option<SampleRow> {
+        let pairs = scored.records::<Pairs>()?;
+        // As the sample holds it: a JSON number, `null` for what JSON cannot write.
+        let number = |x: f64| serde_json::Number::from_f64(x).and_then(|n| n.as_f64());
+        let mut row = drill::empty_row(index, &Map::new());
+        row.id = format!("line {}", pairs.lines.get(index)?);
+        row.gold_value = number(*pairs.gold.get(index)?);
+        row.pred_value = number(*pairs.pred.get(index)?);
+        row.gold = display_number(row.gold_value);
+        row.pred = display_number(row.pred_value);
+        Some(drill::finish_row(row, Vec::new()))
+    }
+
     fn prepare(&self, name: &str, role: Role, head: &str) -> Option<Box<dyn Prepare>> {
         (role == PAIRS)
             .then(|| JsonlPairs::starting(name, head))

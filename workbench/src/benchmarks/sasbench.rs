@@ -444,6 +444,29 @@ impl Benchmark for SasBench {
         }
     }
 
+    fn row_at(&self, scored: &Scored, index: usize) -> Option<SampleRow> {
+        let (file, position) = scored.records::<SasRecords>()?.locate(index)?;
+        let r = &file.responses[position];
+        let mut row = drill::empty_row(index, &Map::new());
+        row.subset = file.subset.clone();
+        row.id = r.id.clone();
+        row.gold_value = Some(r.gold_total as f64);
+        row.pred_value = Some(r.pred_total as f64);
+        row.gold = display_number(row.gold_value);
+        row.pred = display_number(row.pred_value);
+        let mut errors: Vec<String> = [&r.gold_errors, &r.pred_errors]
+            .into_iter()
+            .filter_map(|names| names.as_ref().ok())
+            .flatten()
+            .map(|name| sasbench::display_name(name).to_string())
+            .filter(|name| name != CORRECT_NAME)
+            .collect();
+        errors.sort();
+        errors.dedup();
+        row.error_types = errors;
+        Some(drill::finish_row(row, Vec::new()))
+    }
+
     fn sample_row(&self, index: usize, s: &Map<String, Value>) -> SampleRow {
         let get = |k: &str| s.get(k);
         let mut row = drill::empty_row(index, s);
