@@ -53,13 +53,24 @@ pub fn parse_objects(
         if raw.trim().is_empty() {
             continue;
         }
-        let mut de = serde_json::Deserializer::from_str(raw);
-        let object = serde::de::DeserializeSeed::deserialize(KeptObject { keep }, &mut de)
-            .and_then(|o| de.end().map(|()| o))
-            .map_err(|e| InputError::at_line(name, line, format!("expected a JSON object: {e}")))?;
+        let object = parse_object_line(name, line, raw, keep)?;
         out.push(JsonRecord { line, object });
     }
     Ok(out)
+}
+
+/// One line of a JSONL file of objects (line `line` of `name`, without its line break and, on
+/// line 1, without the file's byte-order mark), keeping the keys in `keep`.
+fn parse_object_line(
+    name: &str,
+    line: usize,
+    raw: &str,
+    keep: Option<&[&str]>,
+) -> Result<Map<String, Value>, InputError> {
+    let mut de = serde_json::Deserializer::from_str(raw);
+    serde::de::DeserializeSeed::deserialize(KeptObject { keep }, &mut de)
+        .and_then(|o| de.end().map(|()| o))
+        .map_err(|e| InputError::at_line(name, line, format!("expected a JSON object: {e}")))
 }
 
 /// Deserialises a JSON object keeping only some keys (later duplicates win, as in Python).
@@ -596,16 +607,13 @@ pub fn for_each_record<'t>(
             ),
             // The message of the `Value` reading ([`parse_records`]): serde_json places some
             // errors one column apart when it skips a value instead of building it.
+            // The line is read as it is (a second byte-order mark is not stripped again).
             Err(e) => {
-                return Err(parse_objects(name, raw, Some(&RECORD_KEYS))
+                return Err(parse_object_line(name, line, raw, Some(&RECORD_KEYS))
                     .err()
-                    .map_or_else(
-                        || InputError::at_line(name, line, format!("expected a JSON object: {e}")),
-                        |first| InputError {
-                            line: Some(line),
-                            ..first
-                        },
-                    ));
+                    .unwrap_or_else(|| {
+                        InputError::at_line(name, line, format!("expected a JSON object: {e}"))
+                    }));
             }
         }
         Ok(())
