@@ -101,6 +101,8 @@ pub struct TableStyle {
     pub subset_of_input: Option<fn(&str) -> String>,
     /// Metrics that are counts: shown as integers.
     pub counts: &'static [&'static str],
+    /// Decimals of the other values (default 4).
+    pub decimals: Option<usize>,
 }
 
 pub fn scalar(metrics: &Metrics, key: &str) -> Option<f64> {
@@ -191,7 +193,7 @@ pub fn scalar_keys(report: &Report) -> Vec<String> {
 /// The default layout: subsets (then overall) × scalar metrics; counts (`style.counts`) as
 /// integers.
 pub fn subset_table(report: &Report, style: TableStyle) -> Table {
-    let (scale, decimals) = (1.0, 4);
+    let (scale, decimals) = (1.0, style.decimals.unwrap_or(4));
     let keys = scalar_keys(report);
     let columns = keys
         .iter()

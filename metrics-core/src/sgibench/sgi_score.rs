@@ -11,7 +11,8 @@
 //!   Dry Experiment         PassAll@5 ×100 (headline), PassAll@3 ×100, PassAll@1 ×100, AET ×1, SER ×100
 //!   Wet Experiment         action_sequence_similarity ×100, parameter_accuracy ×100, final_score ×100 (headline)
 //!   Experimental Reasoning MCA ×100 (headline), RV ×100
-//! SGI_Score = f"{(DR + IG + DE + WE + ER) / 5:.2f}"   (left-to-right float sum of the five headlines)
+//! SGI_Score = (DR + IG + DE + WE + ER) / 5   (left-to-right float sum of the five headlines;
+//!             printed with :.2f, kept at full precision in the report)
 //! ```
 //!
 //! Official crashes reproduced as errors naming the file and record (the script dies on them): a
@@ -44,10 +45,12 @@ pub fn headline(values: &[f64], scale: f64) -> Option<f64> {
     python_mean(values).map(|m| python_round(m * scale, 2))
 }
 
-/// `f"{(a + b + c + d + e) / 5:.2f}"` over the five headline numbers, read back as a float.
+/// `(a + b + c + d + e) / 5` over the five headline numbers (a left-to-right float sum), at full
+/// precision: `sgi_score.py` only formats it with `:.2f` when printing, so it is shown with two
+/// decimals (the table) and never rounded in the report.
 pub fn sgi_score(headlines: &[f64; 5]) -> f64 {
     let sum = headlines.iter().fold(0.0, |acc, h| acc + h);
-    python_round(sum / 5.0, 2)
+    sum / 5.0
 }
 
 /// One task's log and the key and scale of its headline.
@@ -603,5 +606,18 @@ mod tests {
         assert_eq!(headline(&[1.0, 0.0, 0.0], 100.0), Some(33.33));
         assert_eq!(headline(&[], 100.0), None);
         assert_eq!(sgi_score(&[10.0, 20.0, 30.0, 40.0, 50.0]), 30.0);
+    }
+
+    #[test]
+    fn sgi_score_is_the_unrounded_mean() {
+        // Python 3.11: (3.12 + 45.12 + 37.5 + 58.33 + 66.67) / 5 == 42.148, printed "42.15".
+        let score = sgi_score(&[3.12, 45.12, 37.5, 58.33, 66.67]);
+        assert_eq!(score, 42.148);
+        assert_eq!(format!("{score:.2}"), "42.15");
+        // Python: (1.11 + 45.12 + 3.33 + 4.44 + 5.56) / 5 == 11.911999999999999 (not 11.91).
+        assert_eq!(
+            sgi_score(&[1.11, 45.12, 3.33, 4.44, 5.56]),
+            11.911999999999999
+        );
     }
 }

@@ -416,7 +416,7 @@ impl Benchmark for SasBench {
         TableStyle {
             overall_is_mean_of_subsets: true,
             subset_of_input: Some(subset_name),
-            counts: &[],
+            ..TableStyle::default()
         }
     }
 

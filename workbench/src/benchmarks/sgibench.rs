@@ -20,6 +20,7 @@ use crate::registry::Benchmark;
 use crate::session::{
     Job, Outcome, PlanFile, Scored, Variant, WorkFile, file, prediction_source, required,
 };
+use crate::table::TableStyle;
 use metrics_core::sgibench::{deep_research, dry, idea, reasoning, sgi_score, wet};
 use metrics_core::{InputError, Report};
 
@@ -31,6 +32,8 @@ struct Task {
     role: &'static RoleInfo,
     /// The per-item metric whose shortfall is the disagreement, and its scale.
     headline: (&'static str, f64),
+    /// Decimals the table shows (default 4).
+    decimals: Option<usize>,
     score: fn(&str, &str) -> Result<Report, InputError>,
 }
 
@@ -124,6 +127,12 @@ macro_rules! task_benchmark {
             ) -> Result<Scored, InputError> {
                 score(&Self::TASK, files, job)
             }
+            fn table_style(&self) -> TableStyle {
+                TableStyle {
+                    decimals: Self::TASK.decimals,
+                    ..TableStyle::default()
+                }
+            }
             fn sample_row(&self, index: usize, s: &Map<String, Value>) -> SampleRow {
                 drill::generic_row(index, s, Some(Self::TASK.headline))
             }
@@ -189,6 +198,7 @@ task_benchmark!(
         metrics: &dry::KEYS,
         role: &DRY_LOG,
         headline: ("pass_all_5", 1.0),
+        decimals: None,
         score: |name, text| dry::score_log(name, text, None),
     },
     |s: &Sniff<'_>| (s.is_records() && s.has("unit_test"))
@@ -210,6 +220,7 @@ task_benchmark!(
         ],
         role: &IDEA_LOG,
         headline: ("final", 100.0),
+        decimals: None,
         score: |name, text| idea::score_log(name, text, None),
     },
     |s: &Sniff<'_>| (s.is_records() && s.has_any(&["generated_data", "generated_idea_text"]))
@@ -225,6 +236,7 @@ task_benchmark!(
         metrics: &deep_research::KEYS,
         role: &DEEP_RESEARCH_LOG,
         headline: ("exact_match", 1.0),
+        decimals: None,
         score: |name, text| deep_research::score_log(name, text),
     },
     |s: &Sniff<'_>| (answers(s) && s.has_any(&["steps", "llm_judge", "type"]))
@@ -240,6 +252,7 @@ task_benchmark!(
         metrics: &wet::KEYS,
         role: &WET_LOG,
         headline: ("final", 1.0),
+        decimals: None,
         score: |name, text| wet::score_log(name, text),
     },
     |s: &Sniff<'_>| answers(s)
@@ -255,6 +268,7 @@ task_benchmark!(
         metrics: &reasoning::KEYS,
         role: &REASONING_LOG,
         headline: ("mca", 1.0),
+        decimals: None,
         score: |name, text| reasoning::score_log(name, text, None),
     },
     |s: &Sniff<'_>| (s.is_records()
@@ -273,6 +287,8 @@ task_benchmark!(
         metrics: &sgi_score::KEYS,
         role: &SCORE_INPUT,
         headline: ("headline", 100.0),
+        // SGI-Score and the five headlines as sgi_score.py prints them.
+        decimals: Some(2),
         score: sgi_score::score_input,
     },
     |s: &Sniff<'_>| {
