@@ -164,6 +164,9 @@ pub struct FileView {
     pub role: String,
     /// The model group (drop batch) the file belongs to; shared files say "shared".
     pub model: String,
+    /// The SHA-256 of its bytes (`None` until computed: a dropped file is hashed after the
+    /// numbers).
+    pub sha256: Option<String>,
 }
 
 /// One scoring job's result, as the page renders it.

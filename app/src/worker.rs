@@ -929,6 +929,7 @@ fn rescore(state: &mut State) {
                 } else {
                     state.models[h.model].clone()
                 },
+                sha256: h.file.sha256.clone().filter(|s| !s.is_empty()),
             }
         })
         .collect();

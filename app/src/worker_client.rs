@@ -188,6 +188,14 @@ impl WorkbenchState {
                 self.progress.set(None);
             }
             Some(Ok(FromWorker::Hashed { name, sha256 })) => {
+                self.files.update_untracked(|files| {
+                    for f in files
+                        .iter_mut()
+                        .filter(|f| f.name == name && f.sha256.is_none())
+                    {
+                        f.sha256 = Some(sha256.clone());
+                    }
+                });
                 self.outcomes
                     .update_untracked(|all| fill_hash(all, &name, &sha256));
                 self.hashed.update(|n| *n += 1);

@@ -29,6 +29,110 @@ fn same_bits(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// One file a board publishes, as a verifier found it. The rule all three verifiers follow
+/// (the server on publish, `scorebench leaderboard verify`, the page's "Verify in my browser"):
+/// every published file is downloaded and hashed, and its SHA-256 must be the published one,
+/// whether or not the entry's scoring job reads it (SAS-Bench prediction files do not read the
+/// dataset files a board's gold also holds: such a file is "not used by this entry", its hash
+/// checked all the same).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileCheck {
+    pub name: String,
+    /// The SHA-256 the board lists.
+    pub published: String,
+    /// The SHA-256 of the bytes the verifier downloaded (`None`: not downloaded or not hashed).
+    pub computed: Option<String>,
+    /// The re-scoring read the file (it is among the report's inputs).
+    pub used: bool,
+}
+
+/// What a [`FileCheck`] says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileStatus {
+    /// The published hash, and the entry's scoring read the file.
+    Same,
+    /// The published hash; the entry's scoring does not read the file.
+    SameNotUsed,
+    /// Another hash: the file is not the one the board published.
+    Differs,
+    /// No hash was computed (the download failed).
+    NotHashed,
+}
+
+impl FileCheck {
+    pub fn status(&self) -> FileStatus {
+        match &self.computed {
+            None => FileStatus::NotHashed,
+            Some(sha) if *sha != self.published => FileStatus::Differs,
+            Some(_) if self.used => FileStatus::Same,
+            Some(_) => FileStatus::SameNotUsed,
+        }
+    }
+
+    /// The hash is the published one.
+    pub fn same(&self) -> bool {
+        matches!(self.status(), FileStatus::Same | FileStatus::SameNotUsed)
+    }
+}
+
+/// Check every published file (`(name, published SHA-256)`) against the hash the verifier
+/// computed of it (`computed(name)`); `used` by the report whose inputs name it.
+pub fn check_files<'a>(
+    published: impl IntoIterator<Item = (&'a str, &'a str)>,
+    computed: impl Fn(&str) -> Option<String>,
+    report: Option<&Report>,
+) -> Vec<FileCheck> {
+    published
+        .into_iter()
+        .map(|(name, sha)| FileCheck {
+            name: name.to_string(),
+            published: sha.to_string(),
+            computed: computed(name),
+            used: report.is_some_and(|r| r.inputs.iter().any(|i| i.path == name)),
+        })
+        .collect()
+}
+
+/// The outcome of verifying one entry: its files, the metric differences and a failed
+/// re-scoring.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    pub files: Vec<FileCheck>,
+    pub differences: Vec<Difference>,
+    /// The re-scoring failed (the message names the file).
+    pub error: Option<String>,
+}
+
+impl Verdict {
+    /// Compare the published report and files with what the verifier computed (`ours`: the
+    /// re-scoring's report, or why it failed).
+    pub fn new<'a>(
+        published_report: &Report,
+        published_files: impl IntoIterator<Item = (&'a str, &'a str)>,
+        computed: impl Fn(&str) -> Option<String>,
+        ours: Result<&Report, String>,
+    ) -> Verdict {
+        let report = ours.as_ref().ok().copied();
+        Verdict {
+            files: check_files(published_files, computed, report),
+            differences: report.map_or_else(Vec::new, |r| metric_differences(published_report, r)),
+            error: ours.err(),
+        }
+    }
+
+    /// Every file has its published hash, the re-scoring ran, and no value differs.
+    pub fn identical(&self) -> bool {
+        self.error.is_none()
+            && self.differences.is_empty()
+            && self.files.iter().all(FileCheck::same)
+    }
+
+    /// The files whose hash is not the published one (or was not computed).
+    pub fn bad_files(&self) -> impl Iterator<Item = &FileCheck> {
+        self.files.iter().filter(|f| !f.same())
+    }
+}
+
 type Section<'a> = (String, Option<&'a Metrics>, Option<usize>);
 
 /// Every metric (overall and per subset, scalars and vectors) and every `n` on which `other`
@@ -126,6 +230,62 @@ mod tests {
             samples: None,
             warnings: vec![],
         }
+    }
+
+    fn input(path: &str, sha: &str) -> metrics_core::InputFile {
+        metrics_core::InputFile {
+            path: path.into(),
+            sha256: sha.into(),
+        }
+    }
+
+    #[test]
+    fn a_file_the_job_does_not_read_is_checked_not_accused() {
+        let mut ours = report(0.5, 3);
+        ours.inputs = vec![input("a_prediction.jsonl", "aa")];
+        let published = [
+            ("a_prediction.jsonl", "aa"),
+            ("7_Math_ShortAns.jsonl", "dd"),
+            ("error_type.jsonl", "ee"),
+        ];
+        let hashes = |name: &str| match name {
+            "a_prediction.jsonl" => Some("aa".to_string()),
+            "7_Math_ShortAns.jsonl" => Some("dd".to_string()),
+            "error_type.jsonl" => Some("ee".to_string()),
+            _ => None,
+        };
+        let v = Verdict::new(&ours.clone(), published, hashes, Ok(&ours));
+        let status: Vec<FileStatus> = v.files.iter().map(FileCheck::status).collect();
+        assert_eq!(
+            status,
+            [
+                FileStatus::Same,
+                FileStatus::SameNotUsed,
+                FileStatus::SameNotUsed
+            ]
+        );
+        assert!(v.identical());
+
+        // An unused file altered after publishing still fails, named.
+        let altered = |name: &str| match name {
+            "7_Math_ShortAns.jsonl" => Some("d0".to_string()),
+            other => hashes(other),
+        };
+        let v = Verdict::new(&ours.clone(), published, altered, Ok(&ours));
+        assert!(!v.identical());
+        let bad: Vec<&str> = v.bad_files().map(|f| f.name.as_str()).collect();
+        assert_eq!(bad, ["7_Math_ShortAns.jsonl"]);
+        assert_eq!(v.files[1].status(), FileStatus::Differs);
+
+        // A file that could not be hashed is not "the same"; a failed re-scoring is not identical.
+        let v = Verdict::new(
+            &ours.clone(),
+            published,
+            |_| None,
+            Err("x.jsonl:3: bad".into()),
+        );
+        assert!(v.files.iter().all(|f| f.status() == FileStatus::NotHashed));
+        assert!(!v.identical());
     }
 
     #[test]

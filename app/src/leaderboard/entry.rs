@@ -11,7 +11,7 @@ use leptos::task::spawn_local;
 use metrics_core::Report;
 use workbench::Variant;
 use workbench::drill::Filter;
-use workbench::verify::{Difference, metric_differences};
+use workbench::verify::{FileStatus, Verdict};
 
 use super::api::{self, BoardView, EntryDetail, FileOut};
 use super::seg;
@@ -20,7 +20,7 @@ use crate::components::progress::ProgressBar;
 use crate::components::report_table::ReportTable;
 use crate::components::samples_view::SamplesView;
 use crate::i18n::{lang, t};
-use crate::protocol::OutcomeView;
+use crate::protocol::{FileView, OutcomeView};
 use crate::worker_client::WorkbenchState;
 
 /// The version of the scorer this page runs (the workspace's).
@@ -67,54 +67,28 @@ pub fn keep_roles(state: WorkbenchState, roles: BTreeMap<String, String>) {
     });
 }
 
-/// The outcome of a verification.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Verdict {
-    /// (file, published SHA-256, the SHA-256 the browser computed).
-    pub hashes: Vec<(String, String, Option<String>)>,
-    pub differences: Vec<Difference>,
-    /// The re-scoring failed (the message names the file).
-    pub error: Option<String>,
-}
-
-impl Verdict {
-    pub fn identical(&self) -> bool {
-        self.error.is_none()
-            && self.differences.is_empty()
-            && self
-                .hashes
-                .iter()
-                .all(|(_, published, ours)| ours.as_deref() == Some(published.as_str()))
-    }
-}
-
-/// Compare the published report and files with what the browser computed.
-pub fn verdict(published: &Report, files: &[FileOut], ours: &Result<Report, String>) -> Verdict {
-    match ours {
-        Err(e) => Verdict {
-            hashes: files
-                .iter()
-                .map(|f| (f.name.clone(), f.sha256.clone(), None))
-                .collect(),
-            differences: Vec::new(),
-            error: Some(e.clone()),
-        },
-        Ok(report) => Verdict {
-            hashes: files
-                .iter()
-                .map(|f| {
-                    let ours = report
-                        .inputs
-                        .iter()
-                        .find(|i| i.path == f.name)
-                        .map(|i| i.sha256.clone());
-                    (f.name.clone(), f.sha256.clone(), ours)
-                })
-                .collect(),
-            differences: metric_differences(published, report),
-            error: None,
-        },
-    }
+/// Compare the published report and files with what the browser computed: the hash of every
+/// downloaded file (`files`: the worker's list, each hashed before scoring) and the re-scoring.
+pub fn verdict(
+    published: &Report,
+    published_files: &[FileOut],
+    files: &[FileView],
+    ours: &Result<Report, String>,
+) -> Verdict {
+    let hash = |name: &str| {
+        files
+            .iter()
+            .find(|f| f.name == name)
+            .and_then(|f| f.sha256.clone())
+    };
+    Verdict::new(
+        published,
+        published_files
+            .iter()
+            .map(|f| (f.name.as_str(), f.sha256.as_str())),
+        hash,
+        ours.as_ref().map_err(Clone::clone),
+    )
 }
 
 /// The worker's result for `benchmark` (the first job of it).
@@ -207,8 +181,9 @@ fn Entry(board: BoardView, entry: EntryDetail) -> impl IntoView {
                 return;
             };
             let ours = outcome.result.clone().map_err(|e| e.to_string());
+            let hashed = state.files.get();
             let next = match &stored {
-                Some(published) => Verify::Done(verdict(published, &files, &ours)),
+                Some(published) => Verify::Done(verdict(published, &files, &hashed, &ours)),
                 None => Verify::Failed(t(lang().get_untracked(), "lb.no_report").into()),
             };
             verify.set(next);
@@ -323,15 +298,23 @@ fn verify_view(v: Verify, version: String) -> impl IntoView {
         Verify::Done(verdict) => {
             let ok = verdict.identical();
             let hash_rows = verdict
-                .hashes
+                .files
                 .iter()
-                .map(|(name, published, ours)| {
-                    let same = ours.as_deref() == Some(published.as_str());
+                .map(|f| {
+                    let status = f.status();
+                    let (same, used) = (f.same(), f.used);
+                    let mark = match status {
+                        FileStatus::Same => "✓",
+                        FileStatus::SameNotUsed => "✓",
+                        FileStatus::Differs | FileStatus::NotHashed => "✗",
+                    };
                     view! {
-                        <tr data-testid="sha-row" data-file=name.clone() data-same=same.to_string()>
-                            <td>{name.clone()}</td>
-                            <td class="mono">{ours.clone().unwrap_or_else(|| "—".into())}</td>
-                            <td>{if same { "✓" } else { "✗" }}</td>
+                        <tr data-testid="sha-row" data-file=f.name.clone() data-same=same.to_string() data-used=used.to_string()>
+                            <td>{f.name.clone()}</td>
+                            <td class="mono">{f.computed.clone().unwrap_or_else(|| "—".into())}</td>
+                            <td>{mark}
+                                {(!used).then(|| view! { " " <span class="hint" data-testid="not-used">{move || t(lang().get(), "lb.not_used")}</span> })}
+                            </td>
                         </tr>
                     }
                 })
@@ -347,10 +330,10 @@ fn verify_view(v: Verify, version: String) -> impl IntoView {
                     }
                 })
                 .collect_view();
-            let any_hash_bad = verdict
-                .hashes
-                .iter()
-                .any(|(_, p, o)| o.as_deref() != Some(p.as_str()));
+            let bad_files: Vec<String> = verdict.bad_files().map(|f| f.name.clone()).collect();
+            let any_hash_bad = !bad_files.is_empty();
+            let unused = verdict.files.iter().any(|f| !f.used);
+            let bad_files = bad_files.join(", ");
             view! {
                 <div class="verdict" class:ok=ok data-testid="verdict" data-ok=ok.to_string()>
                     {if ok {
@@ -358,7 +341,7 @@ fn verify_view(v: Verify, version: String) -> impl IntoView {
                     } else {
                         view! {
                             {verdict.error.clone().map(|e| view! { <p class="error" role="alert">{e}</p> })}
-                            {any_hash_bad.then(|| view! { <p class="error">{move || t(lang().get(), "lb.hash_bad")}</p> })}
+                            {any_hash_bad.then(|| view! { <p class="error" data-testid="hash-bad">{move || t(lang().get(), "lb.hash_bad")} " " <span class="mono">{bad_files.clone()}</span></p> })}
                             {(!verdict.differences.is_empty()).then(|| view! { <p class="error">{move || t(lang().get(), "lb.verified_bad")}</p> })}
                             <ul class="differences">{diffs}</ul>
                         }.into_any()
@@ -367,6 +350,7 @@ fn verify_view(v: Verify, version: String) -> impl IntoView {
                         <caption>{move || t(lang().get(), "lb.sha_browser")}</caption>
                         <tbody>{hash_rows}</tbody>
                     </table>
+                    {unused.then(|| view! { <p class="hint" data-testid="not-used-hint">{move || t(lang().get(), "lb.not_used_hint")}</p> })}
                     <p class="hint">{move || t(lang().get(), "lb.scored_by")} " " <span class="mono" data-testid="browser-scorer">{version}</span></p>
                 </div>
             }

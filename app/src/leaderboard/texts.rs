@@ -84,6 +84,11 @@ pub fn text(key: &str) -> Option<(&'static str, &'static str)> {
             "✗ 下载文件的 SHA-256 与公布值不同：",
         ),
         "lb.sha_browser" => ("SHA-256 computed in this browser", "本浏览器计算的 SHA-256"),
+        "lb.not_used" => ("not used by this entry", "此条目未使用"),
+        "lb.not_used_hint" => (
+            "Files \"not used by this entry\" are part of the board's gold that this entry's scoring does not read (e.g. SAS-Bench datasets beside prediction files); their SHA-256 is checked all the same.",
+            "标为“此条目未使用”的文件属于排行榜的标准答案，但此条目的评分不读取它们（例如 SAS-Bench 预测文件旁的数据集文件）；它们的 SHA-256 同样经过核对。",
+        ),
         "lb.scored_by" => ("scored here by scorebench", "本机评分程序 scorebench"),
         "lb.server_scorer" => ("published by scorer", "公布结果的评分程序"),
         "lb.hidden_gold" => (

@@ -15,6 +15,7 @@ use super::scoring;
 use metrics_core::Report;
 use workbench::detect::Role;
 use workbench::session::WorkFile;
+use workbench::verify::Verdict;
 
 #[derive(Args, Debug)]
 pub struct LeaderboardArgs {
@@ -534,23 +535,28 @@ async fn import(c: &Client, a: ImportArgs) -> Result<(), Failure> {
     print_json(&reply)
 }
 
-/// Download `files` (each `{name, role, sha256, url}`) and check their SHA-256.
-async fn download(c: &Client, files: &[Value]) -> Result<Vec<WorkFile>, Failure> {
+/// A downloaded file: its bytes with the role the board lists, the SHA-256 the board lists and
+/// the one of the bytes.
+struct Downloaded {
+    file: WorkFile,
+    published: String,
+    computed: String,
+}
+
+/// Download `files` (each `{name, role, sha256, url}`) and hash them; the hashes are compared
+/// by [`workbench::verify::Verdict`], the rule the page and the server follow too.
+async fn download(c: &Client, files: &[Value]) -> Result<Vec<Downloaded>, Failure> {
     let mut out = Vec::new();
     for f in files {
-        let (name, sha) = (
-            f["name"].as_str().unwrap_or(""),
-            f["sha256"].as_str().unwrap_or(""),
-        );
+        let name = f["name"].as_str().unwrap_or("");
         let bytes = c.bytes(f["url"].as_str().unwrap_or("")).await?;
-        let got = metrics_core::InputFile::from_bytes(name, &bytes).sha256;
-        if got != sha {
-            return Err(Failure::Differs(format!(
-                "{name}: downloaded SHA-256 {got}, the board lists {sha}"
-            )));
-        }
+        let computed = metrics_core::InputFile::from_bytes(name, &bytes).sha256;
         let role = Role::from_key(f["role"].as_str().unwrap_or("")).unwrap_or(Role::UNKNOWN);
-        out.push(WorkFile::with_role(name, bytes, role));
+        out.push(Downloaded {
+            file: WorkFile::with_role(name, bytes, role),
+            published: f["sha256"].as_str().unwrap_or("").to_string(),
+            computed,
+        });
     }
     Ok(out)
 }
@@ -606,13 +612,45 @@ async fn verify(c: &Client, a: VerifyArgs) -> Result<(), Failure> {
         let stored: Report = serde_json::from_value(detail["report"].clone())
             .map_err(|e| Failure::Error(format!("entry {id}: the stored report: {e}")))?;
         let files = download(c, e["inputs"].as_array().map_or(&[][..], Vec::as_slice)).await?;
-        let local = scoring::score_entry(bench, variant, &gold, &files)
+        let (gold_files, entry_files): (Vec<WorkFile>, Vec<WorkFile>) = (
+            gold.iter().map(|d| d.file.clone()).collect(),
+            files.iter().map(|d| d.file.clone()).collect(),
+        );
+        let local = scoring::score_entry(bench, variant, &gold_files, &entry_files)
             .map_err(|err| Failure::Differs(format!("entry {id}: re-scoring failed: {err}")))?
             .report;
-        let mut differences: Vec<String> = scoring::metric_differences(&stored, &local)
-            .into_iter()
-            .map(|d| format!("{}: server {} vs local {}", d.at, d.server, d.other))
+        // Every published file (the gold and the entry's), read by this entry's job or not.
+        let published = gold.iter().chain(&files);
+        let verdict = Verdict::new(
+            &stored,
+            published
+                .clone()
+                .map(|d| (d.file.name.as_str(), d.published.as_str())),
+            |name| {
+                published
+                    .clone()
+                    .find(|d| d.file.name == name)
+                    .map(|d| d.computed.clone())
+            },
+            Ok(&local),
+        );
+        let mut differences: Vec<String> = verdict
+            .bad_files()
+            .map(|f| {
+                format!(
+                    "{}: downloaded SHA-256 {}, the board lists {}",
+                    f.name,
+                    f.computed.as_deref().unwrap_or("(none)"),
+                    f.published
+                )
+            })
             .collect();
+        differences.extend(
+            verdict
+                .differences
+                .iter()
+                .map(|d| format!("{}: server {} vs local {}", d.at, d.server, d.other)),
+        );
         // The board's listed numbers are the stored report's overall metrics.
         for (k, v) in e["metrics"].as_object().into_iter().flatten() {
             let mine = local
@@ -635,8 +673,14 @@ async fn verify(c: &Client, a: VerifyArgs) -> Result<(), Failure> {
         let model = e["model"].as_str().unwrap_or("");
         if differences.is_empty() {
             let values = 1 + stored.subsets.len();
+            let unused: Vec<String> = verdict
+                .files
+                .iter()
+                .filter(|f| !f.used)
+                .map(|f| format!("{} {}", f.name, f.published))
+                .collect();
             out(&format!(
-                "entry {id} ({model}): identical — {} metrics over {values} rows, {} samples; inputs {}\n",
+                "entry {id} ({model}): identical — {} metrics over {values} rows, {} samples; inputs {}{}\n",
                 stored.overall.metrics.len(),
                 stored.samples.as_ref().map_or(0, Vec::len),
                 local
@@ -644,7 +688,15 @@ async fn verify(c: &Client, a: VerifyArgs) -> Result<(), Failure> {
                     .iter()
                     .map(|i| format!("{} {}", i.path, i.sha256))
                     .collect::<Vec<_>>()
-                    .join(", ")
+                    .join(", "),
+                if unused.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; published, not used by this entry, same SHA-256: {}",
+                        unused.join(", ")
+                    )
+                }
             ))?;
         } else {
             problems.push(format!(

@@ -852,7 +852,32 @@ impl Boards {
         let (files, scored) = scored?;
         let report = scored.report;
         if let Some(client) = &req.client_report {
-            let differences = scoring::metric_differences(&report, client);
+            // The files the server read, against the client's hash of each file it names the
+            // same (its gold may carry other names: the numbers then tell).
+            let files = workbench::verify::check_files(
+                report
+                    .inputs
+                    .iter()
+                    .map(|i| (i.path.as_str(), i.sha256.as_str())),
+                |name| {
+                    client
+                        .inputs
+                        .iter()
+                        .find(|i| i.path == name && !i.sha256.is_empty())
+                        .map(|i| i.sha256.clone())
+                },
+                Some(&report),
+            );
+            let mut differences: Vec<scoring::Difference> = files
+                .iter()
+                .filter(|f| f.status() == workbench::verify::FileStatus::Differs)
+                .map(|f| scoring::Difference {
+                    at: format!("inputs[{}].sha256", f.name),
+                    server: f.published.clone().into(),
+                    other: f.computed.clone().unwrap_or_default().into(),
+                })
+                .collect();
+            differences.extend(scoring::metric_differences(&report, client));
             if !differences.is_empty() {
                 return Err(LbError::Mismatch {
                     message: format!(
