@@ -4,8 +4,27 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
-step() { printf '\n=== %s\n' "$*" >&2; }
+# Each step's name and start time, printed as a table of durations at the end (also when a step
+# fails), so a slow step shows.
+steps=()
+step() {
+  steps+=("$(date +%s.%N)|$*")
+  printf '\n=== %s\n' "$*" >&2
+}
+step_times() {
+  local now last="" name="" out=""
+  now=$(date +%s.%N)
+  for s in "${steps[@]}" "$now|end"; do
+    if [ -n "$last" ]; then
+      out+=$(awk -v a="$last" -v b="${s%%|*}" -v n="$name" 'BEGIN { printf "%8.1f s  %s\n", b - a, n }')$'\n'
+    fi
+    last=${s%%|*}
+    name=${s#*|}
+  done
+  printf '\ntime per step:\n%s' "$out" >&2
+}
 start=$(date +%s)
+trap step_times EXIT
 
 step "setup (installs only what is missing)"
 scripts/setup.sh
@@ -24,7 +43,7 @@ scripts/check-invariants.sh
 step "PostgreSQL (a throw-away cluster on loopback for the leaderboard tests)"
 eval "$(scripts/pg.sh start)"
 export PG_URL
-trap 'scripts/pg.sh stop "$PG_DIR"' EXIT
+trap 'scripts/pg.sh stop "$PG_DIR"; step_times' EXIT
 
 step "native tests"
 cargo test --locked -p metrics-core -p workbench -p server

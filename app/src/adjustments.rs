@@ -137,10 +137,22 @@ pub async fn settled() {
 
 /// Save `value` as the record `key` (replacing what was saved), counted as under way until done.
 async fn save_record<T: Serialize>(key: &str, value: &T) -> Result<(), String> {
-    SAVING.set(SAVING.get() + 1);
+    set_saving(SAVING.get() + 1);
     let result = save_record_now(key, value).await;
-    SAVING.set(SAVING.get().saturating_sub(1));
+    set_saving(SAVING.get().saturating_sub(1));
     result
+}
+
+/// Count a save in or out, and show the count as `<html data-saving="N">`: "0" once every
+/// change has reached IndexedDB (what a test or an extension waits for before a reload).
+fn set_saving(n: usize) {
+    SAVING.set(n);
+    if let Some(html) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = html.set_attribute("data-saving", &n.to_string());
+    }
 }
 
 async fn save_record_now<T: Serialize>(key: &str, value: &T) -> Result<(), String> {

@@ -79,7 +79,7 @@ test('a run started from the page finishes and opens with the official accuracy'
   await panel.locator('summary').click();
   await page.locator('select[aria-label="model"] option[value="test-model"]').waitFor({ state: 'attached' });
   await page.setInputFiles('input[aria-label="dataset"]', join(CASE, 'dataset', 'MSQA_Dataset.json'));
-  await page.waitForTimeout(200);
+  await page.locator('label[data-field="dataset"][data-set="true"]').waitFor();
   await page.click('[data-testid="start-run"]');
   const progress = page.locator('[data-testid="run-progress"][data-state="finished"]');
   await progress.waitFor({ timeout: 60_000 });
@@ -179,7 +179,7 @@ test('an SGI deep-research judge run survives a killed server and resumes by id 
     await page.locator('select[aria-label="judge_model"] option[value="judge-model"]').waitFor({ state: 'attached' });
     await page.setInputFiles('input[aria-label="log"]', join(DR_CASE, 'step2_input.json'));
     await page.fill('input[aria-label="workers"]', '1');
-    await page.waitForTimeout(200);
+    await page.locator('label[data-field="log"][data-set="true"]').waitFor();
     await page.click('[data-testid="start-run"]');
     const running = page.locator('[data-testid="run-progress"]');
     await running.waitFor();
@@ -282,7 +282,7 @@ test('a SAS-Bench step-1 run from the page survives a killed server and writes t
     await page.locator('select[aria-label="model"] option[value="test-model"]').waitFor({ state: 'attached' });
     await page.setInputFiles('input[aria-label="dataset"]', SAS_FILES.map((f) => join(SAS_CASE, f)));
     await page.fill('input[aria-label="workers"]', '1');
-    await page.waitForTimeout(300);
+    await page.locator('label[data-field="dataset"][data-set="true"]').waitFor();
     await page.click('[data-testid="start-run"]');
     const running = page.locator('[data-testid="run-progress"]');
     await running.waitFor();

@@ -106,7 +106,7 @@ test('a teacher shares a class with an adjustment; a colleague opens it with the
   await a.check('input[aria-label=reviewed]');
   await a.locator('[data-essay-id="6"]').click();
   await a.check('input[aria-label=reviewed]');
-  await a.waitForTimeout(300);
+  await a.locator('html[data-saving="0"]').waitFor({ state: 'attached' });
 
   const shared = await share(a, '.class-view');
   const dialog = await a.locator('[data-testid=share-dialog]').innerText();
@@ -173,7 +173,7 @@ test('a teacher shares a class with an adjustment; a colleague opens it with the
   await b.locator('[data-essay-id="6"]').click();
   await b.selectOption('select[aria-label="teacher level"]', '4');
   await b.locator('[data-essay-id="6"][data-teacher-level="不合格"]').waitFor({ timeout: 30_000 });
-  await b.waitForTimeout(1000); // the IndexedDB write
+  await b.locator('html[data-saving="0"]').waitFor({ state: 'attached' }); // the IndexedDB write
   const asked = [];
   b.on('dialog', (d) => { asked.push(d.message()); d.dismiss(); });
   await b.goto(shared.link.replace('#', '?lang=en#'));

@@ -118,7 +118,7 @@ test('a class without gold: distribution, list, reader, adjustments, exports, ag
   // Also review essay 6 without changing its level.
   await page.locator('[data-essay-id="6"]').click();
   await page.check('input[aria-label=reviewed]');
-  await page.waitForTimeout(300);
+  await page.locator('html[data-saving="0"]').waitFor({ state: 'attached' });
   await page.screenshot({ path: join(artifacts, 'teacher-class-en.png'), fullPage: false });
 
   await openClass(page, files, '?lang=en');
@@ -178,9 +178,16 @@ test('a class without gold: distribution, list, reader, adjustments, exports, ag
   const t2 = JSON.parse(await download('track2'));
   assert.equal(t2.find((r) => r.id === 5).comment, '教师改写的评语');
 
-  // Print: a summary page then one essay per page.
+  // Print: a summary page then one essay per page. The browser's own print is counted, not run
+  // (it would still be printing when the PDF below is asked for): the button must call it once
+  // the print view is in the page, and the PDF prints that view's print media.
+  await page.evaluate(() => {
+    window.printed = [];
+    window.print = () => window.printed.push(document.querySelectorAll('.print-essay').length);
+  });
   await page.click('button[data-action=print]');
-  await page.locator('.print-essay').first().waitFor({ state: 'attached' });
+  await page.waitForFunction(() => window.printed.length > 0);
+  assert.deepEqual(await page.evaluate(() => window.printed), [essays.length], 'print() called once, with every essay in the page');
   assert.equal(await page.locator('.print-essay').count(), essays.length);
   await page.emulateMedia({ media: 'print' });
   const pdf = await page.pdf({ path: join(artifacts, 'teacher-print.pdf'), format: 'A4' });

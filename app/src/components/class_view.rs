@@ -550,14 +550,15 @@ fn ClassPanel(class: ClassView, report: Option<Report>) -> impl IntoView {
                 }>{t(l, "class.export_t2")}</button>
                 <button data-action="print" on:click=move |_| {
                     printing.set(true);
-                    // Print once the print view is in the page.
+                    // Print on the next frame: the print view is in the page by then (the
+                    // render runs before it), whatever the machine's speed.
                     let print = Closure::once_into_js(|| {
                         if let Some(w) = web_sys::window() {
                             let _ = w.print();
                         }
                     });
                     if let Some(w) = web_sys::window() {
-                        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(print.unchecked_ref(), 50);
+                        let _ = w.request_animation_frame(print.unchecked_ref());
                     }
                 }>{t(l, "class.print")}</button>
                 <button class="link" on:click=move |_| {

@@ -268,7 +268,10 @@ fn FieldInput(
             .into_any()
         }
     };
-    view! { <label>{label}{control}</label> }
+    // `data-set`: the field holds a value the user gave (a chosen file is read by then).
+    let (field_name, given) = (field.name.clone(), field.name.clone());
+    let set_now = move || inputs.with(|m| m.contains_key(&given)).to_string();
+    view! { <label data-field=field_name data-set=set_now>{label}{control}</label> }
 }
 
 #[component]
