@@ -613,9 +613,13 @@ async fn received_files(parts: &Array, names: Vec<String>) -> Vec<WorkFile> {
     for (file, hashing) in files {
         out.push(match hashing {
             None => file,
+            // Without WebCrypto (a page served over plain HTTP to another host), in wasm.
             Some(hashing) => match hex_of(hashing).await {
                 Some(sha256) => file.with_sha256(sha256),
-                None => file,
+                None => {
+                    let sha256 = metrics_core::InputFile::from_bytes("", &file.bytes).sha256;
+                    file.with_sha256(sha256)
+                }
             },
         });
     }

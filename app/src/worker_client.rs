@@ -59,6 +59,9 @@ pub struct WorkbenchState {
     pub diff: RwSignal<DiffState>,
     /// `Scored` messages received so far (a diff is asked again after each).
     pub scorings: RwSignal<u64>,
+    /// The outcomes were scored from the files the page holds: false from a `Files` message
+    /// (new files or roles) until the `Scored` that follows it.
+    pub outcomes_current: RwSignal<bool>,
     /// `Hashed` messages received so far: a file's hash fills `outcomes` without waking what
     /// draws them (the charts), and wakes what shows or exports the hash through this.
     pub hashed: RwSignal<u64>,
@@ -97,6 +100,7 @@ impl WorkbenchState {
             rows: RwSignal::new(None),
             diff: RwSignal::new(None),
             scorings: RwSignal::new(0),
+            outcomes_current: RwSignal::new(true),
             hashed: RwSignal::new(0),
             detail: RwSignal::new(None),
             compared: RwSignal::new(None),
@@ -165,6 +169,7 @@ impl WorkbenchState {
                 }))
             }
             Some(Ok(FromWorker::Files { files, roles })) => {
+                self.outcomes_current.set(false);
                 self.files.set(files);
                 self.roles.set(roles);
             }
@@ -184,20 +189,15 @@ impl WorkbenchState {
                 self.diff.set(None);
                 self.scorings.update(|n| *n += 1);
                 self.outcomes.set(outcomes);
+                self.outcomes_current.set(true);
                 self.elapsed_ms.set(Some(elapsed_ms));
                 self.progress.set(None);
             }
             Some(Ok(FromWorker::Hashed { name, sha256 })) => {
                 self.files.update_untracked(|files| {
-                    for f in files
-                        .iter_mut()
-                        .filter(|f| f.name == name && f.sha256.is_none())
-                    {
-                        f.sha256 = Some(sha256.clone());
-                    }
+                    self.outcomes
+                        .update_untracked(|all| fill_hash(files, all, &name, &sha256))
                 });
-                self.outcomes
-                    .update_untracked(|all| fill_hash(all, &name, &sha256));
                 self.hashed.update(|n| *n += 1);
             }
             Some(Ok(FromWorker::Summary { outcome, summary })) => self.outcomes.update(|all| {
@@ -434,9 +434,15 @@ impl Default for WorkbenchState {
     }
 }
 
-/// Fill a file's hash, computed after its numbers, where the outcomes left it empty: the
-/// reports' inputs and a class view named `name`.
-fn fill_hash(outcomes: &mut [OutcomeView], name: &str, sha256: &str) {
+/// Fill a file's hash, computed after its numbers, where the files and outcomes left it empty:
+/// the file list, the reports' inputs and a class view named `name`.
+fn fill_hash(files: &mut [FileView], outcomes: &mut [OutcomeView], name: &str, sha256: &str) {
+    for f in files
+        .iter_mut()
+        .filter(|f| f.name == name && f.sha256.is_none())
+    {
+        f.sha256 = Some(sha256.to_string());
+    }
     for o in outcomes {
         if let Some(class) = o
             .class

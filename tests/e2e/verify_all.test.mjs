@@ -48,6 +48,7 @@ function lb(args, cwd, ok = true) {
 }
 
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+const literally = (text) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 
 /** Replace a stored file's bytes in the server's SQLite database (what tampering would do). */
 function setStoredBytes(sha, bytes) {
@@ -57,24 +58,28 @@ function setStoredBytes(sha, bytes) {
   execFileSync('python3', ['-c', script, server.db, sha], { input: bytes });
 }
 
-/** The entry page's verdict after pressing Verify: { ok, rows: [{ file, same, used }], text }. */
-async function verifyInBrowser(slug, entry, shot, context = browser) {
+/** The entry page's verdicts after pressing Verify `times` times: [{ ok, rows: [{ file, same,
+ * used, text }], text }], one per press (each waits for the verdict of its own run). */
+async function verifyInBrowser(slug, entry, shot, { context = browser, times = 1 } = {}) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   try {
     await page.goto(`${base}/leaderboard/${slug}/entry/${entry}?lang=en`);
-    await page.locator('[data-testid=verify]').click({ timeout: 30_000 });
-    const verdict = page.locator('[data-testid=verdict]');
-    await verdict.waitFor({ timeout: 120_000 });
-    const rows = await page.$$eval('[data-testid=sha-row]', (trs) => trs.map((tr) => ({
-      file: tr.dataset.file, same: tr.dataset.same === 'true', used: tr.dataset.used === 'true',
-      text: tr.innerText,
-    })));
-    const result = { ok: (await verdict.getAttribute('data-ok')) === 'true', rows, text: await verdict.innerText() };
+    const verdicts = [];
+    for (let run = 1; run <= times; run++) {
+      await page.locator('[data-testid=verify]:not([disabled])').click({ timeout: 30_000 });
+      const verdict = page.locator(`[data-testid=verdict][data-run="${run}"]`);
+      await verdict.waitFor({ timeout: 120_000 });
+      const rows = await page.$$eval('[data-testid=sha-row]', (trs) => trs.map((tr) => ({
+        file: tr.dataset.file, same: tr.dataset.same === 'true', used: tr.dataset.used === 'true',
+        text: tr.innerText,
+      })));
+      verdicts.push({ ok: (await verdict.getAttribute('data-ok')) === 'true', rows, text: await verdict.innerText() });
+    }
     await page.screenshot({ path: join(artifacts, shot), fullPage: true });
     assert.deepEqual(errors, [], 'no page errors');
-    return result;
+    return verdicts;
   } finally {
     await page.close();
   }
@@ -83,6 +88,7 @@ async function verifyInBrowser(slug, entry, shot, context = browser) {
 const listing = JSON.parse(execFileSync(scorebench, ['benchmarks', '--json'], { encoding: 'utf8' }));
 
 test('every registered benchmark has an example for the verify test', () => {
+  assert.ok(listing.filter((b) => b.roles.length > 0).length >= 14, `benchmarks listed: ${listing.length}`);
   const missing = listing.filter((b) => b.roles.length > 0 && !existsSync(join(tests, 'examples', `${b.key}.json`)));
   assert.deepEqual(missing.map((b) => b.key), [], 'add tests/examples/<key>.json for each');
 });
@@ -105,19 +111,27 @@ for (const benchmark of listing.filter((b) => b.roles.length > 0)) {
       const entry = sub.entry;
       assert.ok(entry > 0, `an entry id: ${JSON.stringify(sub)}`);
 
-      // The CLI and the page: identical, every published file listed and checked.
+      // The CLI and the page: identical, every published file listed and checked; the files the
+      // entry's job does not read are the manifest's `unused` (none unless it says).
+      const unused = [...(c.unused ?? [])].sort();
       const cli = lb(['verify', '--slug', slug], dir, false);
       assert.equal(cli.status, 0, `CLI verify: ${cli.stdout}${cli.stderr}`);
       assert.match(cli.stdout, /identical/);
-      const good = await verifyInBrowser(slug, entry, `verify-${benchmark.key}-${i}.png`);
-      assert.ok(good.ok, `the page says identical: ${good.text}`);
-      assert.deepEqual(good.rows.map((r) => r.file).sort(), [...entryFiles, ...gold].sort(), 'every published file has a row');
-      for (const r of good.rows) {
-        assert.ok(r.same, `${r.file}: its hash is the published one`);
-        assert.ok(!r.text.includes('✗') && !r.text.includes('—'), `${r.file}: ${r.text}`);
-        if (!r.used) assert.match(r.text, /not used by this entry/, `${r.file}: said to be unused`);
+      const cliUnused = (cli.stdout.split('not used by this entry, same SHA-256: ')[1] ?? '')
+        .split('\n')[0].split(', ').filter(Boolean).map((f) => f.split(' ')[0]).sort();
+      assert.deepEqual(cliUnused, unused, 'the CLI names the unused files');
+      // Pressed twice: the second run's verdict is its own (not the first run's files).
+      const runs = await verifyInBrowser(slug, entry, `verify-${benchmark.key}-${i}.png`, { times: 2 });
+      for (const [n, good] of runs.entries()) {
+        assert.ok(good.ok, `run ${n + 1}: the page says identical: ${good.text}`);
+        assert.deepEqual(good.rows.map((r) => r.file).sort(), [...entryFiles, ...gold].sort(), 'every published file has a row');
+        for (const r of good.rows) {
+          assert.ok(r.same, `${r.file}: its hash is the published one`);
+          assert.ok(!r.text.includes('✗') && !r.text.includes('—'), `${r.file}: ${r.text}`);
+          assert.equal(/not used by this entry/.test(r.text), !r.used, `${r.file}: "not used" exactly when unused`);
+        }
+        assert.deepEqual(good.rows.filter((r) => !r.used).map((r) => r.file).sort(), unused, 'the unused files');
       }
-      assert.ok(good.rows.some((r) => r.used), 'the entry reads some files');
 
       // A stored file altered (by default the first gold file, else the first entry file).
       const target = c.alter ? basename(c.alter) : (gold[0] ?? entryFiles[0]);
@@ -127,15 +141,16 @@ for (const benchmark of listing.filter((b) => b.roles.length > 0)) {
       // A visitor who never downloaded the file (the first browser keeps it in its HTTP cache).
       const visitor = await launchBrowser();
       try {
-        const bad = await verifyInBrowser(slug, entry, `verify-${benchmark.key}-${i}-altered.png`, visitor);
+        const [bad] = await verifyInBrowser(slug, entry, `verify-${benchmark.key}-${i}-altered.png`, { context: visitor });
         assert.ok(!bad.ok, 'an altered file fails');
         const row = bad.rows.find((r) => r.file === target);
         assert.ok(row && !row.same, `${target} is marked ✗`);
         assert.ok(bad.rows.filter((r) => !r.same).length === 1, 'only that file');
-        assert.match(bad.text, new RegExp(`SHA-256 is not the published one:[\\s\\S]*${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+        assert.match(bad.text, /SHA-256 is not the published one:/);
+        assert.match(bad.text.split('SHA-256 is not the published one:')[1], literally(target), 'the message names the file');
         const cliBad = lb(['verify', '--slug', slug], dir, false);
         assert.notEqual(cliBad.status, 0, 'the CLI fails too');
-        assert.match(cliBad.stdout + cliBad.stderr, new RegExp(`${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: downloaded SHA-256`));
+        assert.match(cliBad.stdout + cliBad.stderr, literally(`${target}: downloaded SHA-256`));
       } finally {
         await visitor.close();
         setStoredBytes(digest, original);

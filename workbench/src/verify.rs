@@ -35,7 +35,7 @@ fn same_bits(a: &Value, b: &Value) -> bool {
 /// whether or not the entry's scoring job reads it (SAS-Bench prediction files do not read the
 /// dataset files a board's gold also holds: such a file is "not used by this entry", its hash
 /// checked all the same).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileCheck {
     pub name: String,
     /// The SHA-256 the board lists.
@@ -75,19 +75,19 @@ impl FileCheck {
     }
 }
 
-/// Check every published file (`(name, published SHA-256)`) against the hash the verifier
-/// computed of it (`computed(name)`); `used` by the report whose inputs name it.
+/// Check every published file — `(name, published SHA-256, the SHA-256 the verifier computed of
+/// the bytes it downloaded for that listing)`, paired by the listing, not by name (an entry file
+/// may carry a gold file's name) — `used` when the report's inputs name it.
 pub fn check_files<'a>(
-    published: impl IntoIterator<Item = (&'a str, &'a str)>,
-    computed: impl Fn(&str) -> Option<String>,
+    files: impl IntoIterator<Item = (&'a str, &'a str, Option<String>)>,
     report: Option<&Report>,
 ) -> Vec<FileCheck> {
-    published
+    files
         .into_iter()
-        .map(|(name, sha)| FileCheck {
+        .map(|(name, published, computed)| FileCheck {
             name: name.to_string(),
-            published: sha.to_string(),
-            computed: computed(name),
+            published: published.to_string(),
+            computed,
             used: report.is_some_and(|r| r.inputs.iter().any(|i| i.path == name)),
         })
         .collect()
@@ -95,7 +95,7 @@ pub fn check_files<'a>(
 
 /// The outcome of verifying one entry: its files, the metric differences and a failed
 /// re-scoring.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
     pub files: Vec<FileCheck>,
     pub differences: Vec<Difference>,
@@ -104,17 +104,16 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    /// Compare the published report and files with what the verifier computed (`ours`: the
-    /// re-scoring's report, or why it failed).
+    /// Compare the published report and files ([`check_files`]) with what the verifier
+    /// computed (`ours`: the re-scoring's report, or why it failed).
     pub fn new<'a>(
         published_report: &Report,
-        published_files: impl IntoIterator<Item = (&'a str, &'a str)>,
-        computed: impl Fn(&str) -> Option<String>,
+        files: impl IntoIterator<Item = (&'a str, &'a str, Option<String>)>,
         ours: Result<&Report, String>,
     ) -> Verdict {
         let report = ours.as_ref().ok().copied();
         Verdict {
-            files: check_files(published_files, computed, report),
+            files: check_files(files, report),
             differences: report.map_or_else(Vec::new, |r| metric_differences(published_report, r)),
             error: ours.err(),
         }
@@ -248,13 +247,14 @@ mod tests {
             ("7_Math_ShortAns.jsonl", "dd"),
             ("error_type.jsonl", "ee"),
         ];
-        let hashes = |name: &str| match name {
-            "a_prediction.jsonl" => Some("aa".to_string()),
-            "7_Math_ShortAns.jsonl" => Some("dd".to_string()),
-            "error_type.jsonl" => Some("ee".to_string()),
-            _ => None,
+        let with = |computed: [&str; 3]| {
+            published
+                .iter()
+                .zip(computed)
+                .map(|((name, sha), c)| (*name, *sha, (!c.is_empty()).then(|| c.to_string())))
+                .collect::<Vec<_>>()
         };
-        let v = Verdict::new(&ours.clone(), published, hashes, Ok(&ours));
+        let v = Verdict::new(&ours, with(["aa", "dd", "ee"]), Ok(&ours));
         let status: Vec<FileStatus> = v.files.iter().map(FileCheck::status).collect();
         assert_eq!(
             status,
@@ -267,23 +267,22 @@ mod tests {
         assert!(v.identical());
 
         // An unused file altered after publishing still fails, named.
-        let altered = |name: &str| match name {
-            "7_Math_ShortAns.jsonl" => Some("d0".to_string()),
-            other => hashes(other),
-        };
-        let v = Verdict::new(&ours.clone(), published, altered, Ok(&ours));
+        let v = Verdict::new(&ours, with(["aa", "d0", "ee"]), Ok(&ours));
         assert!(!v.identical());
         let bad: Vec<&str> = v.bad_files().map(|f| f.name.as_str()).collect();
         assert_eq!(bad, ["7_Math_ShortAns.jsonl"]);
         assert_eq!(v.files[1].status(), FileStatus::Differs);
 
+        // Two files of one name are each checked against their own listing.
+        let twins = [
+            ("p.json", "11", Some("11".into())),
+            ("p.json", "22", Some("11".into())),
+        ];
+        let v = Verdict::new(&ours, twins, Ok(&ours));
+        assert_eq!(v.bad_files().count(), 1);
+
         // A file that could not be hashed is not "the same"; a failed re-scoring is not identical.
-        let v = Verdict::new(
-            &ours.clone(),
-            published,
-            |_| None,
-            Err("x.jsonl:3: bad".into()),
-        );
+        let v = Verdict::new(&ours, with(["", "", ""]), Err("x.jsonl:3: bad".into()));
         assert!(v.files.iter().all(|f| f.status() == FileStatus::NotHashed));
         assert!(!v.identical());
     }

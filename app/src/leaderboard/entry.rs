@@ -11,7 +11,7 @@ use leptos::task::spawn_local;
 use metrics_core::Report;
 use workbench::Variant;
 use workbench::drill::Filter;
-use workbench::verify::{FileStatus, Verdict};
+use workbench::verify::Verdict;
 
 use super::api::{self, BoardView, EntryDetail, FileOut};
 use super::seg;
@@ -20,7 +20,7 @@ use crate::components::progress::ProgressBar;
 use crate::components::report_table::ReportTable;
 use crate::components::samples_view::SamplesView;
 use crate::i18n::{lang, t};
-use crate::protocol::{FileView, OutcomeView};
+use crate::protocol::{FileView, OutcomeView, RoleView};
 use crate::worker_client::WorkbenchState;
 
 /// The version of the scorer this page runs (the workspace's).
@@ -68,27 +68,33 @@ pub fn keep_roles(state: WorkbenchState, roles: BTreeMap<String, String>) {
 }
 
 /// Compare the published report and files with what the browser computed: the hash of every
-/// downloaded file (`files`: the worker's list, each hashed before scoring) and the re-scoring.
+/// downloaded file (`held`: the worker's list, in the order the files were loaded, each hashed
+/// before scoring) and the re-scoring.
 pub fn verdict(
     published: &Report,
     published_files: &[FileOut],
-    files: &[FileView],
+    held: &[FileView],
     ours: &Result<Report, String>,
 ) -> Verdict {
-    let hash = |name: &str| {
-        files
-            .iter()
-            .find(|f| f.name == name)
-            .and_then(|f| f.sha256.clone())
-    };
-    Verdict::new(
-        published,
-        published_files
-            .iter()
-            .map(|f| (f.name.as_str(), f.sha256.as_str())),
-        hash,
-        ours.as_ref().map_err(Clone::clone),
-    )
+    let files = published_files.iter().enumerate().map(|(i, f)| {
+        let computed = held
+            .get(i)
+            .filter(|h| h.name == f.name)
+            .or_else(|| held.iter().find(|h| h.name == f.name))
+            .and_then(|h| h.sha256.clone());
+        (f.name.as_str(), f.sha256.as_str(), computed)
+    });
+    Verdict::new(published, files, ours.as_ref().map_err(Clone::clone))
+}
+
+/// The worker holds every published file with the role the board stored (where this page knows
+/// the role: [`keep_roles`] sets it after the first detection), so its scoring is the entry's.
+fn roles_settled(held: &[FileView], published: &[FileOut], known: &[RoleView]) -> bool {
+    held.len() == published.len()
+        && held.iter().zip(published).all(|(h, p)| {
+            h.name == p.name
+                && (p.role.is_empty() || h.role == p.role || !known.iter().any(|r| r.key == p.role))
+        })
 }
 
 /// The worker's result for `benchmark` (the first job of it).
@@ -157,6 +163,8 @@ fn Entry(board: BoardView, entry: EntryDetail) -> impl IntoView {
     );
 
     let verify = RwSignal::new(Verify::Idle);
+    // Verifications started on this page: the verdict says which one it is (`data-run`).
+    let runs = RwSignal::new(0u32);
     let state = (!hidden_gold && !reported).then(WorkbenchState::new);
     let view_filter = RwSignal::new(Filter::default());
     let tab = RwSignal::new("table");
@@ -174,16 +182,20 @@ fn Entry(board: BoardView, entry: EntryDetail) -> impl IntoView {
             (stored.clone(), published_files.clone(), b.benchmark.clone());
         Effect::new(move |_| {
             let outcomes = state.outcomes.get();
-            if verify.get_untracked() != Verify::Running || state.progress.get().is_some() {
+            let held = state.files.get();
+            if verify.get_untracked() != Verify::Running
+                || state.progress.get().is_some()
+                || !state.outcomes_current.get()
+                || !roles_settled(&held, &files, &state.roles.get())
+            {
                 return;
             }
             let Some(outcome) = outcome_of(&outcomes, &benchmark) else {
                 return;
             };
             let ours = outcome.result.clone().map_err(|e| e.to_string());
-            let hashed = state.files.get();
             let next = match &stored {
-                Some(published) => Verify::Done(verdict(published, &files, &hashed, &ours)),
+                Some(published) => Verify::Done(verdict(published, &files, &held, &ours)),
                 None => Verify::Failed(t(lang().get_untracked(), "lb.no_report").into()),
             };
             verify.set(next);
@@ -197,6 +209,7 @@ fn Entry(board: BoardView, entry: EntryDetail) -> impl IntoView {
                 return;
             }
             verify.set(Verify::Running);
+            runs.update(|n| *n += 1);
             state.clear();
             let files = files.clone();
             spawn_local(async move {
@@ -273,7 +286,7 @@ fn Entry(board: BoardView, entry: EntryDetail) -> impl IntoView {
                 </div>
             })}
             {state.map(|s| view! { <ProgressBar progress=s.progress.into() /> })}
-            {move || verify_view(verify.get(), scorer_line())}
+            {move || verify_view(verify.get(), runs.get_untracked(), scorer_line())}
             <h3>{move || t(lang().get(), "lb.report")}</h3>
             {move || {
                 let ours = state.and_then(|s| outcome_of(&s.outcomes.get(), &b.benchmark).map(|o| (s, o)));
@@ -290,7 +303,7 @@ fn scorer_line() -> String {
     SCORER_VERSION.to_string()
 }
 
-fn verify_view(v: Verify, version: String) -> impl IntoView {
+fn verify_view(v: Verify, run: u32, version: String) -> impl IntoView {
     match v {
         Verify::Idle => ().into_any(),
         Verify::Running => view! { <p class="hint" data-testid="verifying">{move || t(lang().get(), "lb.verifying")}</p> }.into_any(),
@@ -301,13 +314,8 @@ fn verify_view(v: Verify, version: String) -> impl IntoView {
                 .files
                 .iter()
                 .map(|f| {
-                    let status = f.status();
                     let (same, used) = (f.same(), f.used);
-                    let mark = match status {
-                        FileStatus::Same => "✓",
-                        FileStatus::SameNotUsed => "✓",
-                        FileStatus::Differs | FileStatus::NotHashed => "✗",
-                    };
+                    let mark = if same { "✓" } else { "✗" };
                     view! {
                         <tr data-testid="sha-row" data-file=f.name.clone() data-same=same.to_string() data-used=used.to_string()>
                             <td>{f.name.clone()}</td>
@@ -335,7 +343,7 @@ fn verify_view(v: Verify, version: String) -> impl IntoView {
             let unused = verdict.files.iter().any(|f| !f.used);
             let bad_files = bad_files.join(", ");
             view! {
-                <div class="verdict" class:ok=ok data-testid="verdict" data-ok=ok.to_string()>
+                <div class="verdict" class:ok=ok data-testid="verdict" data-ok=ok.to_string() data-run=run.to_string()>
                     {if ok {
                         view! { <p class="ok" data-testid="verified-ok">{move || t(lang().get(), "lb.verified_ok")}</p> }.into_any()
                     } else {

@@ -617,22 +617,20 @@ async fn verify(c: &Client, a: VerifyArgs) -> Result<(), Failure> {
             files.iter().map(|d| d.file.clone()).collect(),
         );
         let local = scoring::score_entry(bench, variant, &gold_files, &entry_files)
-            .map_err(|err| Failure::Differs(format!("entry {id}: re-scoring failed: {err}")))?
-            .report;
-        // Every published file (the gold and the entry's), read by this entry's job or not.
-        let published = gold.iter().chain(&files);
+            .map(|scored| scored.report)
+            .map_err(|err| err.to_string());
+        // Every published file (the gold and the entry's), read by this entry's job or not,
+        // each against the hash of its own download.
         let verdict = Verdict::new(
             &stored,
-            published
-                .clone()
-                .map(|d| (d.file.name.as_str(), d.published.as_str())),
-            |name| {
-                published
-                    .clone()
-                    .find(|d| d.file.name == name)
-                    .map(|d| d.computed.clone())
-            },
-            Ok(&local),
+            gold.iter().chain(&files).map(|d| {
+                (
+                    d.file.name.as_str(),
+                    d.published.as_str(),
+                    Some(d.computed.clone()),
+                )
+            }),
+            local.as_ref().map_err(Clone::clone),
         );
         let mut differences: Vec<String> = verdict
             .bad_files()
@@ -645,33 +643,39 @@ async fn verify(c: &Client, a: VerifyArgs) -> Result<(), Failure> {
                 )
             })
             .collect();
+        if let Some(err) = &verdict.error {
+            differences.push(format!("re-scoring failed: {err}"));
+        }
         differences.extend(
             verdict
                 .differences
                 .iter()
                 .map(|d| format!("{}: server {} vs local {}", d.at, d.server, d.other)),
         );
-        // The board's listed numbers are the stored report's overall metrics.
-        for (k, v) in e["metrics"].as_object().into_iter().flatten() {
-            let mine = local
-                .overall
-                .metrics
-                .get(k)
-                .and_then(metrics_core::report::MetricValue::as_scalar);
-            if v.as_f64().map(f64::to_bits) != mine.map(f64::to_bits) {
-                differences.push(format!("listed {k}: server {v} vs local {mine:?}"));
+        if let Ok(local) = &local {
+            // The board's listed numbers are the stored report's overall metrics.
+            for (k, v) in e["metrics"].as_object().into_iter().flatten() {
+                let mine = local
+                    .overall
+                    .metrics
+                    .get(k)
+                    .and_then(metrics_core::report::MetricValue::as_scalar);
+                if v.as_f64().map(f64::to_bits) != mine.map(f64::to_bits) {
+                    differences.push(format!("listed {k}: server {v} vs local {mine:?}"));
+                }
+            }
+            if stored.samples != local.samples {
+                differences.push("per-sample results differ".into());
+            }
+            let stored_inputs: Vec<&str> =
+                stored.inputs.iter().map(|i| i.sha256.as_str()).collect();
+            let local_inputs: Vec<&str> = local.inputs.iter().map(|i| i.sha256.as_str()).collect();
+            if stored_inputs != local_inputs {
+                differences.push("input SHA-256s differ".into());
             }
         }
-        if stored.samples != local.samples {
-            differences.push("per-sample results differ".into());
-        }
-        let stored_inputs: Vec<&str> = stored.inputs.iter().map(|i| i.sha256.as_str()).collect();
-        let local_inputs: Vec<&str> = local.inputs.iter().map(|i| i.sha256.as_str()).collect();
-        if stored_inputs != local_inputs {
-            differences.push("input SHA-256s differ".into());
-        }
         let model = e["model"].as_str().unwrap_or("");
-        if differences.is_empty() {
+        if let (true, Ok(local)) = (differences.is_empty(), &local) {
             let values = 1 + stored.subsets.len();
             let unused: Vec<String> = verdict
                 .files

@@ -852,36 +852,28 @@ impl Boards {
         let (files, scored) = scored?;
         let report = scored.report;
         if let Some(client) = &req.client_report {
-            // The files the server read, against the client's hash of each file it names the
-            // same (its gold may carry other names: the numbers then tell).
-            let files = workbench::verify::check_files(
-                report
+            // Each file the server read, against the client's hash of the file it names the same
+            // (a dropped file's hash may still be pending: ""; its gold may carry other names:
+            // the numbers then tell).
+            let mut differences: Vec<scoring::Difference> = Vec::new();
+            for ours in &report.inputs {
+                let theirs = client
                     .inputs
                     .iter()
-                    .map(|i| (i.path.as_str(), i.sha256.as_str())),
-                |name| {
-                    client
-                        .inputs
-                        .iter()
-                        .find(|i| i.path == name && !i.sha256.is_empty())
-                        .map(|i| i.sha256.clone())
-                },
-                Some(&report),
-            );
-            let mut differences: Vec<scoring::Difference> = files
-                .iter()
-                .filter(|f| f.status() == workbench::verify::FileStatus::Differs)
-                .map(|f| scoring::Difference {
-                    at: format!("inputs[{}].sha256", f.name),
-                    server: f.published.clone().into(),
-                    other: f.computed.clone().unwrap_or_default().into(),
-                })
-                .collect();
+                    .find(|i| i.path == ours.path && !i.sha256.is_empty());
+                if let Some(theirs) = theirs.filter(|t| t.sha256 != ours.sha256) {
+                    differences.push(scoring::Difference {
+                        at: format!("inputs[{}].sha256", ours.path),
+                        server: ours.sha256.clone().into(),
+                        other: theirs.sha256.clone().into(),
+                    });
+                }
+            }
             differences.extend(scoring::metric_differences(&report, client));
             if !differences.is_empty() {
                 return Err(LbError::Mismatch {
                     message: format!(
-                        "the client's numbers differ from the server's in {} value(s), first {}",
+                        "the client's numbers or input hashes differ from the server's in {} value(s), first {}",
                         differences.len(),
                         differences[0].at
                     ),
