@@ -24,7 +24,20 @@ step_times() {
   printf '\ntime per step:\n%s' "$out" >&2
 }
 start=$(date +%s)
-trap step_times EXIT
+PG_DIR=""
+on_exit() {
+  local rc=$?
+  step_times
+  if [ -n "$PG_DIR" ]; then scripts/pg.sh stop "$PG_DIR" || true; fi
+  if [ "$rc" -eq 0 ]; then
+    printf '\nall tests passed in %ss\n' "$(( $(date +%s) - start ))" >&2
+  else
+    local last="(before the first step)"
+    if [ ${#steps[@]} -gt 0 ]; then last=${steps[-1]#*|}; fi
+    printf '\nFAILED (exit %s) in step: %s\n' "$rc" "$last" >&2
+  fi
+}
+trap on_exit EXIT
 
 step "setup (installs only what is missing)"
 scripts/setup.sh
@@ -41,9 +54,9 @@ step "invariants"
 scripts/check-invariants.sh
 
 step "PostgreSQL (a throw-away cluster on loopback for the leaderboard tests)"
-eval "$(scripts/pg.sh start)"
+pg_env=$(scripts/pg.sh start)
+eval "$pg_env"
 export PG_URL
-trap 'scripts/pg.sh stop "$PG_DIR"; step_times' EXIT
 
 step "native tests"
 cargo test --locked -p metrics-core -p workbench -p server
@@ -76,5 +89,3 @@ if [ -d ../shared/checks ]; then
   NODE_PATH="$PWD/tools/node_modules" SHOTS="$PWD/tests/e2e/artifacts" \
     bash ../shared/checks/teacher.sh target/debug/scorebench
 fi
-
-printf '\nall tests passed in %ss\n' "$(( $(date +%s) - start ))" >&2
