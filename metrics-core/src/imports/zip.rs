@@ -11,7 +11,19 @@
 //! Why not the `zip` crate: its Zstandard support binds the C library, which does not build for
 //! `wasm32-unknown-unknown`; both decoders used here are pure Rust. Encrypted entries are refused;
 //! CRC-32 is not checked (the JSON inside is parsed, which catches a damaged entry).
-//! Every entry is limited to [`crate::MAX_FILE_BYTES`] uncompressed bytes.
+//!
+//! Limits (a zip bomb — a small archive that inflates to gigabytes — is refused before anything
+//! is inflated, with a message naming the entry): an entry inflates to at most
+//! [`crate::MAX_FILE_BYTES`], and to at most [`MAX_RATIO`] times its compressed size (entries up to
+//! [`RATIO_FREE_BYTES`] are exempt); all reads of one archive together inflate to at most
+//! [`MAX_RATIO`] times the archive's size (at least [`RATIO_FREE_BYTES`]). The size the directory
+//! gives is the decoders' output limit, so an entry cannot inflate beyond what was checked.
+//! Real Inspect logs inflate 4–10×.
+
+/// The most an entry (and an archive as a whole) may inflate, as a multiple of its size.
+pub const MAX_RATIO: u64 = 50;
+/// Inflated sizes up to this are allowed whatever the ratio.
+pub const RATIO_FREE_BYTES: u64 = 4 << 20;
 
 /// One file in the archive.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +41,8 @@ pub struct Entry {
 pub struct Archive<'a> {
     bytes: &'a [u8],
     pub entries: Vec<Entry>,
+    /// Bytes inflated by the reads so far (against the archive's total limit).
+    inflated: std::cell::Cell<u64>,
 }
 
 fn u16_at(b: &[u8], at: usize) -> Option<u16> {
@@ -127,7 +141,11 @@ impl<'a> Archive<'a> {
             });
             at += 46 + name_len + extra_len + comment_len;
         }
-        Ok(Self { bytes, entries })
+        Ok(Self {
+            bytes,
+            entries,
+            inflated: std::cell::Cell::new(0),
+        })
     }
 
     /// The entry called `name`.
@@ -144,6 +162,39 @@ impl<'a> Archive<'a> {
         if entry.size > crate::MAX_FILE_BYTES {
             return Err(bad("larger than the file size limit"));
         }
+        let bomb = |limit: u64, what: &str| {
+            bad(&format!(
+                "inflates to {} bytes, more than {limit} ({what}): refused as a possible zip bomb",
+                entry.size
+            ))
+        };
+        let entry_limit = entry
+            .compressed_size
+            .saturating_mul(MAX_RATIO)
+            .max(RATIO_FREE_BYTES);
+        if entry.size > entry_limit {
+            return Err(bomb(
+                entry_limit,
+                &format!(
+                    "{MAX_RATIO} times its {} compressed bytes",
+                    entry.compressed_size
+                ),
+            ));
+        }
+        let total_limit = (self.bytes.len() as u64)
+            .saturating_mul(MAX_RATIO)
+            .max(RATIO_FREE_BYTES);
+        let total = self.inflated.get().saturating_add(entry.size);
+        if total > total_limit {
+            return Err(bomb(
+                total_limit,
+                &format!(
+                    "with the entries read before it, {MAX_RATIO} times the archive's {} bytes",
+                    self.bytes.len()
+                ),
+            ));
+        }
+        self.inflated.set(total);
         let at = usize::try_from(entry.header_offset).map_err(|_| bad("offset too large"))?;
         if u32_at(self.bytes, at) != Some(LOCAL) {
             return Err(bad("local header missing"));
@@ -256,6 +307,57 @@ mod tests {
         assert_eq!(zip.read_name("a.json").unwrap().unwrap(), text);
         assert_eq!(zip.read_name("header.json").unwrap().unwrap(), text);
         assert_eq!(zip.read_name("missing.json").unwrap(), None);
+    }
+
+    #[test]
+    fn zip_bombs_are_refused_before_inflating_naming_the_entry() {
+        // 64 MiB of one byte deflates to ~64 KB (ratio ~1000:1): refused, as its directory says.
+        let plain = vec![b'a'; 64 << 20];
+        let bomb = miniz_oxide::deflate::compress_to_vec(&plain, 6);
+        assert!(bomb.len() < (64 << 20) / 500, "{}", bomb.len());
+        let bytes = archive(&[("header.json", 8, bomb.clone(), plain.len())]);
+        let err = Archive::new(&bytes)
+            .unwrap()
+            .read_name("header.json")
+            .unwrap_err();
+        assert!(
+            err.starts_with("ZIP entry header.json: inflates to 67108864 bytes")
+                && err.contains("zip bomb"),
+            "{err}"
+        );
+        // A directory that understates the size cannot make it inflate more: the decoder stops.
+        let understated = archive(&[("header.json", 8, bomb, 1 << 20)]);
+        let err = Archive::new(&understated)
+            .unwrap()
+            .read_name("header.json")
+            .unwrap_err();
+        assert!(err.contains("deflate"), "{err}");
+
+        // Small entries may compress well; many of them still meet the archive's total limit.
+        let small = vec![b'{'; 3 << 20];
+        let packed = miniz_oxide::deflate::compress_to_vec(&small, 6);
+        let many: Vec<(String, u16, Vec<u8>, usize)> = (0..40)
+            .map(|i| (format!("samples/{i}.json"), 8, packed.clone(), small.len()))
+            .collect();
+        let many: Vec<(&str, u16, Vec<u8>, usize)> = many
+            .iter()
+            .map(|(n, m, d, p)| (n.as_str(), *m, d.clone(), *p))
+            .collect();
+        let bytes = archive(&many);
+        let zip = Archive::new(&bytes).unwrap();
+        assert_eq!(zip.read_name("samples/0.json").unwrap().unwrap(), small);
+        let failed = (1..40)
+            .map(|i| zip.read_name(&format!("samples/{i}.json")))
+            .position(|r| r.is_err())
+            .expect("the total limit is met");
+        let err = zip.read_name("samples/39.json").unwrap_err();
+        assert!(
+            err.contains("entries read before it") && err.contains("zip bomb"),
+            "{err}"
+        );
+        // What was read before the limit: at most 4 MiB or 50 times the archive.
+        let limit = (bytes.len() as u64 * MAX_RATIO).max(RATIO_FREE_BYTES);
+        assert!((failed as u64 + 1) * small.len() as u64 <= limit);
     }
 
     #[test]

@@ -219,6 +219,20 @@ fn broken_import_files_name_the_file_and_line() {
     assert!(stderr.contains("general_mcq.json:1:"), "{stderr}");
 }
 
+/// A 64 KB `.eval` whose `header.json` inflates to 64 MiB (`tests/hostile/bomb.eval`): refused
+/// before anything is inflated, the message naming the file and the entry.
+#[test]
+fn a_zip_bomb_is_refused_naming_the_entry() {
+    let bomb = imports().join("../hostile/bomb.eval");
+    let stderr = score_fails(&["score", "inspect", bomb.to_str().unwrap()]);
+    assert!(
+        stderr.contains("bomb.eval")
+            && stderr.contains("ZIP entry header.json: inflates to 67108939 bytes")
+            && stderr.contains("zip bomb"),
+        "{stderr}"
+    );
+}
+
 fn tempdir() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("scorebench-imports-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
