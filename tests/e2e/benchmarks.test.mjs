@@ -133,3 +133,24 @@ test('ASAP-AES golden cases: QWK per set and both means equal the CLI (gold TSV 
     assertExportsMatchCli(exports, dir, args);
   }
 });
+
+test('exports keep user text inert: HTML and a newline in a grade do not reach the Markdown table', async () => {
+  const dir = tempDir('inert-exports');
+  const src = join(golden, 'eotgc', 'eotgc_11_full_size_185');
+  const formula = '=HYPERLINK("http://example.org","x")';
+  const html = '<img src=x onerror=alert(1)>\nnext';
+  const gold = JSON.parse(readFileSync(join(src, 'gold.json'), 'utf8'))
+    .map((r, i) => ({ ...r, grade: i % 3 === 0 ? formula : i % 3 === 1 ? html : r.grade }));
+  writeFileSync(join(dir, 'gold.json'), JSON.stringify(gold));
+  copyFileSync(join(src, 'pred.json'), join(dir, 'pred.json'));
+  const args = ['eotgc', '--gold', 'gold.json', 'pred.json'];
+  const { exports } = await dropAndRead([join(dir, 'gold.json'), join(dir, 'pred.json')], 'eotgc', 'eotgc-inert-exports.png');
+  assertExportsMatchCli(exports, dir, args);
+  // EOTGC names its rows "grade …", so no cell starts a formula (the server's board export test
+  // and workbench's unit tests cover labels that do).
+  assert.ok(exports.csv.includes('grade =HYPERLINK(""http://example.org"",""x"")'), exports.csv);
+  assert.ok(!exports.md.includes('<img'), 'no raw HTML in Markdown');
+  assert.ok(exports.md.includes('&lt;img src=x onerror=alert(1)&gt; next'), exports.md);
+  const tableLines = exports.md.trim().split('\n');
+  assert.ok(tableLines.every((l) => l.startsWith('|') && l.endsWith('|')), 'every Markdown line is a table row');
+});

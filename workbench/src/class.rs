@@ -590,12 +590,14 @@ pub fn class_table(
     out
 }
 
-/// The class as CSV, UTF-8 with a BOM (spreadsheet programs then read Chinese correctly).
+/// The class as CSV, UTF-8 with a BOM (spreadsheet programs then read Chinese correctly);
+/// every cell [`crate::table::csv_safe`] (a comment starting with `=` is text, not a formula; the
+/// XLSX export writes cells as strings, which are never formulas).
 pub fn class_csv(view: &ClassView, adjustment: impl Fn(&str) -> Option<Adjustment>) -> String {
     let mut out = csv::Writer::from_writer(Vec::new());
     for row in class_table(view, adjustment) {
         // Writing to memory cannot fail.
-        let _ = out.write_record(&row);
+        let _ = out.write_record(row.iter().map(|c| crate::table::csv_safe(c).into_owned()));
     }
     let bytes = out.into_inner().unwrap_or_default();
     format!("\u{feff}{}", String::from_utf8_lossy(&bytes))
@@ -776,6 +778,19 @@ mod tests {
         let csv = class_csv(&v, adj);
         assert!(csv.starts_with("\u{feff}id,grade,title,model_level"));
         assert!(csv.contains("0,10,t,优秀,,较好,改,1,yes"));
+        // A teacher's comment that looks like a formula is text in a spreadsheet.
+        let formula = |id: &str| {
+            (id == "0").then(|| Adjustment {
+                level: None,
+                comment: Some("=HYPERLINK(\"http://x\",\"y\")".into()),
+                reviewed: false,
+            })
+        };
+        let csv = class_csv(&v, formula);
+        assert!(
+            csv.contains(",\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\","),
+            "{csv}"
+        );
         assert_eq!(
             comment_flag(&"字".repeat(251), 250).as_deref(),
             Some("over")

@@ -237,8 +237,20 @@ pub fn subset_table(report: &Report, style: TableStyle) -> Table {
     }
 }
 
+/// A CSV cell a spreadsheet will not run (OWASP "CSV injection"): text starting with `=`, `+`,
+/// `-`, `@`, a tab or a carriage return is a formula to Excel and LibreOffice, so it gets a `'`
+/// in front; numbers (`-0.25`) stay as they are.
+pub fn csv_safe(cell: &str) -> std::borrow::Cow<'_, str> {
+    let formula = cell.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    if formula && cell.trim().parse::<f64>().is_err() {
+        format!("'{cell}").into()
+    } else {
+        cell.into()
+    }
+}
+
 /// CSV: a header row (corner, [`n`,] column labels), then one line per row. Undefined cells are
-/// empty; values are the displayed (scaled, rounded) numbers.
+/// empty; values are the displayed (scaled, rounded) numbers. Text is [`csv_safe`].
 pub fn to_csv(table: &Table) -> String {
     let mut out = csv::Writer::from_writer(Vec::new());
     let has_n = table.has_n();
@@ -253,9 +265,9 @@ pub fn to_csv(table: &Table) -> String {
     }
     header.extend(table.columns.iter().map(|c| c.label.clone()));
     // Writing to a Vec cannot fail for IO reasons; a csv error would leave the row out.
-    let _ = out.write_record(&header);
+    let _ = out.write_record(header.iter().map(|h| csv_safe(h).into_owned()));
     for row in &table.rows {
-        let mut record = vec![row.label.clone()];
+        let mut record = vec![csv_safe(&row.label).into_owned()];
         if has_n {
             record.push(row.n.map(|n| n.to_string()).unwrap_or_default());
         }
@@ -272,8 +284,21 @@ pub fn to_csv(table: &Table) -> String {
     String::from_utf8(bytes).unwrap_or_default()
 }
 
+/// A Markdown table cell: `|` escaped, HTML inert (`&`, `<`, `>` as entities), line breaks as
+/// spaces (a newline would end the row).
 fn md_escape(text: &str) -> String {
-    text.replace('|', "\\|")
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '|' => out.push_str("\\|"),
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\n' | '\r' => out.push(' '),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// A GitHub-flavoured Markdown table (`—` for undefined values).
@@ -420,6 +445,39 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.to_string(), MetricValue::Scalar(*v)))
             .collect()
+    }
+
+    #[test]
+    fn exports_keep_user_text_inert() {
+        let mut r = report("pairs");
+        r.subsets[0].name = "=HYPERLINK(\"http://x\")|<img src=x>\nnext".into();
+        r.subsets.push(Subset {
+            name: "-2+3".into(),
+            ..r.subsets[0].clone()
+        });
+        let t = subset_table(&r, TableStyle::default());
+        let csv = to_csv(&t);
+        // A formula becomes text; a negative number stays a number.
+        assert!(
+            csv.contains("\"'=HYPERLINK(\"\"http://x\"\")|<img src=x>\nnext\""),
+            "{csv}"
+        );
+        assert!(csv.contains("'-2+3,"), "{csv}");
+        assert!(csv.contains("-1.0000"), "{csv}");
+        for cell in ["@SUM(A1)", "+1+1", "\tx", "\rx", "-x"] {
+            assert_eq!(csv_safe(cell), format!("'{cell}"));
+        }
+        for cell in ["-0.25", "1e-3", "plain", "", "a=b"] {
+            assert_eq!(csv_safe(cell), cell);
+        }
+        // Markdown: one line per row, no raw HTML, the pipe escaped.
+        let md = to_markdown(&t);
+        assert_eq!(md.lines().count(), 2 + t.rows.len(), "{md}");
+        assert!(
+            md.contains("=HYPERLINK(\"http://x\")\\|&lt;img src=x&gt; next"),
+            "{md}"
+        );
+        assert!(!md.contains("<img"), "{md}");
     }
 
     fn report(benchmark: &str) -> Report {

@@ -778,6 +778,58 @@ fn an_xss_probe_is_inert_in_the_server_rendered_html() {
     assert!(page.contains("<table class=\"ranked\">"));
 }
 
+/// A model name that is a spreadsheet formula, or holds HTML and a newline, stays inert in the
+/// board's CSV and Markdown exports (issue 25, item 6).
+#[test]
+fn exports_keep_model_names_inert() {
+    let db = temp("inert-exports").join("lb.sqlite3");
+    let server = Server::start(p(&db));
+    let dir = temp("inert-exports-files");
+    let s = slug("inert");
+    lb_json(
+        &server,
+        &[
+            "create",
+            "--slug",
+            &s,
+            "--title",
+            "t",
+            "--benchmark",
+            "pairs",
+        ],
+    );
+    for (model, right) in [
+        ("=HYPERLINK(\"http://x\",\"y\")", 15),
+        ("<img src=x>\nnext | row", 12),
+    ] {
+        let file = pairs_file(&dir, &format!("p{right}.jsonl"), 20, right);
+        lb_json(
+            &server,
+            &["submit", "--slug", &s, "--model", model, p(&file)],
+        );
+    }
+    let api = format!("{}/api/v1/leaderboards/{s}", server.url);
+    let (status, csv) = get(&format!("{api}/export?format=csv"));
+    assert_eq!(status, 200);
+    assert!(
+        csv.contains("\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\""),
+        "{csv}"
+    );
+    assert!(
+        !csv.lines()
+            .any(|l| l.starts_with('=') || l.starts_with("\"=")),
+        "{csv}"
+    );
+    let (status, md) = get(&format!("{api}/export?format=markdown"));
+    assert_eq!(status, 200);
+    assert!(!md.contains("<img"), "{md}");
+    assert!(md.contains("&lt;img src=x&gt; next \\| row"), "{md}");
+    assert!(
+        md.lines().all(|l| l.starts_with('|') && l.ends_with('|')),
+        "{md}"
+    );
+}
+
 /// Submit `total` entries from 16 threads over HTTP; kill -9 the server after `kill_after`
 /// acknowledgements; every acknowledged entry must be there, intact, after a restart.
 fn kill9_keeps_acknowledged(db: &str, total: usize, kill_after: usize) -> usize {
