@@ -1,6 +1,7 @@
 // Shared pieces of the end-to-end tests: the real server on a free loopback port, the real CLI,
 // and Debian's Chromium driven by playwright-core (tools/node_modules).
 import { spawn, execFileSync } from 'node:child_process';
+import { before, after } from 'node:test';
 import { createRequire } from 'node:module';
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,6 +57,22 @@ export async function startServer({ dist = join(root, 'dist') } = {}) {
     child.kill('SIGTERM');
   });
   return { url, stop, db: join(dir, 'db.sqlite3') };
+}
+
+/** Starts a server and a browser before a file's tests and stops both after them; the returned
+ * object has { server, base (the URL without its last slash), browser } once `before` ran. */
+export function serverAndBrowser() {
+  const env = {};
+  before(async () => {
+    env.server = await startServer();
+    env.base = env.server.url.replace(/\/$/, '');
+    env.browser = await launchBrowser();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.stop();
+  });
+  return env;
 }
 
 /** Resident memory (kB) of every process of the Chromium that `launchBrowser` started. */

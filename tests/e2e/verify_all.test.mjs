@@ -5,27 +5,16 @@
 // does not read is "not used", never ✗), and so does `scorebench leaderboard verify`. Then one
 // stored file is altered in the server's database: both verifiers fail, naming that file.
 // A new benchmark without an example fails here until tests/examples/<key>.json exists.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { startServer, launchBrowser, tempDir, artifacts, root, scorebench } from './support.mjs';
+import { serverAndBrowser, launchBrowser, tempDir, artifacts, root, scorebench } from './support.mjs';
 
 const tests = join(root, 'tests');
-let server;
-let base;
-let browser;
-before(async () => {
-  server = await startServer();
-  base = server.url.replace(/\/$/, '');
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 /** `dir/*suffix` (one star, in the last part) or a plain path, relative to tests/. */
 function expand(pattern) {
@@ -42,7 +31,7 @@ function expand(pattern) {
 }
 
 function lb(args, cwd, ok = true) {
-  const r = spawnSync(scorebench, ['leaderboard', ...args, '--server', base], { cwd, encoding: 'utf8' });
+  const r = spawnSync(scorebench, ['leaderboard', ...args, '--server', env.base], { cwd, encoding: 'utf8' });
   if (ok) assert.equal(r.status, 0, `leaderboard ${args[0]}: ${r.stderr}`);
   return r;
 }
@@ -55,17 +44,17 @@ function setStoredBytes(sha, bytes) {
   const script = 'import sqlite3,sys\nc=sqlite3.connect(sys.argv[1])\n' +
     'c.execute("UPDATE lb_blob SET bytes=? WHERE sha256=?",(sys.stdin.buffer.read(),sys.argv[2]))\n' +
     'assert c.total_changes==1, c.total_changes\nc.commit()';
-  execFileSync('python3', ['-c', script, server.db, sha], { input: bytes });
+  execFileSync('python3', ['-c', script, env.server.db, sha], { input: bytes });
 }
 
 /** The entry page's verdicts after pressing Verify `times` times: [{ ok, rows: [{ file, same,
  * used, text }], text }], one per press (each waits for the verdict of its own run). */
-async function verifyInBrowser(slug, entry, shot, { context = browser, times = 1 } = {}) {
+async function verifyInBrowser(slug, entry, shot, { context = env.browser, times = 1 } = {}) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   try {
-    await page.goto(`${base}/leaderboard/${slug}/entry/${entry}?lang=en`);
+    await page.goto(`${env.base}/leaderboard/${slug}/entry/${entry}?lang=en`);
     const verdicts = [];
     for (let run = 1; run <= times; run++) {
       await page.locator('[data-testid=verify]:not([disabled])').click({ timeout: 30_000 });

@@ -786,18 +786,16 @@ fn exports_keep_model_names_inert() {
     let server = Server::start(p(&db));
     let dir = temp("inert-exports-files");
     let s = slug("inert");
-    lb_json(
-        &server,
-        &[
-            "create",
-            "--slug",
-            &s,
-            "--title",
-            "t",
-            "--benchmark",
-            "pairs",
-        ],
-    );
+    let create = [
+        "create",
+        "--slug",
+        &s,
+        "--title",
+        "t",
+        "--benchmark",
+        "pairs",
+    ];
+    lb_json(&server, &create);
     for (model, right) in [
         ("=HYPERLINK(\"http://x\",\"y\")", 15),
         ("<img src=x>\nnext | row", 12),
