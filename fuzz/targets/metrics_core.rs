@@ -113,10 +113,74 @@ pub fn sasbench_raw(data: &[u8]) {
         .map(|r| format::Response::from_record("7_Math_ShortAns.jsonl", r))
         .collect::<Result<Vec<_>, _>>()
     });
-    assert_eq!(fast, slow, "the two readings of a raw file differ");
+    if fast != slow {
+        assert!(
+            same_but_for_big_ints(&fast, &slow),
+            "the two readings of a raw file differ:\n{fast:?}\n{slow:?}"
+        );
+    }
     for variant in [Variant::Official, Variant::Corrected] {
         let _ = sasbench::score_raw_with(&inputs, variant, ReportOptions::default());
     }
+}
+
+/// The one documented difference of the two readings of a raw file: step 2's processed record
+/// (`step2::Step2Output`, a `serde_json::Value`) holds an integer beyond 64 bits as the nearest
+/// float, so an error name with one reads `1e+20` there, where the borrowed reading and Python
+/// keep `100000000000000000000` (`scripts/diff/diff_json_repair.py` pins the same loss). Every
+/// other field, and every other name, must be equal.
+fn same_but_for_big_ints(
+    fast: &Result<Vec<format::Response>, metrics_core::InputError>,
+    slow: &Result<Vec<format::Response>, metrics_core::InputError>,
+) -> bool {
+    let (Ok(fast), Ok(slow)) = (fast, slow) else {
+        return false;
+    };
+    let names_match =
+        |f: &format::Response, s: &format::Response| match (&f.pred_errors, &s.pred_errors) {
+            (Ok(a), Ok(b)) => {
+                a.len() == b.len()
+                    && a.iter()
+                        .zip(b)
+                        .all(|(a, b)| **a == **b || as_floats(a) == **b)
+            }
+            (a, b) => a == b,
+        };
+    fast.len() == slow.len()
+        && fast.iter().zip(slow).all(|(f, s)| {
+            names_match(f, s)
+                && format::Response {
+                    pred_errors: Ok(Vec::new()),
+                    ..f.clone()
+                } == format::Response {
+                    pred_errors: Ok(Vec::new()),
+                    ..s.clone()
+                }
+        })
+}
+
+/// `text` with every integer literal beyond 64 bits written as Python writes the nearest float.
+fn as_floats(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find(|c: char| c.is_ascii_digit()) {
+        let sign = usize::from(rest[..start].ends_with('-'));
+        let end = rest[start..]
+            .find(|c: char| !c.is_ascii_digit())
+            .map_or(rest.len(), |e| start + e);
+        let literal = &rest[start - sign..end];
+        out.push_str(&rest[..start - sign]);
+        match literal.parse::<i64>() {
+            Err(_) if !rest[end..].starts_with(['.', 'e', 'E']) => {
+                let f: f64 = literal.parse().unwrap_or(f64::NAN);
+                out.push_str(&metrics_core::python::py_repr(&serde_json::json!(f)));
+            }
+            _ => out.push_str(literal),
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Processed SAS-Bench files: taxonomy \0 prediction file.

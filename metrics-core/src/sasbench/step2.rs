@@ -168,42 +168,8 @@ pub fn process_reply_text(reply_text: &str, n_steps: usize) -> Result<Step2Outpu
     };
     Ok(Step2Output {
         pred_label,
-        pred_steps: pred_steps.iter().map(step_value).collect(),
+        pred_steps: pred_steps.iter().map(PyValue::to_value).collect(),
     })
-}
-
-/// A processed step as a `Value`, as the official step 2 writes it, except that an error name
-/// holding an integer beyond 64 bits is written as its Python `str()` (a `Value` number would be
-/// a float, `2.2e+30`, where Python keeps `2222…`; only the name's `str()` is ever read, which is
-/// then the same, so both readings of a raw file give the same names).
-fn step_value(step: &PyValue) -> Value {
-    fn has_big_int(v: &PyValue) -> bool {
-        match v {
-            PyValue::BigInt(_) => true,
-            PyValue::List(items) => items.iter().any(has_big_int),
-            PyValue::Dict(m) => m.values().any(has_big_int),
-            _ => false,
-        }
-    }
-    let PyValue::Dict(m) = step else {
-        return step.to_value();
-    };
-    let entry = |(k, v): (&String, &PyValue)| {
-        let value = match (k.as_str(), v) {
-            ("errors", PyValue::List(items)) => Value::Array(
-                items
-                    .iter()
-                    .map(|e| match has_big_int(e) {
-                        true => Value::String(e.py_str()),
-                        false => e.to_value(),
-                    })
-                    .collect(),
-            ),
-            _ => v.to_value(),
-        };
-        (k.clone(), value)
-    };
-    Value::Object(m.iter().map(entry).collect())
 }
 
 /// [`process_reply`] for the scorers: the reply's text (`str()` of the decoded reply) →
