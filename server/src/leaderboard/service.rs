@@ -1337,7 +1337,10 @@ impl Boards {
                 ));
             }
         }
-        if !self.store.board_has_file(slug, sha256).await? {
+        // The gold and the files of visible entries are public; a hidden or withdrawn entry's
+        // files only for the owner (unless a visible entry has the same file).
+        let owner = token.is_some_and(|t| token::matches(t, &board.owner_token_sha256));
+        if !self.store.board_has_file(slug, sha256, owner).await? {
             return Err(LbError::NotFound(format!("no file {sha256} on `{slug}`")));
         }
         self.blob(sha256).await
@@ -1364,6 +1367,13 @@ impl Boards {
             )));
         }
         let (next, verb) = match (action, actor) {
+            // Withdrawal is the submitter's decision: the owner can neither hide (and then
+            // restore) a withdrawn entry nor undo it.
+            (EntryAction::Hide, Actor::Owner) if e.state == "withdrawn" => {
+                return Err(LbError::Conflict(format!(
+                    "entry {id} was withdrawn by its submitter; only they can undo that"
+                )));
+            }
             (EntryAction::Hide, Actor::Owner) => ("hidden", "hide"),
             (EntryAction::Restore, Actor::Owner) if e.state == "hidden" => ("visible", "restore"),
             (EntryAction::Restore, Actor::Owner) => {

@@ -313,7 +313,14 @@ pub trait Store: Send + Sync {
     async fn delete_entry(&self, slug: &str, id: i64, audit: AuditRow) -> Result<(), StoreError>;
     async fn blob(&self, sha256: &str) -> Result<Option<Vec<u8>>, StoreError>;
     /// Whether `sha256` is a file of this board (gold or an entry's).
-    async fn board_has_file(&self, slug: &str, sha256: &str) -> Result<bool, StoreError>;
+    /// The board's gold has the file, or an entry has it that is visible (any entry with
+    /// `any_entry`: the owner's view).
+    async fn board_has_file(
+        &self,
+        slug: &str,
+        sha256: &str,
+        any_entry: bool,
+    ) -> Result<bool, StoreError>;
     async fn audit(&self, slug: &str) -> Result<Vec<AuditRow>, StoreError>;
     /// Cached intervals against `leader` under `key`, by entry.
     async fn intervals(

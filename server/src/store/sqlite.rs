@@ -684,13 +684,21 @@ impl Store for SqliteStore {
         .await
     }
 
-    async fn board_has_file(&self, slug: &str, sha256: &str) -> Result<bool, StoreError> {
+    async fn board_has_file(
+        &self,
+        slug: &str,
+        sha256: &str,
+        any_entry: bool,
+    ) -> Result<bool, StoreError> {
         let (slug, sha256) = (slug.to_string(), sha256.to_string());
         self.with(move |conn| {
             conn.query_row(
                 "SELECT EXISTS (SELECT 1 FROM lb_board_file WHERE slug = ?1 AND sha256 = ?2)
-                     OR EXISTS (SELECT 1 FROM lb_entry_file WHERE slug = ?1 AND sha256 = ?2)",
-                params![slug, sha256],
+                     OR EXISTS (SELECT 1 FROM lb_entry_file f JOIN lb_entry e
+                                  ON e.slug = f.slug AND e.id = f.entry_id
+                                WHERE f.slug = ?1 AND f.sha256 = ?2
+                                  AND (?3 OR e.state = 'visible'))",
+                params![slug, sha256, any_entry],
                 |r| r.get(0),
             )
             .map_err(backend)

@@ -828,6 +828,104 @@ fn exports_keep_model_names_inert() {
     );
 }
 
+/// The files of a hidden or withdrawn entry are not served to the public (the owner still gets
+/// them; a file a visible entry shares stays public), and a withdrawal is the submitter's: the
+/// owner can neither hide nor restore a withdrawn entry (issue 25, item 7).
+#[test]
+fn hidden_and_withdrawn_entries_keep_their_files_and_withdrawal_is_the_submitters() {
+    for db in stores() {
+        let server = Server::start(&db);
+        let dir = temp("visibility-files");
+        let s = slug("vis");
+        let create = [
+            "create",
+            "--slug",
+            &s,
+            "--title",
+            "v",
+            "--benchmark",
+            "pairs",
+        ];
+        let owner = lb_json(&server, &create)["owner_token"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let shared = pairs_file(&dir, "shared.jsonl", 20, 14);
+        let submit = |model: &str, files: &[&Path]| {
+            let mut args = vec!["submit", "--slug", &s, "--model", model];
+            args.extend(files.iter().map(|f| p(f)));
+            let e = lb_json(&server, &args);
+            let sha = |f: &Path| {
+                metrics_core::InputFile::from_bytes("", &std::fs::read(f).unwrap()).sha256
+            };
+            let shas: Vec<String> = files.iter().map(|f| sha(f)).collect();
+            (
+                e["entry"].as_i64().unwrap(),
+                e["entry_token"].as_str().unwrap().to_string(),
+                shas,
+            )
+        };
+        let (a, _, a_sha) = submit("a", &[&pairs_file(&dir, "a.jsonl", 20, 15)]);
+        let (b, b_token, b_sha) = submit("b", &[&pairs_file(&dir, "b.jsonl", 20, 12)]);
+        let (c, _, c_sha) = submit("c", &[&shared]);
+        let (_, _, _) = submit("d", &[&shared]);
+        let api = format!("/api/v1/leaderboards/{s}");
+        let file = |sha: &str, token: Option<&str>| {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async {
+                let mut r = reqwest::Client::new().get(format!("{}{api}/files/{sha}", server.url));
+                if let Some(t) = token {
+                    r = r.bearer_auth(t);
+                }
+                r.send().await.unwrap().status().as_u16()
+            })
+        };
+        let action = |id: i64, verb: &str, token: &str| {
+            http(
+                &server,
+                "POST",
+                &format!("{api}/entries/{id}/{verb}"),
+                Some(token),
+                None,
+            )
+            .0
+        };
+        assert_eq!(file(&a_sha[0], None), 200);
+        assert_eq!(action(a, "hide", &owner), 200);
+        assert_eq!(file(&a_sha[0], None), 404, "a hidden entry's file");
+        assert_eq!(
+            file(&a_sha[0], Some(&owner)),
+            200,
+            "the owner still gets it"
+        );
+        assert_eq!(action(c, "hide", &owner), 200);
+        assert_eq!(
+            file(&c_sha[0], None),
+            200,
+            "a visible entry shares the file"
+        );
+        assert_eq!(action(b, "withdraw", &b_token), 200);
+        assert_eq!(file(&b_sha[0], None), 404, "a withdrawn entry's file");
+        assert_eq!(
+            action(b, "hide", &owner),
+            409,
+            "the owner cannot hide a withdrawal"
+        );
+        assert_eq!(action(b, "restore", &owner), 409, "nor restore it");
+        let public = lb_json(&server, &["show", "--slug", &s, "--json"]);
+        let models: Vec<&str> = public["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["model"].as_str().unwrap())
+            .collect();
+        assert_eq!(models, ["d"], "{db}");
+    }
+}
+
 /// Submit `total` entries from 16 threads over HTTP; kill -9 the server after `kill_after`
 /// acknowledgements; every acknowledged entry must be there, intact, after a restart.
 fn kill9_keeps_acknowledged(db: &str, total: usize, kill_after: usize) -> usize {
