@@ -870,18 +870,9 @@ fn hidden_and_withdrawn_entries_keep_their_files_and_withdrawal_is_the_submitter
         let (c, _, c_sha) = submit("c", &[&shared]);
         let (_, _, _) = submit("d", &[&shared]);
         let api = format!("/api/v1/leaderboards/{s}");
+        // The status of a file download (its body is not JSON: `http` reads it as null).
         let file = |sha: &str, token: Option<&str>| {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async {
-                let mut r = reqwest::Client::new().get(format!("{}{api}/files/{sha}", server.url));
-                if let Some(t) = token {
-                    r = r.bearer_auth(t);
-                }
-                r.send().await.unwrap().status().as_u16()
-            })
+            http(&server, "GET", &format!("{api}/files/{sha}"), token, None).0
         };
         let action = |id: i64, verb: &str, token: &str| {
             http(
