@@ -597,7 +597,7 @@ pub fn class_csv(view: &ClassView, adjustment: impl Fn(&str) -> Option<Adjustmen
     let mut out = csv::Writer::from_writer(Vec::new());
     for row in class_table(view, adjustment) {
         // Writing to memory cannot fail.
-        let _ = out.write_record(row.iter().map(|c| crate::table::csv_safe(c).into_owned()));
+        let _ = out.write_record(row.iter().map(|c| crate::table::csv_safe(c)));
     }
     let bytes = out.into_inner().unwrap_or_default();
     format!("\u{feff}{}", String::from_utf8_lossy(&bytes))

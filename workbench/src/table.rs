@@ -240,12 +240,12 @@ pub fn subset_table(report: &Report, style: TableStyle) -> Table {
 /// A CSV cell a spreadsheet will not run (OWASP "CSV injection"): text starting with `=`, `+`,
 /// `-`, `@`, a tab or a carriage return is a formula to Excel and LibreOffice, so it gets a `'`
 /// in front; numbers (`-0.25`) stay as they are.
-pub fn csv_safe(cell: &str) -> std::borrow::Cow<'_, str> {
+pub fn csv_safe(cell: &str) -> String {
     let formula = cell.starts_with(['=', '+', '-', '@', '\t', '\r']);
     if formula && cell.trim().parse::<f64>().is_err() {
-        format!("'{cell}").into()
+        format!("'{cell}")
     } else {
-        cell.into()
+        cell.to_string()
     }
 }
 
@@ -265,9 +265,9 @@ pub fn to_csv(table: &Table) -> String {
     }
     header.extend(table.columns.iter().map(|c| c.label.clone()));
     // Writing to a Vec cannot fail for IO reasons; a csv error would leave the row out.
-    let _ = out.write_record(header.iter().map(|h| csv_safe(h).into_owned()));
+    let _ = out.write_record(header.iter().map(|h| csv_safe(h)));
     for row in &table.rows {
-        let mut record = vec![csv_safe(&row.label).into_owned()];
+        let mut record = vec![csv_safe(&row.label)];
         if has_n {
             record.push(row.n.map(|n| n.to_string()).unwrap_or_default());
         }

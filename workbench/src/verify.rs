@@ -29,8 +29,8 @@ fn same_bits(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// One file a board publishes, as a verifier found it. The rule all three verifiers follow
-/// (the server on publish, `scorebench leaderboard verify`, the page's "Verify in my browser"):
+/// One file a board publishes, as a verifier found it. The rule `scorebench leaderboard verify`
+/// and the page's "Verify in my browser" follow:
 /// every published file is downloaded and hashed, and its SHA-256 must be the published one,
 /// whether or not the entry's scoring job reads it (SAS-Bench prediction files do not read the
 /// dataset files a board's gold also holds: such a file is "not used by this entry", its hash

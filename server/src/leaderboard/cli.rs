@@ -544,7 +544,7 @@ struct Downloaded {
 }
 
 /// Download `files` (each `{name, role, sha256, url}`) and hash them; the hashes are compared
-/// by [`workbench::verify::Verdict`], the rule the page and the server follow too.
+/// by [`workbench::verify::Verdict`], the rule the page's "Verify in my browser" follows too.
 async fn download(c: &Client, files: &[Value]) -> Result<Vec<Downloaded>, Failure> {
     let mut out = Vec::new();
     for f in files {
