@@ -43,6 +43,14 @@ pub const SESSION_COOKIE: &str = "scorebench_session";
 /// How much request-body memory all requests may hold at once, by default.
 pub const DEFAULT_BODY_BUDGET_BYTES: usize = 4 * MAX_REQUEST_BYTES;
 
+/// Largest leaderboard request (a submission's files, base64 in JSON), by default: the whole
+/// budget, so one such body is read at a time (`--max-upload-mb` raises both).
+pub const DEFAULT_UPLOAD_LIMIT_BYTES: usize = DEFAULT_BODY_BUDGET_BYTES;
+
+/// The least a body reserves from the budget, whatever it declares: bodies trickling in a byte
+/// at a time cannot be held by the thousand.
+pub const MIN_BODY_RESERVE_BYTES: usize = 16 * 1024;
+
 /// How long a client may take to send a request body, by default.
 pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -127,6 +135,8 @@ pub struct Guard {
     pub body_budget: Arc<Semaphore>,
     /// How long a client may take to send its body (`408` after).
     pub body_timeout: Duration,
+    /// Largest leaderboard request body (`413` over it, before reading when declared).
+    pub upload_limit: usize,
 }
 
 impl Default for Guard {
@@ -149,6 +159,7 @@ impl Guard {
         body_budget_bytes: usize,
         body_timeout: Duration,
     ) -> Guard {
+        let budget = body_budget_bytes.max(MAX_REQUEST_BYTES);
         Guard {
             allowed_hosts: allowed_hosts
                 .into_iter()
@@ -159,9 +170,21 @@ impl Guard {
                 .map(|o| o.trim_end_matches('/').to_ascii_lowercase())
                 .collect(),
             api_token,
-            body_budget: Arc::new(Semaphore::new(body_budget_bytes.max(MAX_REQUEST_BYTES))),
+            body_budget: Arc::new(Semaphore::new(budget)),
             body_timeout,
+            upload_limit: DEFAULT_UPLOAD_LIMIT_BYTES.min(budget),
         }
+    }
+
+    /// The largest leaderboard body: `bytes`; the budget grows to hold one such body.
+    /// `mut self` is not shared yet, so the permits available are the budget.
+    pub fn with_upload_limit(mut self, bytes: usize) -> Guard {
+        let budget = self.body_budget.available_permits();
+        if bytes > budget {
+            self.body_budget.add_permits(bytes - budget);
+        }
+        self.upload_limit = bytes.max(MAX_REQUEST_BYTES);
+        self
     }
 
     /// Read a request body of media type `media_type`, at most `limit` bytes, within the body
@@ -193,7 +216,9 @@ impl Guard {
         if declared.is_some_and(|n| n > limit as u64) {
             return Err(BodyError::TooLarge);
         }
-        let reserve = declared.map_or(limit, |n| n as usize).max(1);
+        let reserve = declared
+            .map_or(limit, |n| n as usize)
+            .max(MIN_BODY_RESERVE_BYTES.min(limit));
         let permits = u32::try_from(reserve).unwrap_or(u32::MAX);
         let mut reserved = tokio::time::timeout(
             self.body_timeout,

@@ -17,7 +17,7 @@ use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 
 use crate::api::AppState;
-use crate::guard::{ApiToken, DEFAULT_BODY_BUDGET_BYTES, Guard};
+use crate::guard::{ApiToken, Guard};
 use crate::http::app_with;
 
 /// How long open connections get to finish after Ctrl-C or SIGTERM.
@@ -60,9 +60,17 @@ pub struct ServeArgs {
     /// between requests are closed too)
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
     pub header_timeout_secs: u64,
-    /// Seconds a client may take to send a request body
+    /// Seconds a client may take to send a request body (every route)
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     pub body_timeout_secs: u64,
+    /// MiB of request bodies all requests may hold at once (every route); a request waits for
+    /// room and gets 503 after the body timeout
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(16..=65_536))]
+    pub body_budget_mb: u64,
+    /// Largest leaderboard request in MiB (a submission's files, base64 in JSON); 413 above it,
+    /// before the body is read when it declares its length. The budget grows to hold one
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4_095))]
+    pub max_upload_mb: u64,
     /// Workers scoring the competition queue in this process
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
     pub queue_workers: u64,
@@ -100,9 +108,10 @@ impl ServeArgs {
             self.allowed_hosts.clone(),
             self.allowed_origins.clone(),
             api_token,
-            DEFAULT_BODY_BUDGET_BYTES,
+            (self.body_budget_mb as usize) << 20,
             Duration::from_secs(self.body_timeout_secs),
-        ))
+        )
+        .with_upload_limit((self.max_upload_mb as usize) << 20))
     }
 }
 
@@ -180,6 +189,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         llm,
         guard: Arc::new(guard),
     };
+    let guard = Arc::clone(&state.guard);
     let shares = crate::share::router(Arc::clone(&boards), Arc::clone(&state.guard));
     let listener = tokio::net::TcpListener::bind(args.addr)
         .await
@@ -211,6 +221,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             state,
             crate::leaderboard::router(
                 boards,
+                Arc::clone(&guard),
                 crate::leaderboard::competition::QueueConfig {
                     workers: args.queue_workers as usize,
                     lease: Duration::from_millis(args.queue_lease_ms),

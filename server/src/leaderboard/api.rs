@@ -4,28 +4,88 @@
 
 use std::sync::Arc;
 
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{FromRequest, Path, Query, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::json;
+use tokio::sync::OwnedSemaphorePermit;
 
 use super::html;
+use crate::guard::BodyError;
 use super::import::{self, ImportRequest};
 use super::service::{
     AddTeam, Boards, CreateBoard, EditBoard, EditEntry, EntryAction, LbError, PhaseSettings,
     Submit, check_slug,
 };
 
-/// Largest leaderboard request (a submission's files, base64 in JSON).
-pub const MAX_REQUEST_BYTES: usize = 256 * 1024 * 1024;
+/// Bodies larger than this are parsed on a blocking thread, off the runtime's.
+const PARSE_INLINE_BYTES: usize = 1 << 20;
 
 #[derive(Clone)]
 pub struct LbState {
     pub boards: Arc<Boards>,
+    /// The body budget, timeout and upload limit every route shares.
+    pub guard: Arc<crate::guard::Guard>,
+}
+
+/// A leaderboard request's JSON body, read as every route's body is
+/// ([`crate::guard::Guard::read_body`]): `application/json` (else `415`), at most the upload
+/// limit (`413`, before reading when `Content-Length` says so), within the body timeout
+/// (`408`), its size reserved from the shared budget (`503` when it stays full) for as long
+/// as this value lives — the handler keeps it until its reply, so decoding and scoring the
+/// files count against the budget too.
+pub struct LbJson<T> {
+    pub value: T,
+    pub reserved: OwnedSemaphorePermit,
+}
+
+impl<T: DeserializeOwned + Send + 'static> FromRequest<LbState> for LbJson<T> {
+    type Rejection = LbError;
+
+    async fn from_request(request: Request, state: &LbState) -> Result<Self, LbError> {
+        let limit = state.guard.upload_limit;
+        let (bytes, reserved) = state
+            .guard
+            .read_body(request, "application/json", limit)
+            .await
+            .map_err(|e| match e {
+                BodyError::MediaType(got) => LbError::UnsupportedMediaType(format!(
+                    "the body must be sent as Content-Type: application/json, got {got:?}"
+                )),
+                BodyError::TooLarge => LbError::TooLarge(format!(
+                    "the request body is larger than {limit} bytes (the server's --max-upload-mb)"
+                )),
+                BodyError::Busy => LbError::Unavailable(
+                    "too many large request bodies in flight: try again shortly".into(),
+                ),
+                BodyError::ShuttingDown => LbError::Unavailable("shutting down".into()),
+                BodyError::Late(s) => {
+                    LbError::Timeout(format!("the request body did not arrive within {s} s"))
+                }
+                BodyError::Bad(message) => LbError::BadRequest(format!("request body: {message}")),
+            })?;
+        let parse = move || {
+            serde_json::from_slice::<T>(&bytes)
+                .map_err(|e| LbError::BadRequest(format!("request body: {e}")))
+        };
+        let value = if bytes_len_small(&reserved) {
+            parse()?
+        } else {
+            tokio::task::spawn_blocking(parse)
+                .await
+                .map_err(|e| LbError::Internal(e.to_string()))??
+        };
+        Ok(LbJson { value, reserved })
+    }
+}
+
+/// Whether the body a permit holds is small enough to parse on the runtime's thread.
+fn bytes_len_small(reserved: &OwnedSemaphorePermit) -> bool {
+    reserved.num_permits() <= PARSE_INLINE_BYTES
 }
 
 impl IntoResponse for LbError {
@@ -37,6 +97,10 @@ impl IntoResponse for LbError {
             LbError::Mismatch { .. } | LbError::Conflict(_) => StatusCode::CONFLICT,
             LbError::Forbidden(_) => StatusCode::FORBIDDEN,
             LbError::Quota(_) => StatusCode::TOO_MANY_REQUESTS,
+            LbError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            LbError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            LbError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
+            LbError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             LbError::Internal(detail) => {
                 tracing::error!("leaderboard: {detail}");
                 StatusCode::INTERNAL_SERVER_ERROR
@@ -93,9 +157,7 @@ pub fn router(state: LbState) -> Router {
         .route("/leaderboard/{slug}/entry/{id}", get(html_entry))
         .route("/leaderboard/{slug}/compare/{a}/{b}", get(html_compare))
         .route("/leaderboard/{slug}/badge/{file}", get(badge));
-    api.merge(pages)
-        .layer(DefaultBodyLimit::max(MAX_REQUEST_BYTES))
-        .with_state(state)
+    api.merge(pages).with_state(state)
 }
 
 fn bearer(headers: &HeaderMap) -> Option<String> {
@@ -104,11 +166,6 @@ fn bearer(headers: &HeaderMap) -> Option<String> {
         .strip_prefix("Bearer ")
         .or_else(|| value.strip_prefix("bearer "))?;
     Some(token.trim().to_string())
-}
-
-fn json_body<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, LbError> {
-    body.map(|Json(v)| v)
-        .map_err(|e| LbError::BadRequest(format!("request body: {}", e.body_text())))
 }
 
 fn entry_id(id: &str) -> Result<i64, LbError> {
@@ -137,9 +194,9 @@ fn origin(headers: &HeaderMap) -> String {
 async fn create(
     State(s): State<LbState>,
     headers: HeaderMap,
-    body: Result<Json<CreateBoard>, JsonRejection>,
+    body: LbJson<CreateBoard>,
 ) -> Result<Response, LbError> {
-    let (slug, owner_token) = s.boards.create(json_body(body)?).await?;
+    let (slug, owner_token) = s.boards.create(body.value).await?;
     let url = format!("{}/leaderboard/{slug}", origin(&headers));
     Ok((
         StatusCode::CREATED,
@@ -166,9 +223,9 @@ async fn edit_board(
     State(s): State<LbState>,
     Path(slug): Path<String>,
     headers: HeaderMap,
-    body: Result<Json<EditBoard>, JsonRejection>,
+    body: LbJson<EditBoard>,
 ) -> Result<Response, LbError> {
-    let edit = json_body(body)?;
+    let edit = body.value;
     s.boards
         .edit_board(&slug, bearer(&headers).as_deref(), edit)
         .await?;
@@ -250,9 +307,9 @@ async fn import_table(
     State(s): State<LbState>,
     Path(slug): Path<String>,
     headers: HeaderMap,
-    body: Result<Json<ImportRequest>, JsonRejection>,
+    body: LbJson<ImportRequest>,
 ) -> Result<Response, LbError> {
-    let req = json_body(body)?;
+    let req = body.value;
     let token = bearer(&headers);
     // Refuse a wrong token before reading the table.
     s.boards.audit_log(&slug, token.as_deref()).await?;
@@ -267,10 +324,10 @@ async fn submit(
     State(s): State<LbState>,
     Path(slug): Path<String>,
     headers: HeaderMap,
-    body: Result<Json<Submit>, JsonRejection>,
+    body: LbJson<Submit>,
 ) -> Result<Response, LbError> {
     check_slug(&slug).map_err(|_| LbError::NotFound(format!("no leaderboard `{slug}`")))?;
-    let req = json_body(body)?;
+    let req = body.value;
     if s.boards.board(&slug).await?.competition.is_some() {
         let (id, entry_token, team, inputs) = s
             .boards
@@ -323,10 +380,10 @@ async fn edit_entry(
     State(s): State<LbState>,
     Path((slug, id)): Path<(String, String)>,
     headers: HeaderMap,
-    body: Result<Json<EditEntry>, JsonRejection>,
+    body: LbJson<EditEntry>,
 ) -> Result<Response, LbError> {
     let id = entry_id(&id)?;
-    let edit = json_body(body)?;
+    let edit = body.value;
     s.boards
         .edit_entry(&slug, id, bearer(&headers).as_deref(), edit)
         .await?;
@@ -512,9 +569,9 @@ async fn add_team(
     State(s): State<LbState>,
     Path(slug): Path<String>,
     headers: HeaderMap,
-    body: Result<Json<AddTeam>, JsonRejection>,
+    body: LbJson<AddTeam>,
 ) -> Result<Response, LbError> {
-    let req = json_body(body)?;
+    let req = body.value;
     let name = req.name.clone();
     let token = s
         .boards
@@ -531,11 +588,11 @@ async fn set_phase(
     State(s): State<LbState>,
     Path(slug): Path<String>,
     headers: HeaderMap,
-    body: Result<Json<PhaseSettings>, JsonRejection>,
+    body: LbJson<PhaseSettings>,
 ) -> Result<Response, LbError> {
     let info = s
         .boards
-        .set_phase(&slug, bearer(&headers).as_deref(), json_body(body)?)
+        .set_phase(&slug, bearer(&headers).as_deref(), body.value)
         .await?;
     Ok(Json(json!({"competition": info})).into_response())
 }

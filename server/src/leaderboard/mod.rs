@@ -34,9 +34,10 @@ use std::sync::Arc;
 /// starts the competition queue's workers (inside a tokio runtime).
 pub fn router(
     store: Arc<dyn crate::store::Store>,
+    guard: Arc<crate::guard::Guard>,
     queue: competition::QueueConfig,
 ) -> axum::Router {
     let boards = Arc::new(service::Boards::new(store));
     competition::start(Arc::clone(&boards), queue);
-    api::router(api::LbState { boards })
+    api::router(api::LbState { boards, guard })
 }

@@ -44,6 +44,18 @@ pub enum LbError {
     /// A team's quota is used up.
     #[error("{0}")]
     Quota(String),
+    /// The request body is over the upload limit.
+    #[error("{0}")]
+    TooLarge(String),
+    /// The request body is not `application/json`.
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    /// The request body did not arrive within the body timeout.
+    #[error("{0}")]
+    Timeout(String),
+    /// The body budget stayed full, or the server is shutting down: try again.
+    #[error("{0}")]
+    Unavailable(String),
     #[error("internal error")]
     Internal(String),
 }
