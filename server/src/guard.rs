@@ -29,7 +29,7 @@ use std::time::Duration;
 use axum::body::Bytes;
 use axum::extract::FromRequest;
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
@@ -137,6 +137,12 @@ pub struct Guard {
     pub body_timeout: Duration,
     /// Largest leaderboard request body (`413` over it, before reading when declared).
     pub upload_limit: usize,
+    /// The server's public base URL (`--public-url`, no trailing `/`): absolute URLs in replies
+    /// and pages use it instead of the request's `Host`.
+    pub public_url: Option<String>,
+    /// Whether `X-Forwarded-Proto: https` from a proxy in front is believed
+    /// (`--trust-forwarded-proto`).
+    pub trust_forwarded_proto: bool,
 }
 
 impl Default for Guard {
@@ -173,7 +179,29 @@ impl Guard {
             body_budget: Arc::new(Semaphore::new(budget)),
             body_timeout,
             upload_limit: DEFAULT_UPLOAD_LIMIT_BYTES.min(budget),
+            public_url: None,
+            trust_forwarded_proto: false,
         }
+    }
+
+    /// `scheme://host[:port]` for absolute URLs: `--public-url` when set; else the request's
+    /// `Host` (which passed [`check`] to get here), `https` only when `X-Forwarded-Proto` says
+    /// so and is trusted.
+    pub fn public_origin(&self, headers: &HeaderMap) -> String {
+        if let Some(url) = &self.public_url {
+            return url.clone();
+        }
+        let host = header(headers, header::HOST)
+            .filter(|h| {
+                self.host_allowed(h)
+                    && h.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
+            })
+            .unwrap_or("127.0.0.1");
+        let https = self.trust_forwarded_proto
+            && header(headers, HeaderName::from_static("x-forwarded-proto"))
+                .is_some_and(|p| p.eq_ignore_ascii_case("https"));
+        format!("{}://{host}", if https { "https" } else { "http" })
     }
 
     /// The largest leaderboard body: `bytes`; the budget grows to hold one such body.
@@ -324,6 +352,11 @@ fn query_token(request: &Request) -> Option<String> {
 /// The middleware: Host, Origin, token (see the module doc).
 pub async fn check(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let guard = &state.guard;
+    // Two `Host`s: which one a proxy, a cache or this server reads differs.
+    if request.headers().get_all(header::HOST).iter().count() > 1 {
+        return ApiError::BadRequest("the request has more than one Host header".into())
+            .into_response();
+    }
     let host = request_host(&request);
     if let Some(host) = &host
         && !guard.host_allowed(host)

@@ -204,8 +204,10 @@ pub fn head_assets(index_html: &str) -> String {
 }
 
 /// A server-rendered HTML page with [`APP_ASSETS_MARKER`] gets the app's assets (from
-/// [`BOARDS_INDEX`], when built) and a CSP allowing exactly its inline scripts and styles by
-/// hash.
+/// [`BOARDS_INDEX`], when built) and a CSP allowing, by hash, exactly the app's own inline
+/// scripts and styles: those of the assets put in and the pages' stylesheet
+/// ([`crate::leaderboard::html::STYLE`]) — never an inline script or style found in the final
+/// HTML, which holds user text.
 async fn with_app_assets(
     axum::extract::State(dist): axum::extract::State<PathBuf>,
     request: Request,
@@ -229,6 +231,7 @@ async fn with_app_assets(
         return (StatusCode::INTERNAL_SERVER_ERROR, "cannot render the page").into_response();
     };
     let mut html = String::from_utf8_lossy(&bytes).into_owned();
+    let mut assets_in = String::new();
     if html.contains(APP_ASSETS_MARKER) {
         let assets = match tokio::fs::read_to_string(dist.join(BOARDS_INDEX)).await {
             Ok(index) => head_assets(&index),
@@ -248,12 +251,17 @@ async fn with_app_assets(
             }
         };
         html = html.replacen(APP_ASSETS_MARKER, &assets, 1);
+        assets_in = assets;
     }
-    let styles: String = inline_hashes(&html, "style")
+    let own_styles = format!(
+        "{assets_in}<style>{}</style>",
+        crate::leaderboard::html::STYLE
+    );
+    let styles: String = inline_hashes(&own_styles, "style")
         .iter()
         .map(|h| format!(" 'sha256-{h}'"))
         .collect();
-    let csp = content_security_policy(&inline_script_hashes(&html)).replacen(
+    let csp = content_security_policy(&inline_script_hashes(&assets_in)).replacen(
         "style-src 'self';",
         &format!("style-src 'self'{styles};"),
         1,
@@ -323,6 +331,23 @@ async fn index_page(index: PathBuf) -> Response {
     }
 }
 
+/// Longest path segment a file name can have (bytes, as most file systems allow).
+const MAX_SEGMENT_BYTES: usize = 255;
+
+/// A path with a segment no file name can be: `404` without asking the file system (which
+/// would answer "file name too long", a `500` and an error line per request).
+async fn no_overlong_segments(request: Request, next: Next) -> Response {
+    if request
+        .uri()
+        .path()
+        .split('/')
+        .any(|segment| segment.len() > MAX_SEGMENT_BYTES)
+    {
+        return (StatusCode::NOT_FOUND, "not found").into_response();
+    }
+    next.run(request).await
+}
+
 /// `Cache-Control` by what was served: hashed assets are immutable, everything else (the
 /// page, `worker_loader.js`, `favicon.svg`) is revalidated; `Vary: accept-encoding` on all.
 async fn cache_control(request: Request, next: Next) -> Response {
@@ -367,6 +392,7 @@ fn static_files(dist: &Path) -> Router {
             .route("/index.html", get(page))
             .fallback_service(files)
             .layer(middleware::from_fn(cache_control))
+            .layer(middleware::from_fn(no_overlong_segments))
     } else {
         let message = format!(
             "<!doctype html><title>scorebench</title><p>The workbench app is not built: no {}. \

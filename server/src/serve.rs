@@ -71,6 +71,13 @@ pub struct ServeArgs {
     /// before the body is read when it declares its length. The budget grows to hold one
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4_095))]
     pub max_upload_mb: u64,
+    /// The server's public base URL, e.g. https://boards.example (absolute URLs in replies,
+    /// OpenGraph and canonical links use it; without it the request's Host, if allowed)
+    #[arg(long, value_name = "URL")]
+    pub public_url: Option<String>,
+    /// Believe `X-Forwarded-Proto: https` from the reverse proxy in front (only when one is)
+    #[arg(long)]
+    pub trust_forwarded_proto: bool,
     /// Workers scoring the competition queue in this process
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
     pub queue_workers: u64,
@@ -104,14 +111,35 @@ impl ServeArgs {
                 );
             }
         }
-        Ok(Guard::new(
+        let public_url = match &self.public_url {
+            None => None,
+            Some(raw) => {
+                let url = reqwest::Url::parse(raw)
+                    .map_err(|e| anyhow::anyhow!("--public-url {raw:?}: {e}"))?;
+                if !matches!(url.scheme(), "http" | "https")
+                    || url.host_str().is_none()
+                    || url.query().is_some()
+                    || url.fragment().is_some()
+                    || !url.username().is_empty()
+                {
+                    anyhow::bail!(
+                        "--public-url {raw:?}: expected http(s)://host[:port][/path], nothing more"
+                    );
+                }
+                Some(url.as_str().trim_end_matches('/').to_string())
+            }
+        };
+        let mut guard = Guard::new(
             self.allowed_hosts.clone(),
             self.allowed_origins.clone(),
             api_token,
             (self.body_budget_mb as usize) << 20,
             Duration::from_secs(self.body_timeout_secs),
         )
-        .with_upload_limit((self.max_upload_mb as usize) << 20))
+        .with_upload_limit((self.max_upload_mb as usize) << 20);
+        guard.public_url = public_url;
+        guard.trust_forwarded_proto = self.trust_forwarded_proto;
+        Ok(guard)
     }
 }
 

@@ -15,12 +15,12 @@ use serde_json::json;
 use tokio::sync::OwnedSemaphorePermit;
 
 use super::html;
-use crate::guard::BodyError;
 use super::import::{self, ImportRequest};
 use super::service::{
     AddTeam, Boards, CreateBoard, EditBoard, EditEntry, EntryAction, LbError, PhaseSettings,
     Submit, check_slug,
 };
+use crate::guard::BodyError;
 
 /// Bodies larger than this are parsed on a blocking thread, off the runtime's.
 const PARSE_INLINE_BYTES: usize = 1 << 20;
@@ -157,7 +157,46 @@ pub fn router(state: LbState) -> Router {
         .route("/leaderboard/{slug}/entry/{id}", get(html_entry))
         .route("/leaderboard/{slug}/compare/{a}/{b}", get(html_compare))
         .route("/leaderboard/{slug}/badge/{file}", get(badge));
-    api.merge(pages).with_state(state)
+    api.layer(axum::middleware::from_fn(json_errors))
+        .merge(pages)
+        .with_state(state)
+}
+
+/// The framework's own refusals on the API (`405`, a bad query string) in the API's error
+/// shape `{"error": "…"}`, as every other error.
+async fn json_errors(request: Request, next: axum::middleware::Next) -> Response {
+    let response = next.run(request).await;
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 64 * 1024)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let message = if text.is_empty() {
+        status
+            .canonical_reason()
+            .unwrap_or("error")
+            .to_ascii_lowercase()
+    } else {
+        text
+    };
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        axum::http::HeaderValue::from_static("application/json"),
+    );
+    Response::from_parts(
+        parts,
+        axum::body::Body::from(json!({ "error": message }).to_string()),
+    )
 }
 
 fn bearer(headers: &HeaderMap) -> Option<String> {
@@ -173,31 +212,13 @@ fn entry_id(id: &str) -> Result<i64, LbError> {
         .map_err(|_| LbError::NotFound(format!("no entry `{id}`")))
 }
 
-/// `http://host` of the request (for absolute URLs in replies and OpenGraph tags).
-fn origin(headers: &HeaderMap) -> String {
-    let host = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .filter(|h| {
-            h.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
-        })
-        .unwrap_or("127.0.0.1");
-    let scheme = headers
-        .get("x-forwarded-proto")
-        .and_then(|h| h.to_str().ok())
-        .filter(|p| *p == "https")
-        .unwrap_or("http");
-    format!("{scheme}://{host}")
-}
-
 async fn create(
     State(s): State<LbState>,
     headers: HeaderMap,
     body: LbJson<CreateBoard>,
 ) -> Result<Response, LbError> {
     let (slug, owner_token) = s.boards.create(body.value).await?;
-    let url = format!("{}/leaderboard/{slug}", origin(&headers));
+    let url = format!("{}/leaderboard/{slug}", s.guard.public_origin(&headers));
     Ok((
         StatusCode::CREATED,
         Json(json!({"slug": slug, "owner_token": owner_token, "url": url})),
@@ -333,7 +354,10 @@ async fn submit(
             .boards
             .submit_competition(&slug, bearer(&headers).as_deref(), req)
             .await?;
-        let url = format!("{}/leaderboard/{slug}/entry/{id}", origin(&headers));
+        let url = format!(
+            "{}/leaderboard/{slug}/entry/{id}",
+            s.guard.public_origin(&headers)
+        );
         return Ok((
             StatusCode::ACCEPTED,
             Json(
@@ -344,7 +368,10 @@ async fn submit(
             .into_response());
     }
     let (id, entry_token, report) = s.boards.submit(&slug, req).await?;
-    let url = format!("{}/leaderboard/{slug}/entry/{id}", origin(&headers));
+    let url = format!(
+        "{}/leaderboard/{slug}/entry/{id}",
+        s.guard.public_origin(&headers)
+    );
     Ok((
         StatusCode::CREATED,
         Json(json!({"entry": id, "entry_token": entry_token, "report": report, "url": url})),
@@ -496,7 +523,7 @@ async fn html_board(
     match s.boards.show(&slug, None).await {
         Ok(view) => Html(html::board_page(
             &view,
-            &origin(&headers),
+            &s.guard.public_origin(&headers),
             q.page.and_then(|p| p.parse().ok()).unwrap_or(1),
         ))
         .into_response(),
@@ -518,7 +545,12 @@ async fn html_entry(
         Err(e) => return html_error(e),
     };
     match s.boards.entry(&slug, id, false, None).await {
-        Ok(detail) => Html(html::entry_page(&view, &detail, &origin(&headers))).into_response(),
+        Ok(detail) => Html(html::entry_page(
+            &view,
+            &detail,
+            &s.guard.public_origin(&headers),
+        ))
+        .into_response(),
         Err(e) => html_error(e),
     }
 }
@@ -533,7 +565,13 @@ async fn html_compare(
         (Err(e), _) | (_, Err(e)) => return html_error(e),
     };
     match s.boards.show(&slug, None).await {
-        Ok(view) => Html(html::compare_page(&view, a, b, &origin(&headers))).into_response(),
+        Ok(view) => Html(html::compare_page(
+            &view,
+            a,
+            b,
+            &s.guard.public_origin(&headers),
+        ))
+        .into_response(),
         Err(e) => html_error(e),
     }
 }

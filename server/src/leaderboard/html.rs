@@ -72,7 +72,8 @@ fn full(value: Option<f64>) -> String {
     )
 }
 
-const STYLE: &str = "body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:72rem;\
+/// The pages' stylesheet (inline; the CSP allows it by hash).
+pub const STYLE: &str = "body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:72rem;\
 padding:0 1rem;color:#1b1f24}table{border-collapse:collapse;margin:1rem 0}th,td{padding:.3rem .6rem;\
 border-bottom:1px solid #d0d7de;text-align:left}td.num{text-align:right;font-variant-numeric:\
 tabular-nums}.tied{color:#9a6700}.reported{color:#6e7781;font-style:italic}code{font-size:.9em}\

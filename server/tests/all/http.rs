@@ -138,3 +138,74 @@ fn serve_prints_its_url_answers_and_stops_on_sigterm() {
     let exit = child.wait().unwrap();
     assert!(exit.success(), "graceful shutdown exits 0, got {exit:?}");
 }
+
+/// The CSP of a server-rendered page allows, by hash, the app's own inline scripts and styles
+/// only: an inline script that reached the final HTML some other way (user text, were it ever
+/// unescaped) is not allowed (issue 25, item 8).
+#[tokio::test]
+async fn board_page_csp_hashes_only_the_apps_own_scripts() {
+    use base64::Engine;
+    use sha2::{Digest, Sha256};
+    let s = state("csp-own");
+    std::fs::create_dir_all(s.dist.join("boards")).unwrap();
+    std::fs::write(
+        s.dist.join(server::http::BOARDS_INDEX),
+        "<!doctype html><head><script type=\"module\">own()</script></head><body></body>",
+    )
+    .unwrap();
+    let page = format!(
+        "<!doctype html><head>{}<style>{}</style></head><body><script>evil()</script>\
+         <style>body{{display:none}}</style></body>",
+        server::http::APP_ASSETS_MARKER,
+        server::leaderboard::html::STYLE
+    );
+    let more = axum::Router::new().route(
+        "/page",
+        axum::routing::get(move || {
+            let page = page.clone();
+            async move { axum::response::Html(page) }
+        }),
+    );
+    let response = server::http::app_with(s, more)
+        .oneshot(Request::get("/page").body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let csp = response.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    let hash = |s: &str| base64::engine::general_purpose::STANDARD.encode(Sha256::digest(s));
+    assert!(csp.contains(&hash("own()")), "{csp}");
+    assert!(
+        csp.contains(&hash(server::leaderboard::html::STYLE)),
+        "{csp}"
+    );
+    assert!(!csp.contains(&hash("evil()")), "{csp}");
+    assert!(!csp.contains(&hash("body{display:none}")), "{csp}");
+    assert_eq!(csp.matches("'sha256-").count(), 2, "{csp}");
+}
+
+/// A request with two `Host` headers is refused, even when the first is good; a path segment
+/// no file name can be is a 404 (issue 25, item 8).
+#[tokio::test]
+async fn two_hosts_are_refused_and_overlong_segments_are_not_found() {
+    let s = state("hosts");
+    let two_hosts = Request::get("/api/health")
+        .header("host", "127.0.0.1")
+        .header("host", "evil.example")
+        .body(Body::empty())
+        .unwrap();
+    let response = app(s.clone()).oneshot(two_hosts).await.unwrap();
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    let (status, _, _) = get(s.clone(), &format!("/{}", "a".repeat(256))).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _, _) = get(s.clone(), &format!("/assets/{}.js", "b".repeat(300))).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _, body) = get(s, &format!("/{}", "a".repeat(255))).await;
+    assert_eq!(
+        status,
+        StatusCode::OK,
+        "a long name a file may have: the app"
+    );
+    assert!(body.contains("INDEX"));
+}

@@ -1511,3 +1511,117 @@ fn pages_carry_the_app_primary_metric_and_hidden_entries_for_the_owner() {
     assert!(second.contains("imported-149"));
     assert!(!second.contains("imported-000<"));
 }
+
+/// Absolute URLs come from `--public-url` (else the request's allowed `Host`, `https` only
+/// when `--trust-forwarded-proto`); `405` has the API's error shape; an overlong path segment
+/// is a 404 that logs nothing (issue 25, item 8).
+#[test]
+fn urls_come_from_the_public_url_and_refusals_are_quiet_and_shaped() {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let send = |url: &str, host: Option<&str>, proto: Option<&str>| -> (u16, String) {
+        rt.block_on(async {
+            let mut r = reqwest::Client::new().get(url);
+            if let Some(h) = host {
+                r = r.header("host", h);
+            }
+            if let Some(p) = proto {
+                r = r.header("x-forwarded-proto", p);
+            }
+            let resp = r.send().await.unwrap();
+            (resp.status().as_u16(), resp.text().await.unwrap())
+        })
+    };
+    let dist = temp("quiet-dist");
+    std::fs::write(dist.join("index.html"), "<!doctype html><title>app</title>").unwrap();
+    let log = temp("quiet-log").join("stderr.log");
+    let db = temp("public-url").join("lb.sqlite3");
+    let s = slug("public");
+    {
+        let server = Server::start_full(
+            p(&db),
+            &[],
+            "info",
+            Stdio::from(std::fs::File::create(&log).unwrap()),
+            p(&dist),
+        );
+        let created = lb_json(
+            &server,
+            &[
+                "create",
+                "--slug",
+                &s,
+                "--title",
+                "T",
+                "--benchmark",
+                "pairs",
+            ],
+        );
+        let port = server.url.rsplit(':').next().unwrap().to_string();
+        // The request's Host (allowed), http: X-Forwarded-Proto is not believed by default.
+        assert_eq!(created["url"], format!("{}/leaderboard/{s}", server.url));
+        let board = format!("{}/leaderboard/{s}", server.url);
+        let (status, page) = send(
+            &board,
+            Some(&format!("boards.localhost:{port}")),
+            Some("https"),
+        );
+        assert_eq!(status, 200);
+        assert!(
+            page.contains(&format!(
+                "content=\"http://boards.localhost:{port}/leaderboard/{s}\""
+            )),
+            "{page}"
+        );
+        // 405 in the error shape.
+        let (status, body) = http(&server, "PUT", "/api/v1/leaderboards", None, None);
+        assert_eq!(status, 405);
+        assert!(
+            body["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{body}"
+        );
+        // An overlong segment: 404, nothing logged.
+        let (status, _) = send(&format!("{}/{}", server.url, "x".repeat(300)), None, None);
+        assert_eq!(status, 404);
+    }
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(!logged.contains("ERROR"), "{logged}");
+    assert!(!logged.contains("too long"), "{logged}");
+
+    let server = Server::start_with(
+        p(&db),
+        &[
+            "--public-url",
+            "https://boards.example/",
+            "--trust-forwarded-proto",
+        ],
+    );
+    let board = format!("{}/leaderboard/{s}", server.url);
+    let (_, page) = send(&board, Some("evil.localhost"), None);
+    assert!(
+        page.contains("content=\"https://boards.example/leaderboard/"),
+        "{page}"
+    );
+    assert!(page.contains("<link rel=\"canonical\" href=\"https://boards.example/leaderboard/"));
+    assert!(!page.contains("evil.localhost"), "{page}");
+    drop(server);
+    // Without --public-url but trusting the proxy: https from X-Forwarded-Proto.
+    let server = Server::start_with(p(&db), &["--trust-forwarded-proto"]);
+    let board = format!("{}/leaderboard/{s}", server.url);
+    let (_, page) = send(&board, None, Some("https"));
+    let host = server.url.strip_prefix("http://").unwrap();
+    assert!(
+        page.contains(&format!("content=\"https://{host}/leaderboard/{s}\"")),
+        "{page}"
+    );
+    // A bad --public-url is refused at start.
+    let out = Command::new(BIN)
+        .args(["serve", "--addr", "127.0.0.1:0", "--db", p(&db)])
+        .args(["--public-url", "ftp://x.example/?q=1"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--public-url"));
+}

@@ -223,7 +223,11 @@ fn leaderboard_bodies_share_the_limit_the_budget_and_the_timeout() {
     assert!(reply.starts_with("HTTP/1.1 413"), "{reply}");
     assert!(reply.contains("{\"error\":"), "{reply}");
     assert!(reply.contains("--max-upload-mb"), "{reply}");
-    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
 
     // A chunked body over the limit: 413 as it arrives.
     let mut chunked = send(
@@ -254,7 +258,10 @@ fn leaderboard_bodies_share_the_limit_the_budget_and_the_timeout() {
     assert!(reply.starts_with("HTTP/1.1 408"), "{reply}");
     assert!(reply.contains("{\"error\":"), "{reply}");
     let held = started.elapsed();
-    assert!(held >= Duration::from_millis(1900) && held < Duration::from_secs(6), "{held:?}");
+    assert!(
+        held >= Duration::from_millis(1900) && held < Duration::from_secs(6),
+        "{held:?}"
+    );
 
     // One budget: a chunked leaderboard body reserves the whole 16 MiB while it trickles, so a
     // share upload (another route) waits for room until the first gives up (408 at 2 s).
