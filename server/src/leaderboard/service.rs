@@ -569,7 +569,13 @@ fn board_info_for(board: &BoardRow, owner: bool) -> BoardInfo {
         slug: board.slug.clone(),
         title: board.title.clone(),
         description: board.description.clone(),
-        description_html: super::html::markdown(&board.description),
+        description_html: board.description_html.clone().unwrap_or_else(|| {
+            // Written before the HTML was stored: rendered here, bounded like a new one (an
+            // over-deep description is shown as text).
+            super::html::description_html(&board.description).unwrap_or_else(|_| {
+                format!("<p>{}</p>", super::html::text(&board.description))
+            })
+        }),
         benchmark: board.benchmark.clone(),
         benchmark_label: bench.map_or_else(|| board.benchmark.clone(), |b| b.label().into()),
         variant: board.variant.clone(),
@@ -793,8 +799,17 @@ impl Boards {
         } else {
             None
         };
-        let uploads = uploads(if hidden { req.hidden_gold } else { req.gold })?;
-        let gold = scoring::with_roles(bench, uploads, true)?;
+        // Decoding the files, finding their roles and rendering the description are CPU work:
+        // off the runtime's threads.
+        let files = if hidden { req.hidden_gold } else { req.gold };
+        let description = req.description.clone();
+        let (gold, description_html) = tokio::task::spawn_blocking(move || {
+            let gold = scoring::with_roles(bench, uploads(files)?, true)?;
+            let html = super::html::description_html(&description).map_err(LbError::BadRequest)?;
+            Ok::<_, LbError>((gold, html))
+        })
+        .await
+        .map_err(internal)??;
         let owner = token::new_token(token::OWNER_PREFIX).map_err(internal)?;
         let now = now_ms();
         let (refs, blobs) = stored_files(&gold);
@@ -811,6 +826,7 @@ impl Boards {
             created_ms: now,
             updated_ms: now,
             competition,
+            description_html: Some(description_html),
         };
         // A hidden gold's hash is not recorded where the owner could be asked to show it.
         let gold_detail: Value = if hidden {
@@ -1488,21 +1504,30 @@ impl Boards {
     ) -> Result<(), LbError> {
         let board = self.owned(slug, token).await?;
         let bench = scoring::benchmark(&board.benchmark)?;
+        let description = edit
+            .description
+            .unwrap_or_else(|| board.description.clone());
+        check_text(
+            "description",
+            &description,
+            MAX_DESCRIPTION_CHARS,
+            false,
+        )?;
+        let description_html = {
+            let description = description.clone();
+            tokio::task::spawn_blocking(move || super::html::description_html(&description))
+                .await
+                .map_err(internal)?
+                .map_err(LbError::BadRequest)?
+        };
         let next = BoardEdit {
             title: edit.title.unwrap_or_else(|| board.title.clone()),
-            description: edit
-                .description
-                .unwrap_or_else(|| board.description.clone()),
+            description,
+            description_html,
             primary_metric: edit.primary.unwrap_or_else(|| board.primary_metric.clone()),
             metrics: edit.metrics.unwrap_or_else(|| board.metrics.clone()),
         };
         check_text("title", &next.title, 200, true)?;
-        check_text(
-            "description",
-            &next.description,
-            MAX_DESCRIPTION_CHARS,
-            false,
-        )?;
         check_metric_names(bench, &next.primary_metric, &next.metrics)?;
         let detail = json!({
             "from": {"title": board.title, "description": board.description,
@@ -2188,6 +2213,7 @@ mod tests {
             created_ms: 0,
             updated_ms: 0,
             competition: Some("{}".into()),
+            description_html: None,
         }
     }
 

@@ -83,6 +83,9 @@ pub struct BoardRow {
     /// The competition settings (JSON, `leaderboard::competition::Competition`); `None` for an
     /// open board.
     pub competition: Option<String>,
+    /// The description's sanitised HTML, rendered when it was written
+    /// (`leaderboard::html::description_html`); `None` for boards written before it was stored.
+    pub description_html: Option<String>,
 }
 
 /// The editable fields of a board.
@@ -90,6 +93,8 @@ pub struct BoardRow {
 pub struct BoardEdit {
     pub title: String,
     pub description: String,
+    /// Its sanitised HTML.
+    pub description_html: String,
     pub primary_metric: String,
     pub metrics: Vec<String>,
 }

@@ -118,6 +118,9 @@ const MIGRATIONS: &[&str] = &[
         delete_token_sha256  TEXT NOT NULL
     );
     CREATE INDEX shares_expires ON shares (expires_ms);",
+    // 4: the description's sanitised HTML, rendered once when written (issue 25); NULL for
+    // boards written before (rendered when shown).
+    "ALTER TABLE lb_board ADD COLUMN description_html TEXT;",
 ];
 
 pub struct SqliteStore {
@@ -385,8 +388,8 @@ impl Store for SqliteStore {
             tx.execute(
                 "INSERT INTO lb_board (slug, title, description, benchmark, variant,
                     primary_metric, metrics_json, owner_token_sha256, created_ms, updated_ms,
-                    competition_json)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                    competition_json, description_html)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                 params![
                     board.slug,
                     board.title,
@@ -398,7 +401,8 @@ impl Store for SqliteStore {
                     board.owner_token_sha256,
                     board.created_ms,
                     board.updated_ms,
-                    board.competition
+                    board.competition,
+                    board.description_html
                 ],
             )
             .map_err(backend)?;
@@ -421,7 +425,8 @@ impl Store for SqliteStore {
             let board = conn
                 .query_row(
                     "SELECT slug, title, description, benchmark, variant, primary_metric,
-                        metrics_json, owner_token_sha256, created_ms, updated_ms, competition_json
+                        metrics_json, owner_token_sha256, created_ms, updated_ms, competition_json,
+                        description_html
                      FROM lb_board WHERE slug = ?1",
                     [&slug],
                     |r| {
@@ -438,6 +443,7 @@ impl Store for SqliteStore {
                             created_ms: r.get(8)?,
                             updated_ms: r.get(9)?,
                             competition: r.get(10)?,
+                            description_html: r.get(11)?,
                         })
                     },
                 )
@@ -497,14 +503,16 @@ impl Store for SqliteStore {
             let n = tx
                 .execute(
                     "UPDATE lb_board SET title = ?2, description = ?3, primary_metric = ?4,
-                        metrics_json = ?5, updated_ms = ?6 WHERE slug = ?1",
+                        metrics_json = ?5, updated_ms = ?6, description_html = ?7
+                     WHERE slug = ?1",
                     params![
                         slug,
                         edit.title,
                         edit.description,
                         edit.primary_metric,
                         json_text(&edit.metrics),
-                        audit.at_ms
+                        audit.at_ms,
+                        edit.description_html
                     ],
                 )
                 .map_err(backend)?;
