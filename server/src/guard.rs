@@ -27,7 +27,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::extract::FromRequest;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
@@ -140,9 +139,9 @@ pub struct Guard {
     /// The server's public base URL (`--public-url`, no trailing `/`): absolute URLs in replies
     /// and pages use it instead of the request's `Host`.
     pub public_url: Option<String>,
-    /// Whether `X-Forwarded-Proto: https` from a proxy in front is believed
-    /// (`--trust-forwarded-proto`).
-    pub trust_forwarded_proto: bool,
+    /// Whether the reverse proxy's `X-Forwarded-Proto` and `X-Forwarded-For` are believed
+    /// (`--trust-proxy`).
+    pub trust_proxy: bool,
 }
 
 impl Default for Guard {
@@ -180,8 +179,29 @@ impl Guard {
             body_timeout,
             upload_limit: DEFAULT_UPLOAD_LIMIT_BYTES.min(budget),
             public_url: None,
-            trust_forwarded_proto: false,
+            trust_proxy: false,
         }
+    }
+
+    /// The client's address: the peer's, or with `--trust-proxy` the last address the proxy
+    /// added to `X-Forwarded-For`.
+    pub fn client_address(
+        &self,
+        headers: &HeaderMap,
+        peer: Option<std::net::SocketAddr>,
+    ) -> Option<IpAddr> {
+        if self.trust_proxy
+            && let Some(forwarded) = headers
+                .get_all(HeaderName::from_static("x-forwarded-for"))
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .flat_map(|v| v.split(','))
+                .filter_map(|a| a.trim().parse::<IpAddr>().ok())
+                .next_back()
+        {
+            return Some(forwarded);
+        }
+        peer.map(|p| p.ip())
     }
 
     /// `scheme://host[:port]` for absolute URLs: `--public-url` when set; else the request's
@@ -198,7 +218,7 @@ impl Guard {
                         .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
             })
             .unwrap_or("127.0.0.1");
-        let https = self.trust_forwarded_proto
+        let https = self.trust_proxy
             && header(headers, HeaderName::from_static("x-forwarded-proto"))
                 .is_some_and(|p| p.eq_ignore_ascii_case("https"));
         format!("{}://{host}", if https { "https" } else { "http" })
@@ -255,16 +275,10 @@ impl Guard {
         .await
         .map_err(|_| BodyError::Busy)?
         .map_err(|_| BodyError::ShuttingDown)?;
-        let bytes = tokio::time::timeout(self.body_timeout, Bytes::from_request(request, &()))
+        let expected = declared.map_or(0, |n| n as usize);
+        let bytes = tokio::time::timeout(self.body_timeout, collect(request, limit, expected))
             .await
-            .map_err(|_| BodyError::Late(self.body_timeout.as_secs_f64()))?
-            .map_err(|rejection| {
-                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                    BodyError::TooLarge
-                } else {
-                    BodyError::Bad(rejection.body_text())
-                }
-            })?;
+            .map_err(|_| BodyError::Late(self.body_timeout.as_secs_f64()))??;
         // Keep only what the body holds (a chunked body reserved the whole limit).
         if let Some(extra) =
             reserved.split(reserved.num_permits().saturating_sub(bytes.len().max(1)))
@@ -297,6 +311,22 @@ impl Guard {
             _ => false,
         }
     }
+}
+
+/// The body's bytes as they arrive, refused once past `limit` (whatever layers set): one
+/// buffer of the declared size, so a body never takes twice its size while it grows.
+async fn collect(request: Request, limit: usize, expected: usize) -> Result<Bytes, BodyError> {
+    use futures_util::StreamExt;
+    let mut stream = request.into_body().into_data_stream();
+    let mut buffer: Vec<u8> = Vec::with_capacity(expected.min(limit));
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|e| BodyError::Bad(e.to_string()))?;
+        if buffer.len() + chunk.len() > limit {
+            return Err(BodyError::TooLarge);
+        }
+        buffer.extend_from_slice(&chunk);
+    }
+    Ok(Bytes::from(buffer))
 }
 
 /// `name` of `name:port`, `::1` of `[::1]:port`.

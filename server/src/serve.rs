@@ -75,9 +75,21 @@ pub struct ServeArgs {
     /// OpenGraph and canonical links use it; without it the request's Host, if allowed)
     #[arg(long, value_name = "URL")]
     pub public_url: Option<String>,
-    /// Believe `X-Forwarded-Proto: https` from the reverse proxy in front (only when one is)
+    /// Believe the reverse proxy in front (only when one is): `X-Forwarded-Proto: https` for
+    /// absolute URLs, the last address of `X-Forwarded-For` as the client's (anonymous
+    /// submission limits)
     #[arg(long)]
-    pub trust_forwarded_proto: bool,
+    pub trust_proxy: bool,
+    /// Submissions one client address (IPv6: its /64) may send to one board per hour without
+    /// a team token
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub anon_submits_per_hour: u64,
+    /// Submissions without a team token one board takes per hour, from all clients
+    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    pub board_submits_per_hour: u64,
+    /// MiB a board's files (gold and every entry's, each file once) may take
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    pub board_max_mb: u64,
     /// Workers scoring the competition queue in this process
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
     pub queue_workers: u64,
@@ -138,7 +150,7 @@ impl ServeArgs {
         )
         .with_upload_limit((self.max_upload_mb as usize) << 20);
         guard.public_url = public_url;
-        guard.trust_forwarded_proto = self.trust_forwarded_proto;
+        guard.trust_proxy = self.trust_proxy;
         Ok(guard)
     }
 }
@@ -250,6 +262,11 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             crate::leaderboard::router(
                 boards,
                 Arc::clone(&guard),
+                crate::leaderboard::service::SubmitLimits {
+                    per_client_hour: args.anon_submits_per_hour as i64,
+                    per_board_hour: args.board_submits_per_hour as i64,
+                    max_board_bytes: (args.board_max_mb as i64) << 20,
+                },
                 crate::leaderboard::competition::QueueConfig {
                     workers: args.queue_workers as usize,
                     lease: Duration::from_millis(args.queue_lease_ms),

@@ -17,8 +17,8 @@ use tokio::sync::OwnedSemaphorePermit;
 use super::html;
 use super::import::{self, ImportRequest};
 use super::service::{
-    AddTeam, Boards, CreateBoard, EditBoard, EditEntry, EntryAction, LbError, PhaseSettings,
-    Submit, check_slug,
+    AddTeam, Boards, Client, CreateBoard, EditBoard, EditEntry, EntryAction, LbError,
+    PhaseSettings, Submit, check_slug,
 };
 use crate::guard::BodyError;
 
@@ -98,6 +98,7 @@ impl IntoResponse for LbError {
             LbError::Forbidden(_) => StatusCode::FORBIDDEN,
             LbError::Quota(_) => StatusCode::TOO_MANY_REQUESTS,
             LbError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            LbError::Full(_) => StatusCode::INSUFFICIENT_STORAGE,
             LbError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             LbError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
             LbError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
@@ -345,14 +346,19 @@ async fn submit(
     State(s): State<LbState>,
     Path(slug): Path<String>,
     headers: HeaderMap,
+    peer: Option<axum::Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>,
     body: LbJson<Submit>,
 ) -> Result<Response, LbError> {
+    let sender = Client(
+        s.guard
+            .client_address(&headers, peer.map(|axum::Extension(c)| c.0)),
+    );
     check_slug(&slug).map_err(|_| LbError::NotFound(format!("no leaderboard `{slug}`")))?;
     let req = body.value;
     if s.boards.board(&slug).await?.competition.is_some() {
         let (id, entry_token, team, inputs) = s
             .boards
-            .submit_competition(&slug, bearer(&headers).as_deref(), req)
+            .submit_competition(&slug, bearer(&headers).as_deref(), req, sender)
             .await?;
         let url = format!(
             "{}/leaderboard/{slug}/entry/{id}",
@@ -367,7 +373,7 @@ async fn submit(
         )
             .into_response());
     }
-    let (id, entry_token, report) = s.boards.submit(&slug, req).await?;
+    let (id, entry_token, report) = s.boards.submit(&slug, req, sender).await?;
     let url = format!(
         "{}/leaderboard/{slug}/entry/{id}",
         s.guard.public_origin(&headers)

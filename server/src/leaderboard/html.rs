@@ -681,7 +681,10 @@ mod tests {
         assert_eq!(text(probe), "&lt;img src=x onerror=alert(1)&gt;");
         assert!(!attr("\" onmouseover=\"x").contains('"'));
         assert_eq!(
-            plain(&markdown("# T\n\nsome *text*\nhere &amp; <b>there</b>"), 100),
+            plain(
+                &markdown("# T\n\nsome *text*\nhere &amp; <b>there</b>"),
+                100
+            ),
             "T some text here & there"
         );
         assert_eq!(plain(&markdown("one two three"), 8), "one two…");
@@ -696,7 +699,10 @@ mod tests {
         assert_eq!(nesting("1234567890. not a list"), (0, 0));
         let deep = format!("ok\n{}x", "> ".repeat(MAX_NESTING + 1));
         let refused = description_html(&deep).unwrap_err();
-        assert!(refused.contains("nests 17") && refused.contains("line 2"), "{refused}");
+        assert!(
+            refused.contains("nests 17") && refused.contains("line 2"),
+            "{refused}"
+        );
         let fine = format!("{}x", "> ".repeat(MAX_NESTING));
         assert!(description_html(&fine).unwrap().contains("<blockquote>"));
     }

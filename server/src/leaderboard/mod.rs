@@ -35,9 +35,10 @@ use std::sync::Arc;
 pub fn router(
     store: Arc<dyn crate::store::Store>,
     guard: Arc<crate::guard::Guard>,
+    limits: service::SubmitLimits,
     queue: competition::QueueConfig,
 ) -> axum::Router {
-    let boards = Arc::new(service::Boards::new(store));
+    let boards = Arc::new(service::Boards::new(store, limits));
     competition::start(Arc::clone(&boards), queue);
     api::router(api::LbState { boards, guard })
 }

@@ -15,9 +15,10 @@ use super::scoring::{self, Difference, LeaderInterval, ScoringError, Upload};
 use super::token;
 use crate::store::{
     AuditRow, Blob, BoardEdit, BoardRow, EntryRow, FileRef, IntervalRow, Job, JobResult, Quota,
-    Store, StoreError, TeamRow,
+    Store, StoreError, Submitter, TeamRow,
 };
 use metrics_core::Report;
+use sha2::Digest;
 use workbench::detect::Role;
 use workbench::session::WorkFile;
 
@@ -44,6 +45,9 @@ pub enum LbError {
     /// A team's quota is used up.
     #[error("{0}")]
     Quota(String),
+    /// The board's files would pass its bytes cap.
+    #[error("{0}")]
+    Full(String),
     /// The request body is over the upload limit.
     #[error("{0}")]
     TooLarge(String),
@@ -66,6 +70,7 @@ impl From<StoreError> for LbError {
             StoreError::Conflict(m) => LbError::Conflict(m),
             StoreError::NotFound(m) => LbError::NotFound(m),
             StoreError::Quota(m) => LbError::Quota(m),
+            StoreError::Full(m) => LbError::Full(m),
             StoreError::Backend(m) => LbError::Internal(m),
         }
     }
@@ -74,6 +79,57 @@ impl From<StoreError> for LbError {
 impl From<ScoringError> for LbError {
     fn from(e: ScoringError) -> Self {
         LbError::Unprocessable(e.0)
+    }
+}
+
+/// Limits of anonymous submission and of a board's size (`scorebench serve` flags), counted in
+/// the store's transaction with the insert ([`crate::store::Limits`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SubmitLimits {
+    /// Submissions one client address (IPv6: its /64) may send to one board per hour without
+    /// a team token (`--anon-submits-per-hour`).
+    pub per_client_hour: i64,
+    /// Submissions without a team token one board takes per hour (`--board-submits-per-hour`).
+    pub per_board_hour: i64,
+    /// Bytes a board's distinct files may take (`--board-max-mb`).
+    pub max_board_bytes: i64,
+}
+
+impl Default for SubmitLimits {
+    fn default() -> Self {
+        SubmitLimits {
+            per_client_hour: 30,
+            per_board_hour: 600,
+            max_board_bytes: 1 << 30,
+        }
+    }
+}
+
+const HOUR_MS: i64 = 3_600_000;
+
+/// Who sends a request, for the anonymous limits: its address (the peer, or the proxy's
+/// `X-Forwarded-For` when trusted), if known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Client(pub Option<std::net::IpAddr>);
+
+impl Client {
+    /// The stored key: a hash of the address (IPv6: its /64, which one subscriber holds) and the
+    /// board, so entries of different boards cannot be linked by it and no address is stored.
+    fn key(&self, slug: &str) -> String {
+        use std::net::IpAddr;
+        let net = match self.0 {
+            None => "unknown".to_string(),
+            Some(IpAddr::V4(a)) => a.to_string(),
+            Some(IpAddr::V6(a)) => match a.to_ipv4_mapped() {
+                Some(v4) => v4.to_string(),
+                None => {
+                    let s = a.segments();
+                    format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+                }
+            },
+        };
+        let digest = sha2::Sha256::digest(format!("scorebench-client\0{slug}\0{net}"));
+        hex::encode(&digest[..16])
     }
 }
 
@@ -375,6 +431,8 @@ pub enum EntryAction {
 /// The leaderboards of one server process.
 pub struct Boards {
     pub store: Arc<dyn Store>,
+    /// Anonymous submission and board size limits.
+    pub limits: SubmitLimits,
     /// Wakes this process's queue workers when a submission arrives.
     pub queue_notify: Arc<tokio::sync::Notify>,
     /// One background bootstrap at a time per process (the cores are shared with requests).
@@ -572,9 +630,8 @@ fn board_info_for(board: &BoardRow, owner: bool) -> BoardInfo {
         description_html: board.description_html.clone().unwrap_or_else(|| {
             // Written before the HTML was stored: rendered here, bounded like a new one (an
             // over-deep description is shown as text).
-            super::html::description_html(&board.description).unwrap_or_else(|_| {
-                format!("<p>{}</p>", super::html::text(&board.description))
-            })
+            super::html::description_html(&board.description)
+                .unwrap_or_else(|_| format!("<p>{}</p>", super::html::text(&board.description)))
         }),
         benchmark: board.benchmark.clone(),
         benchmark_label: bench.map_or_else(|| board.benchmark.clone(), |b| b.label().into()),
@@ -722,9 +779,10 @@ fn day_start(ms: i64) -> i64 {
 }
 
 impl Boards {
-    pub fn new(store: Arc<dyn Store>) -> Self {
+    pub fn new(store: Arc<dyn Store>, limits: SubmitLimits) -> Self {
         Self {
             store,
+            limits,
             queue_notify: Arc::new(tokio::sync::Notify::new()),
             bootstrap_lock: Arc::new(tokio::sync::Mutex::new(())),
         }
@@ -852,7 +910,26 @@ impl Boards {
     }
 
     /// Score and store an entry; returns (entry id, entry token, report without samples).
-    pub async fn submit(&self, slug: &str, req: Submit) -> Result<(i64, String, Report), LbError> {
+    /// The anonymous limits of `client` on `slug` now, and the board's bytes cap.
+    fn anonymous_limits(&self, slug: &str, client: Client) -> crate::store::Limits {
+        crate::store::Limits {
+            quota: None,
+            anonymous: Some(crate::store::Anonymous {
+                client: client.key(slug),
+                per_client: self.limits.per_client_hour,
+                per_board: self.limits.per_board_hour,
+                since_ms: now_ms() - HOUR_MS,
+            }),
+            max_board_bytes: Some(self.limits.max_board_bytes),
+        }
+    }
+
+    pub async fn submit(
+        &self,
+        slug: &str,
+        req: Submit,
+        sender: Client,
+    ) -> Result<(i64, String, Report), LbError> {
         check_text("model", &req.model, 200, true)?;
         let meta = check_meta(req.meta)?;
         let board = self.board(slug).await?;
@@ -862,18 +939,22 @@ impl Boards {
                  token)"
             )));
         }
-        let uploads = uploads(req.files)?;
-        if uploads.is_empty() {
+        if req.files.is_empty() {
             return Err(LbError::BadRequest("no prediction files".into()));
         }
+        // Refused before the scoring's CPU is spent when a limit is used up already (checked
+        // again with the insert, where it is race-free).
+        let limits = self.anonymous_limits(slug, sender);
+        self.store.check_limits(slug, limits.clone()).await?;
         let gold = self.gold_files(&board).await?;
         let (benchmark, variant) = (board.benchmark.clone(), board.variant.clone());
+        let files_in = req.files;
         let scored = tokio::task::spawn_blocking(move || {
             let bench = scoring::benchmark(&benchmark)?;
             let variant = scoring::variant(bench, &variant)?;
-            let files = scoring::with_roles(bench, uploads, false)?;
+            let files = scoring::with_roles(bench, uploads(files_in)?, false)?;
             let scored = scoring::score_entry(bench, variant, &gold, &files)?;
-            Ok::<_, ScoringError>((files, scored))
+            Ok::<_, LbError>((files, scored))
         })
         .await
         .map_err(internal)?;
@@ -934,6 +1015,7 @@ impl Boards {
                 row,
                 Some(report_json),
                 blobs,
+                limits,
                 audit("public", "submit", None, detail),
             )
             .await?;
@@ -1507,12 +1589,7 @@ impl Boards {
         let description = edit
             .description
             .unwrap_or_else(|| board.description.clone());
-        check_text(
-            "description",
-            &description,
-            MAX_DESCRIPTION_CHARS,
-            false,
-        )?;
+        check_text("description", &description, MAX_DESCRIPTION_CHARS, false)?;
         let description_html = {
             let description = description.clone();
             tokio::task::spawn_blocking(move || super::html::description_html(&description))
@@ -1577,6 +1654,7 @@ impl Boards {
                         entry,
                         None,
                         vec![],
+                        crate::store::Limits::default(),
                         audit("owner", "import", None, detail),
                     )
                     .await?,
@@ -1904,6 +1982,7 @@ impl Boards {
         slug: &str,
         token: Option<&str>,
         req: Submit,
+        sender: Client,
     ) -> Result<(i64, String, Option<String>, Vec<FileOut>), LbError> {
         check_text("model", &req.model, 200, true)?;
         let meta = check_meta(req.meta)?;
@@ -1930,12 +2009,43 @@ impl Boards {
                  (Authorization: Bearer sbt_…)"
             )));
         }
-        let uploads = uploads(req.files)?;
-        if uploads.is_empty() {
+        if req.files.is_empty() {
             return Err(LbError::BadRequest("no prediction files".into()));
         }
-        let bench = scoring::benchmark(&board.benchmark)?;
-        let files = scoring::with_roles(bench, uploads, false)?;
+        // The quota counts per team; without teams, per client address, which then also has
+        // the anonymous hourly limits. Checked before the files are read, and again with the
+        // insert (race-free).
+        let limits = match &team {
+            Some(t) => crate::store::Limits {
+                quota: Some(Quota {
+                    who: Submitter::Team(t.clone()),
+                    daily: c.daily_quota,
+                    total: c.total_quota,
+                    since_ms: day_start(now),
+                }),
+                anonymous: None,
+                max_board_bytes: Some(self.limits.max_board_bytes),
+            },
+            None => {
+                let mut limits = self.anonymous_limits(slug, sender);
+                limits.quota = Some(Quota {
+                    who: Submitter::Client(sender.key(slug)),
+                    daily: c.daily_quota,
+                    total: c.total_quota,
+                    since_ms: day_start(now),
+                });
+                limits
+            }
+        };
+        self.store.check_limits(slug, limits.clone()).await?;
+        let benchmark = board.benchmark.clone();
+        let files_in = req.files;
+        let files = tokio::task::spawn_blocking(move || {
+            let bench = scoring::benchmark(&benchmark)?;
+            Ok::<_, LbError>(scoring::with_roles(bench, uploads(files_in)?, false)?)
+        })
+        .await
+        .map_err(internal)??;
         let entry_token = token::new_token(token::ENTRY_PREFIX).map_err(internal)?;
         let (refs, blobs) = stored_files(&files);
         let inputs: Vec<FileOut> = refs.iter().map(|f| file_out(slug, f)).collect();
@@ -1947,12 +2057,6 @@ impl Boards {
             team: team.clone(),
             ..EntryRow::new(req.model.clone(), "queued", now)
         };
-        let quota = team.clone().map(|t| Quota {
-            team: t,
-            daily: c.daily_quota,
-            total: c.total_quota,
-            since_ms: day_start(now),
-        });
         let detail = json!({
             "model": req.model, "team": team,
             "inputs": inputs.iter().map(|f| json!({"name": f.name, "sha256": f.sha256})).collect::<Vec<_>>(),
@@ -1963,7 +2067,7 @@ impl Boards {
                 slug,
                 row,
                 blobs,
-                quota,
+                limits,
                 audit("public", "submit", None, detail),
             )
             .await?;

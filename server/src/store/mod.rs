@@ -39,9 +39,12 @@ pub enum StoreError {
     Conflict(String),
     #[error("{0}")]
     NotFound(String),
-    /// A team's quota is used up.
+    /// A quota or hourly limit is used up.
     #[error("{0}")]
     Quota(String),
+    /// The board's files would pass its bytes cap.
+    #[error("{0}")]
+    Full(String),
     /// The database failed (the message is for the log, not the client).
     #[error("database: {0}")]
     Backend(String),
@@ -175,14 +178,86 @@ pub struct TeamRow {
     pub created_ms: i64,
 }
 
-/// The quota an insert must respect (counted in the same transaction): submissions of `team`
-/// that are not failed or cancelled, in total and since `since_ms`.
+/// A competition's quota an insert must respect: submissions of one submitter (a team, or
+/// without teams one client address) that are not failed or cancelled, in total and since
+/// `since_ms`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Quota {
-    pub team: String,
+    /// Whose submissions count.
+    pub who: Submitter,
     pub daily: Option<i64>,
     pub total: Option<i64>,
     pub since_ms: i64,
+}
+
+/// Who submitted, for counting.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Submitter {
+    /// A competition team (`lb_entry.team`).
+    Team(String),
+    /// An anonymous client: a hash of its address, per board (`lb_entry.submitter`; never shown).
+    Client(String),
+}
+
+impl Submitter {
+    fn column_and_key(&self) -> (&'static str, &str) {
+        match self {
+            Submitter::Team(name) => ("team", name),
+            Submitter::Client(hash) => ("submitter", hash),
+        }
+    }
+
+    fn label(&self) -> String {
+        match self {
+            Submitter::Team(name) => format!("team `{name}`"),
+            Submitter::Client(_) => "this client address".into(),
+        }
+    }
+}
+
+/// The limits an insert must respect, counted in the same transaction as the insert (SQLite's
+/// single writer; the board's row lock on PostgreSQL), so concurrent submissions from any
+/// server cannot all pass.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Limits {
+    /// A competition's quota.
+    pub quota: Option<Quota>,
+    /// Anonymous submission: the client (stored with the entry) and its hourly limits.
+    pub anonymous: Option<Anonymous>,
+    /// Bytes the board's distinct files (gold and every entry's) may take, new ones included.
+    pub max_board_bytes: Option<i64>,
+}
+
+/// Hourly limits of anonymous submission, counted over entries created since `since_ms`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Anonymous {
+    /// A hash of the client's address, per board.
+    pub client: String,
+    /// Submissions one client may make to the board per hour.
+    pub per_client: i64,
+    /// Anonymous submissions the board takes per hour from all clients.
+    pub per_board: i64,
+    pub since_ms: i64,
+}
+
+impl Limits {
+    pub fn is_empty(&self) -> bool {
+        self.quota.is_none() && self.anonymous.is_none() && self.max_board_bytes.is_none()
+    }
+
+    /// The submitter hash stored with the entry.
+    pub fn client(&self) -> Option<&str> {
+        self.anonymous
+            .as_ref()
+            .map(|a| a.client.as_str())
+            .or(match &self.quota {
+                Some(Quota {
+                    who: Submitter::Client(hash),
+                    ..
+                }) => Some(hash.as_str()),
+                _ => None,
+            })
+    }
 }
 
 /// The result a worker commits for a job it holds.
@@ -210,20 +285,86 @@ pub const MAX_ATTEMPTS: i64 = 5;
 /// SQL of the quota check (`?`-free text shared by both stores): statuses that count.
 pub(crate) const COUNTED: &str = "status NOT IN ('failed', 'cancelled')";
 
+/// The SQL counting a quota's submissions (total, since `since_ms`), parameters: slug, key,
+/// since; `p` is the placeholder prefix (`?` or `$`).
+pub(crate) fn quota_sql(q: &Quota, p: char) -> (String, String) {
+    let (column, key) = q.who.column_and_key();
+    let since = if p == '?' {
+        format!("coalesce(sum(created_ms >= {p}3), 0)")
+    } else {
+        format!("count(*) FILTER (WHERE created_ms >= {p}3)")
+    };
+    (
+        format!(
+            "SELECT count(*), {since} FROM lb_entry
+             WHERE slug = {p}1 AND {column} = {p}2 AND {COUNTED}"
+        ),
+        key.to_string(),
+    )
+}
+
 pub(crate) fn quota_error(q: &Quota, total: i64, today: i64) -> Option<StoreError> {
     if let Some(t) = q.total.filter(|&t| total >= t) {
         return Some(StoreError::Quota(format!(
-            "team `{}` has used its total quota of {t} submissions",
-            q.team
+            "{} has used its total quota of {t} submissions",
+            q.who.label()
         )));
     }
     if let Some(d) = q.daily.filter(|&d| today >= d) {
         return Some(StoreError::Quota(format!(
-            "team `{}` has used its daily quota of {d} submissions (UTC day)",
-            q.team
+            "{} has used its daily quota of {d} submissions (UTC day)",
+            q.who.label()
         )));
     }
     None
+}
+
+/// The SQL counting a board's anonymous submissions since `?3`: from the client `?2`, and all.
+pub(crate) fn anonymous_sql(p: char) -> String {
+    let of_client = if p == '?' {
+        format!("coalesce(sum(submitter = {p}2), 0)")
+    } else {
+        format!("count(*) FILTER (WHERE submitter = {p}2)")
+    };
+    format!(
+        "SELECT {of_client}, count(*) FROM lb_entry
+         WHERE slug = {p}1 AND submitter IS NOT NULL AND created_ms >= {p}3"
+    )
+}
+
+pub(crate) fn anonymous_error(a: &Anonymous, of_client: i64, all: i64) -> Option<StoreError> {
+    if of_client >= a.per_client {
+        return Some(StoreError::Quota(format!(
+            "this client address has sent {of_client} submissions to this board in the last \
+             hour, the most it takes (the server's --anon-submits-per-hour): try again later"
+        )));
+    }
+    if all >= a.per_board {
+        return Some(StoreError::Quota(format!(
+            "this board has taken {all} anonymous submissions in the last hour, the most it \
+             takes (the server's --board-submits-per-hour): try again later"
+        )));
+    }
+    None
+}
+
+/// The SQL of the bytes a board's distinct files take (parameter: slug).
+pub(crate) fn board_bytes_sql(p: char) -> String {
+    format!(
+        "SELECT CAST(coalesce(sum(size_bytes), 0) AS BIGINT) FROM lb_blob WHERE sha256 IN (
+            SELECT sha256 FROM lb_entry_file WHERE slug = {p}1
+            UNION SELECT sha256 FROM lb_board_file WHERE slug = {p}1)"
+    )
+}
+
+/// Whether `new` bytes more fit under the cap.
+pub(crate) fn bytes_error(cap: i64, held: i64, new: i64) -> Option<StoreError> {
+    (held + new > cap).then(|| {
+        StoreError::Full(format!(
+            "this board's files take {held} bytes; {new} more would pass its cap of {cap} \
+             bytes (the server's --board-max-mb)"
+        ))
+    })
 }
 
 /// One recorded change.
@@ -291,12 +432,14 @@ pub trait Store: Send + Sync {
         audit: AuditRow,
     ) -> Result<(), StoreError>;
     /// Store an entry with the next number of its board (returned); the audit row gets it.
+    /// `limits` are checked in the same transaction ([`StoreError::Quota`], [`StoreError::Full`]).
     async fn add_entry(
         &self,
         slug: &str,
         entry: EntryRow,
         report_json: Option<String>,
         blobs: Vec<Blob>,
+        limits: Limits,
         audit: AuditRow,
     ) -> Result<i64, StoreError>;
     /// Every entry of the board (all states), in entry order.
@@ -348,14 +491,16 @@ pub trait Store: Send + Sync {
     /// A new team; [`StoreError::Conflict`] when the name is taken.
     async fn add_team(&self, slug: &str, team: TeamRow, audit: AuditRow) -> Result<(), StoreError>;
     async fn teams(&self, slug: &str) -> Result<Vec<TeamRow>, StoreError>;
-    /// [`Store::add_entry`] that first counts the team's submissions in the same transaction and
-    /// refuses with [`StoreError::Quota`] when `quota` is used up.
+    /// Whether an entry without files could be added under `limits` now: a read-only early
+    /// refusal, before a submission's files are read and scored (the insert checks again).
+    async fn check_limits(&self, slug: &str, limits: Limits) -> Result<(), StoreError>;
+    /// [`Store::add_entry`] of a queued competition submission (no report yet).
     async fn add_submission(
         &self,
         slug: &str,
         entry: EntryRow,
         blobs: Vec<Blob>,
-        quota: Option<Quota>,
+        limits: Limits,
         audit: AuditRow,
     ) -> Result<i64, StoreError>;
     /// Claim the oldest queued job, or a scoring one whose lease expired, for `worker` until

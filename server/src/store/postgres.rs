@@ -16,9 +16,10 @@ use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Transacti
 use tokio_postgres::NoTls;
 
 use super::{
-    AuditRow, Blob, BoardEdit, BoardRow, BoardSummary, COUNTED, EntryRow, FileRef, IntervalRow,
-    Job, JobResult, MAX_ATTEMPTS, Quota, ShareInfo, ShareRow, Store, StoreError, TeamRow,
-    json_text, parse_json, quota_error, sorted_blobs,
+    AuditRow, Blob, BoardEdit, BoardRow, BoardSummary, EntryRow, FileRef, IntervalRow, Job,
+    JobResult, Limits, MAX_ATTEMPTS, ShareInfo, ShareRow, Store, StoreError, TeamRow,
+    anonymous_error, anonymous_sql, board_bytes_sql, bytes_error, json_text, parse_json,
+    quota_error, quota_sql, sorted_blobs,
 };
 
 /// Connections per server process.
@@ -132,7 +133,9 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX shares_expires ON shares (expires_ms);",
     // 4: the description's sanitised HTML, rendered once when written (issue 25); NULL for
     // boards written before (rendered when shown).
-    "ALTER TABLE lb_board ADD COLUMN description_html TEXT;",
+    "ALTER TABLE lb_board ADD COLUMN description_html TEXT;
+    ALTER TABLE lb_entry ADD COLUMN submitter TEXT;
+    CREATE INDEX lb_entry_submitter ON lb_entry (slug, created_ms) WHERE submitter IS NOT NULL;",
 ];
 
 pub struct PgStore {
@@ -285,12 +288,77 @@ fn entry_row(r: &tokio_postgres::Row) -> EntryRow {
 }
 
 /// Insert an entry with the board's next number (shared by `add_entry` and `add_submission`).
+/// Refuse the insert when one of `limits` is used up. The board's row lock orders concurrent
+/// submissions (from any server), so the counts cannot be stale.
+async fn check_limits(
+    tx: &Transaction<'_>,
+    slug: &str,
+    limits: &Limits,
+    blobs: &[Blob],
+) -> Result<(), StoreError> {
+    if limits.is_empty() {
+        return Ok(());
+    }
+    tx.execute(
+        "SELECT 1 FROM lb_board WHERE slug = $1 FOR UPDATE",
+        &[&slug],
+    )
+    .await
+    .map_err(pg)?;
+    if let Some(q) = &limits.quota {
+        let (sql, key) = quota_sql(q, '$');
+        let row = tx
+            .query_one(&sql, &[&slug, &key, &q.since_ms])
+            .await
+            .map_err(pg)?;
+        if let Some(e) = quota_error(q, row.get(0), row.get(1)) {
+            return Err(e);
+        }
+    }
+    if let Some(a) = &limits.anonymous {
+        let row = tx
+            .query_one(&anonymous_sql('$'), &[&slug, &a.client, &a.since_ms])
+            .await
+            .map_err(pg)?;
+        if let Some(e) = anonymous_error(a, row.get(0), row.get(1)) {
+            return Err(e);
+        }
+    }
+    if let Some(cap) = limits.max_board_bytes {
+        let held: i64 = tx
+            .query_one(&board_bytes_sql('$'), &[&slug])
+            .await
+            .map_err(pg)?
+            .get(0);
+        let mut new = 0i64;
+        for blob in blobs {
+            let known: bool = tx
+                .query_one(
+                    "SELECT EXISTS (SELECT 1 FROM lb_entry_file WHERE slug = $1 AND sha256 = $2)
+                        OR EXISTS (SELECT 1 FROM lb_board_file WHERE slug = $1 AND sha256 = $2)",
+                    &[&slug, &blob.sha256],
+                )
+                .await
+                .map_err(pg)?
+                .get(0);
+            if !known {
+                new += blob.bytes.len() as i64;
+            }
+        }
+        if let Some(e) = bytes_error(cap, held, new) {
+            return Err(e);
+        }
+    }
+    Ok(())
+}
+
 async fn insert_entry(
     tx: &Transaction<'_>,
     slug: &str,
     entry: &EntryRow,
     report_json: Option<String>,
     blobs: Vec<Blob>,
+    submitter: Option<&str>,
     audit: &mut AuditRow,
 ) -> Result<i64, StoreError> {
     let Some(row) = tx
@@ -308,8 +376,9 @@ async fn insert_entry(
     put_blobs(tx, blobs).await?;
     tx.execute(
         "INSERT INTO lb_entry (slug, id, model, meta_json, status, state, metrics_json,
-            report_json, scorer_json, entry_token_sha256, created_ms, updated_ms, team, chosen)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+            report_json, scorer_json, entry_token_sha256, created_ms, updated_ms, team, chosen,
+            submitter)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
         &[
             &slug,
             &id,
@@ -325,6 +394,7 @@ async fn insert_entry(
             &entry.updated_ms,
             &entry.team,
             &entry.chosen,
+            &submitter,
         ],
     )
     .await
@@ -509,11 +579,22 @@ impl Store for PgStore {
         entry: EntryRow,
         report_json: Option<String>,
         blobs: Vec<Blob>,
+        limits: Limits,
         mut audit: AuditRow,
     ) -> Result<i64, StoreError> {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(pg)?;
-        let id = insert_entry(&tx, slug, &entry, report_json, blobs, &mut audit).await?;
+        check_limits(&tx, slug, &limits, &blobs).await?;
+        let id = insert_entry(
+            &tx,
+            slug,
+            &entry,
+            report_json,
+            blobs,
+            limits.client(),
+            &mut audit,
+        )
+        .await?;
         tx.commit().await.map_err(pg)?;
         Ok(id)
     }
@@ -828,40 +909,24 @@ impl Store for PgStore {
             .collect())
     }
 
+    async fn check_limits(&self, slug: &str, limits: Limits) -> Result<(), StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(pg)?;
+        check_limits(&tx, slug, &limits, &[]).await
+    }
+
     async fn add_submission(
         &self,
         slug: &str,
         entry: EntryRow,
         blobs: Vec<Blob>,
-        quota: Option<Quota>,
+        limits: Limits,
         mut audit: AuditRow,
     ) -> Result<i64, StoreError> {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(pg)?;
-        if let Some(q) = &quota {
-            // The board's row lock orders concurrent submissions (from any server) so the
-            // count below cannot be stale.
-            tx.execute(
-                "SELECT 1 FROM lb_board WHERE slug = $1 FOR UPDATE",
-                &[&slug],
-            )
-            .await
-            .map_err(pg)?;
-            let row = tx
-                .query_one(
-                    &format!(
-                        "SELECT count(*), count(*) FILTER (WHERE created_ms >= $3) FROM lb_entry
-                         WHERE slug = $1 AND team = $2 AND {COUNTED}"
-                    ),
-                    &[&slug, &q.team, &q.since_ms],
-                )
-                .await
-                .map_err(pg)?;
-            if let Some(e) = quota_error(q, row.get(0), row.get(1)) {
-                return Err(e);
-            }
-        }
-        let id = insert_entry(&tx, slug, &entry, None, blobs, &mut audit).await?;
+        check_limits(&tx, slug, &limits, &blobs).await?;
+        let id = insert_entry(&tx, slug, &entry, None, blobs, limits.client(), &mut audit).await?;
         tx.commit().await.map_err(pg)?;
         Ok(id)
     }

@@ -10,9 +10,10 @@ use std::sync::{Arc, Mutex};
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use super::{
-    AuditRow, Blob, BoardEdit, BoardRow, BoardSummary, COUNTED, EntryRow, FileRef, IntervalRow,
-    Job, JobResult, MAX_ATTEMPTS, Quota, ShareInfo, ShareRow, Store, StoreError, TeamRow,
-    json_text, parse_json, quota_error, sorted_blobs,
+    AuditRow, Blob, BoardEdit, BoardRow, BoardSummary, EntryRow, FileRef, IntervalRow, Job,
+    JobResult, Limits, MAX_ATTEMPTS, ShareInfo, ShareRow, Store, StoreError, TeamRow,
+    anonymous_error, anonymous_sql, board_bytes_sql, bytes_error, json_text, parse_json,
+    quota_error, quota_sql, sorted_blobs,
 };
 
 /// Migrations of the leaderboard tables, oldest first. Never edit a released entry: append.
@@ -120,7 +121,9 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX shares_expires ON shares (expires_ms);",
     // 4: the description's sanitised HTML, rendered once when written (issue 25); NULL for
     // boards written before (rendered when shown).
-    "ALTER TABLE lb_board ADD COLUMN description_html TEXT;",
+    "ALTER TABLE lb_board ADD COLUMN description_html TEXT;
+    ALTER TABLE lb_entry ADD COLUMN submitter TEXT;
+    CREATE INDEX lb_entry_submitter ON lb_entry (slug, created_ms) WHERE submitter IS NOT NULL;",
 ];
 
 pub struct SqliteStore {
@@ -287,13 +290,70 @@ fn entry_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EntryRow> {
     })
 }
 
-/// Insert an entry with the board's next number (shared by `add_entry` and `add_submission`).
+/// Refuse the insert when one of `limits` is used up (inside the writing transaction).
+fn check_limits(
+    tx: &Transaction<'_>,
+    slug: &str,
+    limits: &Limits,
+    blobs: &[Blob],
+) -> Result<(), StoreError> {
+    if let Some(q) = &limits.quota {
+        let (sql, key) = quota_sql(q, '?');
+        let (total, today): (i64, i64) = tx
+            .query_row(&sql, params![slug, key, q.since_ms], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .map_err(backend)?;
+        if let Some(e) = quota_error(q, total, today) {
+            return Err(e);
+        }
+    }
+    if let Some(a) = &limits.anonymous {
+        let (of_client, all): (i64, i64) = tx
+            .query_row(
+                &anonymous_sql('?'),
+                params![slug, a.client, a.since_ms],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .map_err(backend)?;
+        if let Some(e) = anonymous_error(a, of_client, all) {
+            return Err(e);
+        }
+    }
+    if let Some(cap) = limits.max_board_bytes {
+        let held: i64 = tx
+            .query_row(&board_bytes_sql('?'), [slug], |r| r.get(0))
+            .map_err(backend)?;
+        let mut new = 0i64;
+        for blob in blobs {
+            let known: bool = tx
+                .query_row(
+                    "SELECT EXISTS (SELECT 1 FROM lb_entry_file WHERE slug = ?1 AND sha256 = ?2)
+                        OR EXISTS (SELECT 1 FROM lb_board_file WHERE slug = ?1 AND sha256 = ?2)",
+                    params![slug, blob.sha256],
+                    |r| r.get(0),
+                )
+                .map_err(backend)?;
+            if !known {
+                new += blob.bytes.len() as i64;
+            }
+        }
+        if let Some(e) = bytes_error(cap, held, new) {
+            return Err(e);
+        }
+    }
+    Ok(())
+}
+
+/// Insert an entry with the board's next number (shared by `add_entry` and `add_submission`);
+/// `submitter` is the anonymous client's hash, for the hourly limits.
 fn insert_entry(
     tx: &Transaction<'_>,
     slug: &str,
     entry: &EntryRow,
     report_json: Option<String>,
     blobs: Vec<Blob>,
+    submitter: Option<&str>,
     audit: &mut AuditRow,
 ) -> Result<i64, StoreError> {
     let id: Option<i64> = tx
@@ -311,8 +371,9 @@ fn insert_entry(
     put_blobs(tx, blobs)?;
     tx.execute(
         "INSERT INTO lb_entry (slug, id, model, meta_json, status, state, metrics_json,
-            report_json, scorer_json, entry_token_sha256, created_ms, updated_ms, team, chosen)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+            report_json, scorer_json, entry_token_sha256, created_ms, updated_ms, team, chosen,
+            submitter)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
         params![
             slug,
             id,
@@ -327,7 +388,8 @@ fn insert_entry(
             entry.created_ms,
             entry.updated_ms,
             entry.team,
-            i64::from(entry.chosen)
+            i64::from(entry.chosen),
+            submitter
         ],
     )
     .map_err(backend)?;
@@ -532,11 +594,23 @@ impl Store for SqliteStore {
         entry: EntryRow,
         report_json: Option<String>,
         blobs: Vec<Blob>,
+        limits: Limits,
         mut audit: AuditRow,
     ) -> Result<i64, StoreError> {
         let slug = slug.to_string();
-        self.write(move |tx| insert_entry(tx, &slug, &entry, report_json, blobs, &mut audit))
-            .await
+        self.write(move |tx| {
+            check_limits(tx, &slug, &limits, &blobs)?;
+            insert_entry(
+                tx,
+                &slug,
+                &entry,
+                report_json,
+                blobs,
+                limits.client(),
+                &mut audit,
+            )
+        })
+        .await
     }
 
     async fn entries(&self, slug: &str) -> Result<Vec<EntryRow>, StoreError> {
@@ -853,32 +927,27 @@ impl Store for SqliteStore {
         .await
     }
 
+    async fn check_limits(&self, slug: &str, limits: Limits) -> Result<(), StoreError> {
+        let slug = slug.to_string();
+        self.with(move |conn| {
+            let tx = conn.transaction().map_err(backend)?;
+            check_limits(&tx, &slug, &limits, &[])
+        })
+        .await
+    }
+
     async fn add_submission(
         &self,
         slug: &str,
         entry: EntryRow,
         blobs: Vec<Blob>,
-        quota: Option<Quota>,
+        limits: Limits,
         mut audit: AuditRow,
     ) -> Result<i64, StoreError> {
         let slug = slug.to_string();
         self.write(move |tx| {
-            if let Some(q) = &quota {
-                let (total, today): (i64, i64) = tx
-                    .query_row(
-                        &format!(
-                            "SELECT count(*), coalesce(sum(created_ms >= ?3), 0) FROM lb_entry
-                             WHERE slug = ?1 AND team = ?2 AND {COUNTED}"
-                        ),
-                        params![slug, q.team, q.since_ms],
-                        |r| Ok((r.get(0)?, r.get(1)?)),
-                    )
-                    .map_err(backend)?;
-                if let Some(e) = quota_error(q, total, today) {
-                    return Err(e);
-                }
-            }
-            insert_entry(tx, &slug, &entry, None, blobs, &mut audit)
+            check_limits(tx, &slug, &limits, &blobs)?;
+            insert_entry(tx, &slug, &entry, None, blobs, limits.client(), &mut audit)
         })
         .await
     }

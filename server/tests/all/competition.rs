@@ -383,8 +383,9 @@ fn quotas_are_enforced_and_failures_or_cancellations_do_not_count() {
     };
     let good = eotgc_dir().join("pred.json");
     for db in stores() {
-        // One worker that takes 1.5 s per job: the second submission waits queued.
-        let server = Server::start_with(&db, &["--queue-job-delay-ms", "1500"]);
+        // One worker that takes 3 s per job: the second submission waits queued while three
+        // command lines run (on a loaded 2-core machine too).
+        let server = Server::start_with(&db, &["--queue-job-delay-ms", "3000"]);
         let s = slug("quota");
         let owner = create(
             &server,
@@ -583,5 +584,151 @@ fn a_live_worker_renews_its_lease_so_a_slow_job_is_not_taken_twice() {
             );
             assert_eq!(r["completions"], 1, "{r}");
         }
+    }
+}
+
+/// Quotas hold on a competition without teams (per client address) with 20 submissions at
+/// once, on every store; an open board limits anonymous submission per client and per board
+/// each hour, and caps the bytes its files take (issue 25, item 4).
+#[test]
+fn quotas_and_anonymous_limits_hold_under_concurrency() {
+    let text = std::fs::read_to_string(eotgc_dir().join("pred.json")).unwrap();
+    let body = json!({"model": "m", "files": [{"name": "pred.json", "text": text}]});
+    // `n` submissions at once to `s`, from X-Forwarded-For `from(i)` when given: the statuses.
+    let burst = |server: &Server, s: &str, n: usize, from: &dyn Fn(usize) -> Option<String>| {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(4)
+            .enable_all()
+            .build()
+            .unwrap();
+        let url = format!("{}/api/v1/leaderboards/{s}/entries", server.url);
+        let requests: Vec<_> = (0..n).map(|i| (from(i), body.clone())).collect();
+        let mut statuses: Vec<u16> = rt.block_on(async {
+            let client = reqwest::Client::new();
+            let sends = requests.into_iter().map(|(forwarded, body)| {
+                let mut r = client.post(&url).json(&body);
+                if let Some(f) = forwarded {
+                    r = r.header("x-forwarded-for", f);
+                }
+                async move { r.send().await.unwrap().status().as_u16() }
+            });
+            futures_util::future::join_all(sends).await
+        });
+        statuses.sort_unstable();
+        statuses
+    };
+    let count = |statuses: &[u16], code: u16| statuses.iter().filter(|&&s| s == code).count();
+    for db in stores() {
+        // Competition without teams, total quota 2: 2 of 20 concurrent submissions queue.
+        let server = Server::start_with(&db, &[]);
+        let s = slug("teamless");
+        create(&server, &s, &["--total-quota", "2"]);
+        let statuses = burst(&server, &s, 20, &|_| None);
+        assert_eq!(count(&statuses, 202), 2, "{db}: {statuses:?}");
+        assert_eq!(count(&statuses, 429), 18, "{db}: {statuses:?}");
+        drop(server);
+
+        // Open board: 3 per client per hour, 5 per board per hour; clients told apart by the
+        // trusted proxy's X-Forwarded-For.
+        let server = Server::start_with(
+            &db,
+            &[
+                "--anon-submits-per-hour",
+                "3",
+                "--board-submits-per-hour",
+                "5",
+                "--trust-proxy",
+            ],
+        );
+        let s = slug("anon");
+        let gold = eotgc_dir().join("gold.json");
+        lb_json(
+            &server,
+            &[
+                "create",
+                "--slug",
+                &s,
+                "--title",
+                "T",
+                "--benchmark",
+                "eotgc",
+                p(&gold),
+            ],
+        );
+        let statuses = burst(&server, &s, 8, &|_| Some("203.0.113.7".into()));
+        assert_eq!(count(&statuses, 201), 3, "{db}: {statuses:?}");
+        assert_eq!(count(&statuses, 429), 5, "{db}: {statuses:?}");
+        // Other clients (another /64 each) fill the board's hourly 5.
+        let statuses = burst(&server, &s, 6, &|i| Some(format!("2001:db8:{i}::1")));
+        assert_eq!(count(&statuses, 201), 2, "{db}: {statuses:?}");
+        assert_eq!(count(&statuses, 429), 4, "{db}: {statuses:?}");
+        // The same /64 is one client.
+        let s2 = slug("anon64");
+        lb_json(
+            &server,
+            &[
+                "create",
+                "--slug",
+                &s2,
+                "--title",
+                "T",
+                "--benchmark",
+                "eotgc",
+                p(&gold),
+            ],
+        );
+        let statuses = burst(&server, &s2, 4, &|i| Some(format!("2001:db8:1:2::{i}")));
+        assert_eq!(count(&statuses, 201), 3, "{db}: {statuses:?}");
+        drop(server);
+
+        // A board's files are capped: gold + one prediction file fit 1 MiB; a different file
+        // that would pass it is refused (507); the same file again adds nothing.
+        let server = Server::start_with(&db, &["--board-max-mb", "1"]);
+        let s = slug("cap");
+        lb_json(
+            &server,
+            &[
+                "create",
+                "--slug",
+                &s,
+                "--title",
+                "T",
+                "--benchmark",
+                "eotgc",
+                p(&gold),
+            ],
+        );
+        let (code, _) = http(
+            &server,
+            "POST",
+            &format!("/api/v1/leaderboards/{s}/entries"),
+            None,
+            Some(body.clone()),
+        );
+        assert_eq!(code, 201);
+        let (code, _) = http(
+            &server,
+            "POST",
+            &format!("/api/v1/leaderboards/{s}/entries"),
+            None,
+            Some(body.clone()),
+        );
+        assert_eq!(code, 201, "the same file again takes no more room");
+        let mut padded: Vec<Value> = serde_json::from_str(&text).unwrap();
+        padded[0]["padding"] = json!("x".repeat(1 << 20));
+        let big = json!({"model": "big", "files": [{"name": "pred.json",
+            "text": serde_json::to_string(&padded).unwrap()}]});
+        let (code, reply) = http(
+            &server,
+            "POST",
+            &format!("/api/v1/leaderboards/{s}/entries"),
+            None,
+            Some(big),
+        );
+        assert_eq!(code, 507, "{reply}");
+        assert!(
+            reply["error"].as_str().unwrap().contains("--board-max-mb"),
+            "{reply}"
+        );
     }
 }

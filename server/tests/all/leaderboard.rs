@@ -45,9 +45,22 @@ impl Server {
         stderr: Stdio,
         dist: &str,
     ) -> Server {
+        // Tests send hundreds of submissions from one address: the anonymous hourly limits are
+        // raised unless the test sets them (`quotas_and_anonymous_limits_hold_under_concurrency`).
+        let limits: &[&str] = if extra.iter().any(|a| a.ends_with("-per-hour")) {
+            &[]
+        } else {
+            &[
+                "--anon-submits-per-hour",
+                "1000000",
+                "--board-submits-per-hour",
+                "1000000",
+            ]
+        };
         let mut child = Command::new(BIN)
             .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
             .args(extra)
+            .args(limits)
             .args(["--dist", dist, "--local-db"])
             .arg(temp("local").join("local.sqlite3"))
             .env("RUST_LOG", level)
@@ -1513,7 +1526,7 @@ fn pages_carry_the_app_primary_metric_and_hidden_entries_for_the_owner() {
 }
 
 /// Absolute URLs come from `--public-url` (else the request's allowed `Host`, `https` only
-/// when `--trust-forwarded-proto`); `405` has the API's error shape; an overlong path segment
+/// when `--trust-proxy`); `405` has the API's error shape; an overlong path segment
 /// is a 404 that logs nothing (issue 25, item 8).
 #[test]
 fn urls_come_from_the_public_url_and_refusals_are_quiet_and_shaped() {
@@ -1592,11 +1605,7 @@ fn urls_come_from_the_public_url_and_refusals_are_quiet_and_shaped() {
 
     let server = Server::start_with(
         p(&db),
-        &[
-            "--public-url",
-            "https://boards.example/",
-            "--trust-forwarded-proto",
-        ],
+        &["--public-url", "https://boards.example/", "--trust-proxy"],
     );
     let board = format!("{}/leaderboard/{s}", server.url);
     let (_, page) = send(&board, Some("evil.localhost"), None);
@@ -1608,7 +1617,7 @@ fn urls_come_from_the_public_url_and_refusals_are_quiet_and_shaped() {
     assert!(!page.contains("evil.localhost"), "{page}");
     drop(server);
     // Without --public-url but trusting the proxy: https from X-Forwarded-Proto.
-    let server = Server::start_with(p(&db), &["--trust-forwarded-proto"]);
+    let server = Server::start_with(p(&db), &["--trust-proxy"]);
     let board = format!("{}/leaderboard/{s}", server.url);
     let (_, page) = send(&board, None, Some("https"));
     let host = server.url.strip_prefix("http://").unwrap();
