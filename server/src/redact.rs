@@ -9,9 +9,13 @@
 //!   legitimately write it), and so are placeholder keys such as `EMPTY` (replacing them would
 //!   change model output).
 //!
-//! **Invariant:** no byte sequence equal to a configured key (of at least [`MIN_SECRET_BYTES`])
-//! leaves [`Redactor::reply`] or [`Redactor::stream`], even when the key is split across
-//! chunks.
+//! Keys are found in the text as a JSON reader decodes it, ignoring ASCII case: a reply that
+//! writes a key as `\u0073\u006b-…` escapes, or in another case, is masked like a plain one
+//! (the escaped bytes are replaced as a whole).
+//!
+//! **Invariant:** no text that decodes (JSON string escapes) to a configured key (of at least
+//! [`MIN_SECRET_BYTES`]), in any ASCII case, leaves [`Redactor::reply`] or
+//! [`Redactor::stream`], even when it is split across chunks.
 
 use std::collections::VecDeque;
 
@@ -37,29 +41,135 @@ impl std::fmt::Debug for Redactor {
     }
 }
 
-/// Replace every occurrence of each key (longest first) with [`MASK`].
-fn replace_all(bytes: &[u8], keys: &[&[u8]]) -> Option<Vec<u8>> {
-    let mut current: Option<Vec<u8>> = None;
-    for key in keys {
-        let haystack = current.as_deref().unwrap_or(bytes);
-        let finder = memmem::Finder::new(key);
-        if finder.find(haystack).is_none() {
-            continue;
+/// The text as a JSON reader would decode it, one byte per decoded character (ASCII
+/// lower-cased; `0xFF` for an escaped non-ASCII character; other raw bytes as they are), and
+/// where its escapes were (a raw byte maps to itself elsewhere: the text costs one copy, not a
+/// range per byte). `incomplete` is where a trailing escape begins that the bytes so far do
+/// not finish (a stream's next chunk may).
+struct Decoded {
+    bytes: Vec<u8>,
+    /// (decoded index, raw start, raw end) of each escape, in order.
+    escapes: Vec<(usize, usize, usize)>,
+    /// (raw start, decoded index) of an unfinished trailing escape.
+    incomplete: Option<(usize, usize)>,
+}
+
+impl Decoded {
+    /// The raw byte range decoded character `d` came from.
+    fn raw_range(&self, d: usize) -> (usize, usize) {
+        let before = self.escapes.partition_point(|e| e.0 <= d);
+        match before.checked_sub(1).map(|j| self.escapes[j]) {
+            Some((index, start, end)) if index == d => (start, end),
+            Some((index, _, end)) => {
+                let raw = end + (d - index - 1);
+                (raw, raw + 1)
+            }
+            None => (d, d + 1),
         }
-        let mut out = Vec::with_capacity(haystack.len());
-        let mut at = 0;
-        for start in finder.find_iter(haystack) {
-            if start < at {
+    }
+}
+
+fn hex4(raw: &[u8]) -> Option<u32> {
+    let text = std::str::from_utf8(raw).ok()?;
+    u32::from_str_radix(text, 16).ok()
+}
+
+fn decode(raw: &[u8]) -> Decoded {
+    let mut out = Decoded {
+        bytes: Vec::with_capacity(raw.len()),
+        escapes: Vec::new(),
+        incomplete: None,
+    };
+    fn push(out: &mut Decoded, b: u8, start: usize, end: usize) {
+        if end - start > 1 {
+            out.escapes.push((out.bytes.len(), start, end));
+        }
+        out.bytes.push(b);
+    }
+    let mut i = 0;
+    while i < raw.len() {
+        let b = raw[i];
+        if b == b'\\' {
+            let simple = match raw.get(i + 1) {
+                Some(b'"') => Some(b'"'),
+                Some(b'\\') => Some(b'\\'),
+                Some(b'/') => Some(b'/'),
+                Some(b'b') => Some(8),
+                Some(b'f') => Some(12),
+                Some(b'n') => Some(b'\n'),
+                Some(b'r') => Some(b'\r'),
+                Some(b't') => Some(b'\t'),
+                _ => None,
+            };
+            if let Some(c) = simple {
+                push(&mut out, c, i, i + 2);
+                i += 2;
                 continue;
             }
-            out.extend_from_slice(&haystack[at..start]);
-            out.extend_from_slice(MASK.as_bytes());
-            at = start + key.len();
+            if raw.get(i + 1) == Some(&b'u') {
+                if let Some(code) = raw.get(i + 2..i + 6).and_then(hex4) {
+                    let c = u8::try_from(code)
+                        .ok()
+                        .filter(u8::is_ascii)
+                        .map_or(0xFF, |c| c.to_ascii_lowercase());
+                    push(&mut out, c, i, i + 6);
+                    i += 6;
+                    continue;
+                }
+                if raw.len() < i + 6 && raw[i + 2..].iter().all(u8::is_ascii_hexdigit) {
+                    out.incomplete = Some((i, out.bytes.len()));
+                }
+            } else if i + 1 == raw.len() {
+                out.incomplete = Some((i, out.bytes.len()));
+            }
         }
-        out.extend_from_slice(&haystack[at..]);
-        current = Some(out);
+        push(&mut out, b.to_ascii_lowercase(), i, i + 1);
+        i += 1;
     }
-    current
+    out
+}
+
+/// The raw byte ranges where a key occurs in the decoded text, merged, in order.
+fn key_ranges(decoded: &Decoded, keys: &[Vec<u8>]) -> Vec<(usize, usize)> {
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    for key in keys {
+        for at in memmem::find_iter(&decoded.bytes, key) {
+            ranges.push((
+                decoded.raw_range(at).0,
+                decoded.raw_range(at + key.len() - 1).1,
+            ));
+        }
+    }
+    ranges.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::with_capacity(ranges.len());
+    for (start, end) in ranges {
+        match merged.last_mut() {
+            Some(last) if start <= last.1 => last.1 = last.1.max(end),
+            _ => merged.push((start, end)),
+        }
+    }
+    merged
+}
+
+/// `bytes` with every key (lower-cased keys; found in the decoded text) replaced by [`MASK`];
+/// `None` when none occurs.
+fn replace_all(bytes: &[u8], keys: &[Vec<u8>]) -> Option<Vec<u8>> {
+    if keys.is_empty() {
+        return None;
+    }
+    let ranges = key_ranges(&decode(bytes), keys);
+    if ranges.is_empty() {
+        return None;
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut at = 0;
+    for (start, end) in ranges {
+        out.extend_from_slice(&bytes[at..start]);
+        out.extend_from_slice(MASK.as_bytes());
+        at = end;
+    }
+    out.extend_from_slice(&bytes[at..]);
+    Some(out)
 }
 
 /// `Bearer <token>` (any case, any run of spaces or tabs) → `Bearer ***`.
@@ -106,11 +216,12 @@ impl Redactor {
         Redactor { keys }
     }
 
-    fn secrets(&self) -> Vec<&[u8]> {
+    /// The keys of at least [`MIN_SECRET_BYTES`], lower-cased.
+    fn secrets(&self) -> Vec<Vec<u8>> {
         self.keys
             .iter()
             .filter(|k| k.len() >= MIN_SECRET_BYTES)
-            .map(Vec::as_slice)
+            .map(|k| k.to_ascii_lowercase())
             .collect()
     }
 
@@ -124,7 +235,7 @@ impl Redactor {
 
     /// An error text (upstream body or header value) with every key and bearer token masked.
     pub fn error_text(&self, text: &str) -> String {
-        let keys: Vec<&[u8]> = self.keys.iter().map(Vec::as_slice).collect();
+        let keys: Vec<Vec<u8>> = self.keys.iter().map(|k| k.to_ascii_lowercase()).collect();
         let unmasked = match replace_all(text.as_bytes(), &keys) {
             // Replacing whole UTF-8 sequences by ASCII keeps the text UTF-8.
             Some(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
@@ -150,7 +261,7 @@ impl Redactor {
         }
         let state = State {
             inner: Box::pin(inner),
-            keys: self.secrets().into_iter().map(<[u8]>::to_vec).collect(),
+            keys: self.secrets(),
             pending: BytesMut::new(),
             out: VecDeque::new(),
             done: false,
@@ -166,11 +277,10 @@ impl Redactor {
                 match st.inner.next().await {
                     Some(Ok(chunk)) => {
                         st.pending.extend_from_slice(&chunk);
-                        let keys: Vec<&[u8]> = st.keys.iter().map(Vec::as_slice).collect();
-                        if let Some(masked) = replace_all(&st.pending, &keys) {
+                        if let Some(masked) = replace_all(&st.pending, &st.keys) {
                             st.pending = BytesMut::from(&masked[..]);
                         }
-                        let keep = held_back(&st.pending, &keys);
+                        let keep = held_back(&st.pending, &st.keys);
                         let ready = st.pending.split_to(st.pending.len() - keep);
                         if !ready.is_empty() {
                             st.out.push_back(ready.freeze());
@@ -192,17 +302,34 @@ impl Redactor {
     }
 }
 
-/// How many trailing bytes of `pending` could begin a key (a proper prefix of one).
-fn held_back(pending: &[u8], keys: &[&[u8]]) -> usize {
-    let longest = keys.iter().map(|k| k.len()).max().unwrap_or(0);
-    let from = pending.len().saturating_sub(longest.saturating_sub(1));
-    (from..pending.len())
+/// How many trailing bytes of `pending` could begin a key: the decoded text's longest suffix
+/// that is a proper prefix of a key, or an escape the next chunk finishes.
+fn held_back(pending: &[u8], keys: &[Vec<u8>]) -> usize {
+    if keys.is_empty() {
+        return 0;
+    }
+    let decoded = decode(pending);
+    let longest = keys.iter().map(Vec::len).max().unwrap_or(0);
+    // An unfinished escape may continue the text before it.
+    let n = decoded
+        .incomplete
+        .map_or(decoded.bytes.len(), |(_, index)| index);
+    let from = n.saturating_sub(longest.saturating_sub(1));
+    let prefix_start = (from..n)
         .find(|&i| {
-            let tail = &pending[i..];
+            let tail = &decoded.bytes[i..n];
             keys.iter()
                 .any(|k| k.len() > tail.len() && k.starts_with(tail))
         })
-        .map_or(0, |i| pending.len() - i)
+        .map(|i| decoded.raw_range(i).0);
+    let start = match (prefix_start, decoded.incomplete.map(|(raw, _)| raw)) {
+        (Some(a), Some(b)) => a.min(b),
+        (a, b) => match a.or(b) {
+            Some(s) => s,
+            None => return 0,
+        },
+    };
+    pending.len() - start
 }
 
 #[cfg(test)]
@@ -263,6 +390,79 @@ mod tests {
             event.clone()
         )])));
         assert_eq!(stream.next().await.unwrap().unwrap(), event);
+    }
+
+    /// `text` with every ASCII character written as a `\u00XX` escape.
+    fn escaped(text: &str) -> String {
+        text.chars()
+            .map(|c| format!("\\u{:04x}", c as u32))
+            .collect()
+    }
+
+    /// …with upper-case hex digits.
+    fn escaped_upper(text: &str) -> String {
+        text.chars()
+            .map(|c| format!("\\u{:04X}", c as u32))
+            .collect()
+    }
+
+    #[test]
+    fn keys_are_found_through_json_escapes_and_in_any_case() {
+        let r = Redactor::new([KEY]);
+        let mixed = format!("{}{}", &KEY[..3], escaped_upper(&KEY[3..].to_uppercase()));
+        for written in [
+            escaped(KEY),
+            KEY.to_ascii_lowercase(),
+            KEY.to_ascii_uppercase(),
+            mixed,
+            format!("sk\\u002dlive\\/{}", &KEY[8..]).replace("\\/", "-"),
+        ] {
+            let body = format!("{{\"content\": \"a {written} b\", \"n\": 1}}");
+            let masked = r.reply(Bytes::from(body.clone()));
+            assert_eq!(
+                &masked[..],
+                b"{\"content\": \"a *** b\", \"n\": 1}",
+                "{body}"
+            );
+            let decoded: serde_json::Value = serde_json::from_slice(&masked).unwrap();
+            assert_eq!(decoded["content"], "a *** b");
+        }
+        // An escaped backslash before `u0073…` is text, not an escape: left as it is.
+        let text = format!(
+            "{{\"c\": \"\\\\{}\"}}",
+            escaped(KEY).trim_start_matches('\\')
+        );
+        assert!(
+            r.reply(Bytes::from(text.clone()))
+                .starts_with(text.as_bytes())
+        );
+        // Error texts too.
+        assert_eq!(
+            r.error_text(&format!("bad {}", KEY.to_uppercase())),
+            "bad ***"
+        );
+    }
+
+    #[tokio::test]
+    async fn streams_mask_escaped_keys_split_anywhere() {
+        let r = Redactor::new([KEY]);
+        let text = format!("data: {{\"a\": \"{}\"}}\n\n", escaped(KEY));
+        for split in 0..text.len() {
+            let chunks = vec![
+                Ok::<_, std::io::Error>(Bytes::from(text[..split].to_string())),
+                Ok(Bytes::from(text[split..].to_string())),
+            ];
+            let out: Vec<Bytes> = r
+                .stream(futures_util::stream::iter(chunks))
+                .map(|c| c.unwrap())
+                .collect()
+                .await;
+            assert_eq!(
+                String::from_utf8(out.concat()).unwrap(),
+                "data: {\"a\": \"***\"}\n\n",
+                "split at {split}"
+            );
+        }
     }
 
     #[test]

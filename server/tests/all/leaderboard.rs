@@ -1634,3 +1634,72 @@ fn urls_come_from_the_public_url_and_refusals_are_quiet_and_shaped() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--public-url"));
 }
+
+/// A description nested deeper than the bound is refused when written (create and edit), so
+/// no page view pays for it; an allowed one is rendered once and served (issue 25, item 3).
+#[test]
+fn deep_descriptions_are_refused_when_written() {
+    let db = temp("deep-md").join("lb.sqlite3");
+    let server = Server::start(p(&db));
+    let s = slug("deep");
+    let deep = ">".repeat(19_999);
+    let out = lb(
+        &server,
+        &[
+            "create",
+            "--slug",
+            &s,
+            "--title",
+            "T",
+            "--benchmark",
+            "pairs",
+            "--description",
+            &deep,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("nests 19999") && err.contains("at most 16"),
+        "{err}"
+    );
+    let allowed = format!("{}deep enough", "> ".repeat(16));
+    let owner = lb_json(
+        &server,
+        &[
+            "create",
+            "--slug",
+            &s,
+            "--title",
+            "T",
+            "--benchmark",
+            "pairs",
+            "--description",
+            &allowed,
+        ],
+    )["owner_token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (status, page) = get(&format!("{}/leaderboard/{s}", server.url));
+    assert_eq!(status, 200);
+    assert_eq!(page.matches("<blockquote>").count(), 16, "{page}");
+    assert!(
+        page.contains("content=\"deep enough\""),
+        "the meta description: {page}"
+    );
+    let (status, reply) = http(
+        &server,
+        "PATCH",
+        &format!("/api/v1/leaderboards/{s}"),
+        Some(&owner),
+        Some(json!({"description": format!("ok\n\n{}", "- ".repeat(40))})),
+    );
+    assert_eq!(status, 400, "{reply}");
+    assert!(
+        reply["error"].as_str().unwrap().contains("line 3"),
+        "{reply}"
+    );
+    let (_, page) = get(&format!("{}/leaderboard/{s}", server.url));
+    assert_eq!(page.matches("<blockquote>").count(), 16, "unchanged");
+}

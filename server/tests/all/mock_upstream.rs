@@ -47,6 +47,9 @@ pub struct MockState {
     pub numbered: std::sync::atomic::AtomicBool,
     /// The next number of a numbered reply (its own counter: concurrent calls must not share one).
     pub numbered_next: AtomicU64,
+    /// Write each reply's content with every character as a `\uXXXX` JSON escape (a hostile
+    /// upstream hiding an echoed key from plain byte matching).
+    pub escape_content: std::sync::atomic::AtomicBool,
     /// `/embeddings` answers every input text from this table (an unknown text is a 400).
     pub embedding_table: Mutex<Option<HashMap<String, Value>>>,
 }
@@ -227,13 +230,12 @@ async fn chat(
             None => e,
         },
     };
+    let escape = state.escape_content.load(Ordering::SeqCst);
+    let content = reply["content"].as_str().unwrap_or_default().to_string();
     if body["stream"].as_bool() == Some(true) {
+        let event = json!({"choices": [{"delta": {"content": reply["content"]}}]});
         let chunks: Vec<Result<bytes::Bytes, std::io::Error>> = vec![
-            Ok(format!(
-                "data: {}\n\n",
-                json!({"choices": [{"delta": {"content": reply["content"]}}]})
-            )
-            .into()),
+            Ok(format!("data: {}\n\n", written(&event, &content, escape)).into()),
             Ok("data: [DONE]\n\n".into()),
         ];
         return Response::builder()
@@ -241,7 +243,30 @@ async fn chat(
             .body(Body::from_stream(futures_util::stream::iter(chunks)))
             .unwrap();
     }
+    if escape {
+        let text = written(&completion(&body["model"], &reply), &content, true);
+        return Response::builder()
+            .header("content-type", "application/json")
+            .body(Body::from(text))
+            .unwrap();
+    }
     Json(completion(&body["model"], &reply)).into_response()
+}
+
+/// `value` as JSON text, its string `content` written with `\uXXXX` escapes when `escape`.
+fn written(value: &Value, content: &str, escape: bool) -> String {
+    let text = value.to_string();
+    if !escape || content.is_empty() {
+        return text;
+    }
+    let plain = Value::String(content.to_string()).to_string();
+    let mut units = [0u16; 2];
+    let escaped: String = content
+        .chars()
+        .flat_map(|c| c.encode_utf16(&mut units).to_vec())
+        .map(|u| format!("\\u{u:04x}"))
+        .collect();
+    text.replacen(&plain, &format!("\"{escaped}\""), 1)
 }
 
 async fn embeddings(

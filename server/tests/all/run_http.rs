@@ -296,3 +296,93 @@ async fn judge_calls_are_counted_apart_from_model_calls() {
     assert_eq!(stored[0].0, Role::Judge);
     assert_eq!(mock.calls(), 1);
 }
+
+/// Every file under `dir` whose text holds `needle` in any ASCII case.
+fn holding(dir: &std::path::Path, needle: &str, found: &mut Vec<String>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            holding(&path, needle, found);
+        } else {
+            let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).to_lowercase();
+            if text.contains(&needle.to_lowercase()) {
+                found.push(path.display().to_string());
+            }
+        }
+    }
+}
+
+/// A hostile upstream that echoes the key JSON-escaped (`\u0073\u006b…`) or in another case:
+/// neither the proxy's replies (whole and streamed) nor an EOTGC run's files hold it
+/// (issue 25, item 5).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_echoed_key_escaped_or_recased_reaches_no_client_and_no_run_file() {
+    use crate::proxy::KEY;
+    let mock = MockUpstream::start(Default::default());
+    let (state, dir) = state_with(&mock, "runs-evil-echo", "");
+    mock.state
+        .escape_content
+        .store(true, std::sync::atomic::Ordering::SeqCst);
+    let essays = json!([
+        {"id": 1, "grade": "5", "requirement": "写一件难忘的事", "title": "难忘的一天", "content": "那天……"}
+    ]);
+    for content in [
+        format!("较好 {KEY}"),
+        format!("较好 {}", KEY.to_ascii_lowercase()),
+        format!("{} 很好", KEY.to_ascii_uppercase()),
+    ] {
+        *mock.state.default_reply.lock().unwrap() = Some(
+            json!({"content": content, "reasoning_content": null, "finish_reason": "stop", "completion_tokens": 3}),
+        );
+        for stream in [false, true] {
+            let (status, _, body) = send(
+                &state,
+                "POST",
+                "/api/v1/chat/completions",
+                &[],
+                Some(json!({"model": "test-model", "stream": stream, "temperature": 0.5,
+                            "messages": [{"role": "user", "content": format!("q {content} {stream}")}]})),
+            )
+            .await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+            assert!(body.contains("***"), "{body}");
+            // What a client reads: the JSON decoded.
+            let decoded = body
+                .lines()
+                .filter_map(|l| serde_json::from_str::<Value>(l.trim_start_matches("data: ")).ok())
+                .map(|v| v.to_string())
+                .collect::<String>()
+                + &body;
+            assert!(
+                !decoded.to_lowercase().contains(&KEY.to_lowercase()),
+                "{body}"
+            );
+        }
+        for track in [1, 2] {
+            let id = start(
+                &state,
+                json!({"benchmark": "eotgc", "track": track, "model": "test-model",
+                                          "dataset": essays, "retry_wait_ms": 0}),
+            )
+            .await;
+            wait_for(&state, &id, |v| v["state"] == "finished").await;
+            for file in ["replies.log", "unparsed.json", "track1.json", "track2.json"] {
+                let (_, _, body) = send(
+                    &state,
+                    "GET",
+                    &format!("/api/v1/runs/{id}/files/{file}"),
+                    &[],
+                    None,
+                )
+                .await;
+                assert!(
+                    !body.to_lowercase().contains(&KEY.to_lowercase()),
+                    "{file}: {body}"
+                );
+            }
+        }
+    }
+    let mut found = Vec::new();
+    holding(&dir, KEY, &mut found);
+    assert!(found.is_empty(), "files holding the key: {found:?}");
+}
