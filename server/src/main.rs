@@ -5,6 +5,14 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use server::{score, serve};
 
+/// jemalloc with its background thread: pages freed by large work (a burst of big
+/// submissions, a bootstrap) go back to the system within seconds, also while the server idles;
+/// glibc's per-thread arenas kept them (2 GB resident after eight 60 MiB submissions,
+/// `scripts/bench-hostile.py`).
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 #[derive(Parser)]
 #[command(
     name = "scorebench",

@@ -90,6 +90,14 @@ pub struct ServeArgs {
     /// MiB a board's files (gold and every entry's, each file once) may take
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     pub board_max_mb: u64,
+    /// Samples one scored entry may have (the server stores each with its report); an entry
+    /// with more is refused (422)
+    #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub max_entry_samples: u64,
+    /// Scoring jobs this process runs at once (submissions, competition jobs, bootstrap
+    /// batches; others wait their turn): each holds a scored entry in memory
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub scoring_jobs: u64,
     /// Workers scoring the competition queue in this process
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
     pub queue_workers: u64,
@@ -266,6 +274,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
                     per_client_hour: args.anon_submits_per_hour as i64,
                     per_board_hour: args.board_submits_per_hour as i64,
                     max_board_bytes: (args.board_max_mb as i64) << 20,
+                    max_entry_samples: args.max_entry_samples as usize,
+                    scoring_jobs: args.scoring_jobs as usize,
                 },
                 crate::leaderboard::competition::QueueConfig {
                     workers: args.queue_workers as usize,

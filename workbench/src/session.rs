@@ -490,6 +490,11 @@ pub fn fill_samples(outcome: &mut Outcome) {
     let (Some(benchmark), Ok(scored)) = (outcome.job.benchmark(), &mut outcome.result) else {
         return;
     };
+    fill_scored_samples(benchmark, scored);
+}
+
+/// [`fill_samples`] of one scored report of `benchmark`.
+pub fn fill_scored_samples(benchmark: &dyn Benchmark, scored: &mut Scored) {
     if scored.report.samples.is_none()
         && let Some(n) = benchmark.sample_count(scored)
     {

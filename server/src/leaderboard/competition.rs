@@ -315,10 +315,11 @@ pub fn score_competition_entry(
     gold: &[WorkFile],
     files: &[WorkFile],
     comp: &Competition,
+    max_samples: usize,
 ) -> Result<(Scored, ShareScores), ScoringError> {
     let bench = scoring::benchmark(benchmark)?;
     let variant = scoring::variant(bench, variant)?;
-    let scored = scoring::score_entry(bench, variant, gold, files)?;
+    let scored = scoring::score_entry_limited(bench, variant, gold, files, max_samples)?;
     let shares = share_scores(bench, variant, &scored, comp)?;
     Ok((scored, shares))
 }

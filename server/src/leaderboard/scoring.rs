@@ -119,6 +119,51 @@ pub fn score_entry(
     gold: &[WorkFile],
     submitted: &[WorkFile],
 ) -> Result<Scored, ScoringError> {
+    score(benchmark, variant, gold, submitted, false)
+}
+
+/// [`score_entry`] refused when the entry has more than `max_samples` samples: scored without
+/// the samples built from records first (the records are small), counted, and only then given
+/// its samples — a sample per record is most of the memory a large file costs (a 45 MB pairs
+/// file of 2 M records: 1.3 GB with them, 80 MB without).
+pub fn score_entry_limited(
+    benchmark: &dyn Benchmark,
+    variant: Variant,
+    gold: &[WorkFile],
+    submitted: &[WorkFile],
+    max_samples: usize,
+) -> Result<Scored, ScoringError> {
+    let mut scored = score(benchmark, variant, gold, submitted, true)?;
+    let n = workbench::drill::Samples::of(&scored).len();
+    if n > max_samples {
+        return Err(ScoringError(format!(
+            "this entry has {n} samples; this server keeps at most {max_samples} per entry \
+             (its --max-entry-samples)"
+        )));
+    }
+    workbench::session::fill_scored_samples(benchmark, &mut scored);
+    Ok(scored)
+}
+
+/// [`score_entry`] for the paired bootstrap, which aligns records: the report leaves out the
+/// samples of benchmarks that build them from their records (a sample per record is most of
+/// the memory of scoring a large file).
+pub fn score_records(
+    benchmark: &dyn Benchmark,
+    variant: Variant,
+    gold: &[WorkFile],
+    submitted: &[WorkFile],
+) -> Result<Scored, ScoringError> {
+    score(benchmark, variant, gold, submitted, true)
+}
+
+fn score(
+    benchmark: &dyn Benchmark,
+    variant: Variant,
+    gold: &[WorkFile],
+    submitted: &[WorkFile],
+    samples_later: bool,
+) -> Result<Scored, ScoringError> {
     if submitted.is_empty() {
         return Err(ScoringError("no prediction files".into()));
     }
@@ -161,7 +206,7 @@ pub fn score_entry(
         job,
         &ScoreOptions {
             variant,
-            ..ScoreOptions::default()
+            samples_later,
         },
     );
     outcome.result.map_err(|e| ScoringError(e.to_string()))

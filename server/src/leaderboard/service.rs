@@ -93,6 +93,10 @@ pub struct SubmitLimits {
     pub per_board_hour: i64,
     /// Bytes a board's distinct files may take (`--board-max-mb`).
     pub max_board_bytes: i64,
+    /// Samples one scored entry may have (`--max-entry-samples`): the server stores each.
+    pub max_entry_samples: usize,
+    /// Scoring jobs at once (`--scoring-jobs`).
+    pub scoring_jobs: usize,
 }
 
 impl Default for SubmitLimits {
@@ -101,6 +105,8 @@ impl Default for SubmitLimits {
             per_client_hour: 30,
             per_board_hour: 600,
             max_board_bytes: 1 << 30,
+            max_entry_samples: 200_000,
+            scoring_jobs: 1,
         }
     }
 }
@@ -187,9 +193,36 @@ pub fn iso8601(ms: i64) -> String {
 pub struct FileIn {
     pub name: String,
     #[serde(default)]
-    pub base64: Option<String>,
+    pub base64: Option<Base64Bytes>,
     #[serde(default)]
     pub text: Option<String>,
+}
+
+/// Base64 content decoded while the request is parsed: the JSON string (borrowed from the body
+/// when it has no escapes) becomes the file's bytes with no copy of the text in between, so a
+/// submission costs its body and its files, not also their base64. A decoding error waits to
+/// be reported with the file's name.
+#[derive(Debug, Clone)]
+pub struct Base64Bytes(pub Result<Vec<u8>, String>);
+
+impl<'de> Deserialize<'de> for Base64Bytes {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Base64Bytes;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a base64 string")
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Base64Bytes, E> {
+                Ok(Base64Bytes(
+                    base64::engine::general_purpose::STANDARD
+                        .decode(text.as_bytes())
+                        .map_err(|e| e.to_string()),
+                ))
+            }
+        }
+        deserializer.deserialize_str(Visitor)
+    }
 }
 
 fn uploads(files: Vec<FileIn>) -> Result<Vec<Upload>, LbError> {
@@ -203,8 +236,7 @@ fn uploads(files: Vec<FileIn>) -> Result<Vec<Upload>, LbError> {
         .into_iter()
         .map(|f| {
             let bytes = match (f.base64, f.text) {
-                (Some(b), None) => base64::engine::general_purpose::STANDARD
-                    .decode(b.as_bytes())
+                (Some(Base64Bytes(decoded)), None) => decoded
                     .map_err(|e| LbError::BadRequest(format!("{}: bad base64: {e}", f.name)))?,
                 (None, Some(t)) => t.into_bytes(),
                 _ => {
@@ -437,6 +469,10 @@ pub struct Boards {
     pub queue_notify: Arc<tokio::sync::Notify>,
     /// One background bootstrap at a time per process (the cores are shared with requests).
     bootstrap_lock: Arc<tokio::sync::Mutex<()>>,
+    /// Scoring work running at once in this process (submissions, queue jobs, bootstrap
+    /// batches): a scored entry holds its records and samples, so this bounds the memory the
+    /// body budget cannot see.
+    scoring: Arc<tokio::sync::Semaphore>,
 }
 
 /// A board as the API shows it.
@@ -785,6 +821,7 @@ impl Boards {
             limits,
             queue_notify: Arc::new(tokio::sync::Notify::new()),
             bootstrap_lock: Arc::new(tokio::sync::Mutex::new(())),
+            scoring: Arc::new(tokio::sync::Semaphore::new(limits.scoring_jobs.max(1))),
         }
     }
 
@@ -948,12 +985,15 @@ impl Boards {
         self.store.check_limits(slug, limits.clone()).await?;
         let gold = self.gold_files(&board).await?;
         let (benchmark, variant) = (board.benchmark.clone(), board.variant.clone());
+        let max_samples = self.limits.max_entry_samples;
         let files_in = req.files;
+        // Held until the entry is stored (its report is serialised for the store).
+        let _scoring = self.scoring.acquire().await.map_err(internal)?;
         let scored = tokio::task::spawn_blocking(move || {
             let bench = scoring::benchmark(&benchmark)?;
             let variant = scoring::variant(bench, &variant)?;
             let files = scoring::with_roles(bench, uploads(files_in)?, false)?;
-            let scored = scoring::score_entry(bench, variant, &gold, &files)?;
+            let scored = scoring::score_entry_limited(bench, variant, &gold, &files, max_samples)?;
             Ok::<_, LbError>((files, scored))
         })
         .await
@@ -1243,14 +1283,15 @@ impl Boards {
             board.variant.clone(),
             board.primary_metric.clone(),
         );
+        let _scoring = self.scoring.acquire().await.map_err(internal)?;
         let results = tokio::task::spawn_blocking(move || {
             let bench = scoring::benchmark(&benchmark)?;
             let variant = scoring::variant(bench, &variant)?;
-            let leader = scoring::score_entry(bench, variant, &gold, &leader_files)?;
+            let leader = scoring::score_records(bench, variant, &gold, &leader_files)?;
             Ok::<_, ScoringError>(
                 jobs.into_iter()
                     .map(|(id, files)| {
-                        let interval = scoring::score_entry(bench, variant, &gold, &files)
+                        let interval = scoring::score_records(bench, variant, &gold, &files)
                             .map(|s| scoring::leader_interval(&s, &leader, variant, &metric))
                             .unwrap_or_else(|e| LeaderInterval {
                                 difference: None,
@@ -2090,8 +2131,17 @@ impl Boards {
         let files = self.entry_files(&e).await.map_err(|e| e.to_string())?;
         let gold_names: Vec<String> = gold.iter().map(|f| f.name.clone()).collect();
         let (benchmark, variant) = (board.benchmark.clone(), board.variant.clone());
+        let max_samples = self.limits.max_entry_samples;
+        let _scoring = self.scoring.acquire().await.map_err(|e| e.to_string())?;
         let scored = tokio::task::spawn_blocking(move || {
-            competition::score_competition_entry(&benchmark, &variant, &gold, &files, &c)
+            competition::score_competition_entry(
+                &benchmark,
+                &variant,
+                &gold,
+                &files,
+                &c,
+                max_samples,
+            )
         })
         .await
         .map_err(|e| e.to_string())?;

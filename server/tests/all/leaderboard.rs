@@ -1703,3 +1703,69 @@ fn deep_descriptions_are_refused_when_written() {
     let (_, page) = get(&format!("{}/leaderboard/{s}", server.url));
     assert_eq!(page.matches("<blockquote>").count(), 16, "unchanged");
 }
+
+/// An entry with more samples than the server keeps is refused before its samples are built
+/// (issue 25: a 45 MB pairs file took 1.3 GB to store with its 2 M samples).
+#[test]
+fn entries_over_the_sample_limit_are_refused() {
+    let db = temp("samples-cap").join("lb.sqlite3");
+    let server = Server::start_with(p(&db), &["--max-entry-samples", "20"]);
+    let dir = temp("samples-cap-files");
+    let s = slug("cap");
+    lb_json(
+        &server,
+        &[
+            "create",
+            "--slug",
+            &s,
+            "--title",
+            "T",
+            "--benchmark",
+            "pairs",
+        ],
+    );
+    let fits = lb_json(
+        &server,
+        &[
+            "submit",
+            "--slug",
+            &s,
+            "--model",
+            "m",
+            p(&pairs_file(&dir, "a.jsonl", 20, 15)),
+        ],
+    );
+    assert_eq!(fits["report"]["overall"]["n"], 20, "{fits}");
+    let (_, entry) = http(
+        &server,
+        "GET",
+        &format!(
+            "/api/v1/leaderboards/{s}/entries/{}?samples=true",
+            fits["entry"]
+        ),
+        None,
+        None,
+    );
+    assert_eq!(
+        entry["report"]["samples"].as_array().unwrap().len(),
+        20,
+        "{entry}"
+    );
+    let out = lb(
+        &server,
+        &[
+            "submit",
+            "--slug",
+            &s,
+            "--model",
+            "big",
+            p(&pairs_file(&dir, "b.jsonl", 21, 15)),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("21 samples") && err.contains("--max-entry-samples"),
+        "{err}"
+    );
+}
