@@ -9,6 +9,7 @@
 #   Debian chromium + chromium-driver    (end-to-end tests)
 #   Debian brotli                        (precompressed app files, scripts/compress-dist.sh)
 #   Debian bubblewrap + python3          (the SGI-Bench dry-experiment sandbox)
+#   Debian make + gcc                    (the server's allocator, jemalloc, is built from C)
 #
 # Nothing is downloaded outside the package registries: trunk is told to use these tools.
 set -euo pipefail
@@ -49,6 +50,12 @@ if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WB_VERSIO
   # --locked fails for some releases (its lockfile names a crate version the registry no longer serves).
   cargo install wasm-bindgen-cli --version "$WB_VERSION" --locked \
     || cargo install wasm-bindgen-cli --version "$WB_VERSION"
+fi
+
+# --- a C toolchain for jemalloc (tikv-jemalloc-sys runs its configure and make) ---
+if ! command -v make >/dev/null || ! command -v cc >/dev/null; then
+  log "installing make and gcc from Debian"
+  apt_install make gcc
 fi
 
 # --- node tools ---
