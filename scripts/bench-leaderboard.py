@@ -26,7 +26,8 @@ port = free_port(); base = f"http://127.0.0.1:{port}"
 server = subprocess.Popen([BIN, "serve", "--addr", f"127.0.0.1:{port}", "--db", db, "--dist", os.path.join(ROOT, "dist") if PAGE else "/nonexistent",
                            "--local-db", os.path.join(tmp, "local.sqlite3"),
                            # N submissions from this one address: the anonymous hourly limits are not measured here
-                           "--anon-submits-per-hour", "10000000", "--board-submits-per-hour", "10000000"],
+                           "--anon-submits-per-hour", "10000000", "--board-submits-per-hour", "10000000",
+                           "--anon-boards-per-hour", "10000000"],
                           stdout=subprocess.DEVNULL, stderr=open(os.path.join(tmp, "server.log"), "w"))
 
 def request(method, path, body=None):

@@ -132,6 +132,8 @@ pub struct Guard {
     /// Bytes of request body all requests may hold at once; a request reserves its
     /// `Content-Length` (or the body limit when it has none) before its body is read.
     pub body_budget: Arc<Semaphore>,
+    /// The budget's size in bytes (its permits when nothing is reserved).
+    pub budget_total: usize,
     /// How long a client may take to send its body (`408` after).
     pub body_timeout: Duration,
     /// Largest leaderboard request body (`413` over it, before reading when declared).
@@ -164,7 +166,10 @@ impl Guard {
         body_budget_bytes: usize,
         body_timeout: Duration,
     ) -> Guard {
-        let budget = body_budget_bytes.max(MAX_REQUEST_BYTES);
+        // Room for the largest body of every route (a share is up to 32 MiB).
+        let budget = body_budget_bytes
+            .max(MAX_REQUEST_BYTES)
+            .max(crate::share::MAX_SHARE_BYTES);
         Guard {
             allowed_hosts: allowed_hosts
                 .into_iter()
@@ -176,6 +181,7 @@ impl Guard {
                 .collect(),
             api_token,
             body_budget: Arc::new(Semaphore::new(budget)),
+            budget_total: budget,
             body_timeout,
             upload_limit: DEFAULT_UPLOAD_LIMIT_BYTES.min(budget),
             public_url: None,
@@ -190,16 +196,23 @@ impl Guard {
         headers: &HeaderMap,
         peer: Option<std::net::SocketAddr>,
     ) -> Option<IpAddr> {
-        if self.trust_proxy
-            && let Some(forwarded) = headers
+        if self.trust_proxy {
+            // The last entry is the one our proxy wrote; one it wrote that is no address (an
+            // `ip:port`, `unknown`) must not let an earlier, client-written one through.
+            let last = headers
                 .get_all(HeaderName::from_static("x-forwarded-for"))
                 .iter()
                 .filter_map(|v| v.to_str().ok())
                 .flat_map(|v| v.split(','))
-                .filter_map(|a| a.trim().parse::<IpAddr>().ok())
-                .next_back()
-        {
-            return Some(forwarded);
+                .map(str::trim)
+                .rfind(|a| !a.is_empty());
+            if let Some(last) = last {
+                return last
+                    .parse::<IpAddr>()
+                    .ok()
+                    .or_else(|| last.parse::<std::net::SocketAddr>().ok().map(|a| a.ip()))
+                    .or_else(|| peer.map(|p| p.ip()));
+            }
         }
         peer.map(|p| p.ip())
     }
@@ -227,11 +240,11 @@ impl Guard {
     /// The largest leaderboard body: `bytes`; the budget grows to hold one such body.
     /// `mut self` is not shared yet, so the permits available are the budget.
     pub fn with_upload_limit(mut self, bytes: usize) -> Guard {
-        let budget = self.body_budget.available_permits();
-        if bytes > budget {
-            self.body_budget.add_permits(bytes - budget);
+        if bytes > self.budget_total {
+            self.body_budget.add_permits(bytes - self.budget_total);
+            self.budget_total = bytes;
         }
-        self.upload_limit = bytes.max(MAX_REQUEST_BYTES);
+        self.upload_limit = bytes;
         self
     }
 
@@ -266,7 +279,8 @@ impl Guard {
         }
         let reserve = declared
             .map_or(limit, |n| n as usize)
-            .max(MIN_BODY_RESERVE_BYTES.min(limit));
+            .max(MIN_BODY_RESERVE_BYTES.min(limit))
+            .min(self.budget_total);
         let permits = u32::try_from(reserve).unwrap_or(u32::MAX);
         let mut reserved = tokio::time::timeout(
             self.body_timeout,
@@ -326,6 +340,8 @@ async fn collect(request: Request, limit: usize, expected: usize) -> Result<Byte
         }
         buffer.extend_from_slice(&chunk);
     }
+    // A chunked body grew by doubling: keep only what it holds (the budget counts `len`).
+    buffer.shrink_to_fit();
     Ok(Bytes::from(buffer))
 }
 
@@ -483,6 +499,41 @@ pub async fn check(State(state): State<AppState>, request: Request, next: Next) 
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_client_address_is_the_proxys_last_entry_only_when_trusted() {
+        let peer: std::net::SocketAddr = "10.0.0.1:5000".parse().unwrap();
+        let mut headers = HeaderMap::new();
+        headers.append("x-forwarded-for", HeaderValue::from_static("203.0.113.9"));
+        headers.append(
+            "x-forwarded-for",
+            HeaderValue::from_static("198.51.100.7, 192.0.2.1"),
+        );
+        let mut guard = Guard::default();
+        assert_eq!(
+            guard.client_address(&headers, Some(peer)),
+            Some(peer.ip()),
+            "not trusted"
+        );
+        guard.trust_proxy = true;
+        assert_eq!(
+            guard.client_address(&headers, Some(peer)),
+            Some("192.0.2.1".parse().unwrap())
+        );
+        // What the proxy wrote last is no address: the peer, not an earlier client-written one.
+        headers.append("x-forwarded-for", HeaderValue::from_static("unknown"));
+        assert_eq!(guard.client_address(&headers, Some(peer)), Some(peer.ip()));
+        let mut headers = HeaderMap::new();
+        headers.append(
+            "x-forwarded-for",
+            HeaderValue::from_static("1.2.3.4, 192.0.2.5:443"),
+        );
+        assert_eq!(
+            guard.client_address(&headers, Some(peer)),
+            Some("192.0.2.5".parse().unwrap())
+        );
+    }
+
     use super::*;
 
     #[test]

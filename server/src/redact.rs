@@ -41,54 +41,37 @@ impl std::fmt::Debug for Redactor {
     }
 }
 
-/// The text as a JSON reader would decode it, one byte per decoded character (ASCII
-/// lower-cased; `0xFF` for an escaped non-ASCII character; other raw bytes as they are), and
-/// where its escapes were (a raw byte maps to itself elsewhere: the text costs one copy, not a
-/// range per byte). `incomplete` is where a trailing escape begins that the bytes so far do
-/// not finish (a stream's next chunk may).
-struct Decoded {
-    bytes: Vec<u8>,
-    /// (decoded index, raw start, raw end) of each escape, in order.
-    escapes: Vec<(usize, usize, usize)>,
-    /// (raw start, decoded index) of an unfinished trailing escape.
-    incomplete: Option<(usize, usize)>,
+/// The text as a JSON reader would decode it, one unit per decoded character: its byte (ASCII
+/// lower-cased; `0xFF` for an escaped non-ASCII character; other raw bytes as they are) and the
+/// raw byte range it came from. `incomplete` is set to the raw start of a trailing escape the
+/// bytes so far do not finish (a stream's next chunk may), when it is reached.
+struct Units<'a> {
+    raw: &'a [u8],
+    at: usize,
+    incomplete: Option<usize>,
 }
 
-impl Decoded {
-    /// The raw byte range decoded character `d` came from.
-    fn raw_range(&self, d: usize) -> (usize, usize) {
-        let before = self.escapes.partition_point(|e| e.0 <= d);
-        match before.checked_sub(1).map(|j| self.escapes[j]) {
-            Some((index, start, end)) if index == d => (start, end),
-            Some((index, _, end)) => {
-                let raw = end + (d - index - 1);
-                (raw, raw + 1)
-            }
-            None => (d, d + 1),
-        }
+fn units(raw: &[u8]) -> Units<'_> {
+    Units {
+        raw,
+        at: 0,
+        incomplete: None,
     }
 }
 
 fn hex4(raw: &[u8]) -> Option<u32> {
-    let text = std::str::from_utf8(raw).ok()?;
-    u32::from_str_radix(text, 16).ok()
+    if !raw.iter().all(u8::is_ascii_hexdigit) {
+        return None;
+    }
+    u32::from_str_radix(std::str::from_utf8(raw).ok()?, 16).ok()
 }
 
-fn decode(raw: &[u8]) -> Decoded {
-    let mut out = Decoded {
-        bytes: Vec::with_capacity(raw.len()),
-        escapes: Vec::new(),
-        incomplete: None,
-    };
-    fn push(out: &mut Decoded, b: u8, start: usize, end: usize) {
-        if end - start > 1 {
-            out.escapes.push((out.bytes.len(), start, end));
-        }
-        out.bytes.push(b);
-    }
-    let mut i = 0;
-    while i < raw.len() {
-        let b = raw[i];
+impl Iterator for Units<'_> {
+    type Item = (u8, usize, usize);
+
+    fn next(&mut self) -> Option<(u8, usize, usize)> {
+        let (raw, i) = (self.raw, self.at);
+        let b = *raw.get(i)?;
         if b == b'\\' {
             let simple = match raw.get(i + 1) {
                 Some(b'"') => Some(b'"'),
@@ -102,9 +85,8 @@ fn decode(raw: &[u8]) -> Decoded {
                 _ => None,
             };
             if let Some(c) = simple {
-                push(&mut out, c, i, i + 2);
-                i += 2;
-                continue;
+                self.at = i + 2;
+                return Some((c, i, i + 2));
             }
             if raw.get(i + 1) == Some(&b'u') {
                 if let Some(code) = raw.get(i + 2..i + 6).and_then(hex4) {
@@ -112,34 +94,74 @@ fn decode(raw: &[u8]) -> Decoded {
                         .ok()
                         .filter(u8::is_ascii)
                         .map_or(0xFF, |c| c.to_ascii_lowercase());
-                    push(&mut out, c, i, i + 6);
-                    i += 6;
-                    continue;
+                    self.at = i + 6;
+                    return Some((c, i, i + 6));
                 }
                 if raw.len() < i + 6 && raw[i + 2..].iter().all(u8::is_ascii_hexdigit) {
-                    out.incomplete = Some((i, out.bytes.len()));
+                    self.incomplete = Some(i);
                 }
             } else if i + 1 == raw.len() {
-                out.incomplete = Some((i, out.bytes.len()));
+                self.incomplete = Some(i);
             }
         }
-        push(&mut out, b.to_ascii_lowercase(), i, i + 1);
-        i += 1;
+        self.at = i + 1;
+        Some((b.to_ascii_lowercase(), i, i + 1))
+    }
+}
+
+/// The decoded bytes of `raw` (one copy of the text, whatever its escapes), and the (raw start,
+/// decoded index) of an unfinished trailing escape.
+fn decode(raw: &[u8]) -> (Vec<u8>, Option<(usize, usize)>) {
+    let mut bytes = Vec::with_capacity(raw.len());
+    let mut incomplete = None;
+    let mut walk = units(raw);
+    while let Some((b, _, _)) = walk.next() {
+        if incomplete.is_none()
+            && let Some(start) = walk.incomplete
+        {
+            incomplete = Some((start, bytes.len()));
+        }
+        bytes.push(b);
+    }
+    (bytes, incomplete)
+}
+
+/// The raw ranges of the decoded characters at `indices` (ascending), in one walk.
+fn raw_ranges(raw: &[u8], indices: &[usize]) -> Vec<(usize, usize)> {
+    let mut out = Vec::with_capacity(indices.len());
+    let mut wanted = indices.iter().peekable();
+    for (d, (_, start, end)) in units(raw).enumerate() {
+        while wanted.peek() == Some(&&d) {
+            out.push((start, end));
+            wanted.next();
+        }
+        if wanted.peek().is_none() {
+            break;
+        }
     }
     out
 }
 
 /// The raw byte ranges where a key occurs in the decoded text, merged, in order.
-fn key_ranges(decoded: &Decoded, keys: &[Vec<u8>]) -> Vec<(usize, usize)> {
-    let mut ranges: Vec<(usize, usize)> = Vec::new();
+fn key_ranges(raw: &[u8], decoded: &[u8], keys: &[Vec<u8>]) -> Vec<(usize, usize)> {
+    let mut found: Vec<(usize, usize)> = Vec::new();
     for key in keys {
-        for at in memmem::find_iter(&decoded.bytes, key) {
-            ranges.push((
-                decoded.raw_range(at).0,
-                decoded.raw_range(at + key.len() - 1).1,
-            ));
+        for at in memmem::find_iter(decoded, key) {
+            found.push((at, at + key.len() - 1));
         }
     }
+    if found.is_empty() {
+        return Vec::new();
+    }
+    let mut indices: Vec<usize> = found.iter().flat_map(|&(a, b)| [a, b]).collect();
+    indices.sort_unstable();
+    indices.dedup();
+    let ranges_of = raw_ranges(raw, &indices);
+    let range = |d: usize| ranges_of[indices.binary_search(&d).unwrap_or(0)];
+    let mut ranges: Vec<(usize, usize)> = found
+        .into_iter()
+        .map(|(first, last)| (range(first).0, range(last).1))
+        .collect();
     ranges.sort_unstable();
     let mut merged: Vec<(usize, usize)> = Vec::with_capacity(ranges.len());
     for (start, end) in ranges {
@@ -157,7 +179,7 @@ fn replace_all(bytes: &[u8], keys: &[Vec<u8>]) -> Option<Vec<u8>> {
     if keys.is_empty() {
         return None;
     }
-    let ranges = key_ranges(&decode(bytes), keys);
+    let ranges = key_ranges(bytes, &decode(bytes).0, keys);
     if ranges.is_empty() {
         return None;
     }
@@ -170,6 +192,31 @@ fn replace_all(bytes: &[u8], keys: &[Vec<u8>]) -> Option<Vec<u8>> {
     }
     out.extend_from_slice(&bytes[at..]);
     Some(out)
+}
+
+/// `bytes` with every occurrence of each key, exactly as written, replaced by [`MASK`].
+fn replace_exact(bytes: &[u8], keys: &[&[u8]]) -> Option<Vec<u8>> {
+    let mut current: Option<Vec<u8>> = None;
+    for key in keys {
+        let haystack = current.as_deref().unwrap_or(bytes);
+        let finder = memmem::Finder::new(key);
+        if finder.find(haystack).is_none() {
+            continue;
+        }
+        let mut out = Vec::with_capacity(haystack.len());
+        let mut at = 0;
+        for start in finder.find_iter(haystack) {
+            if start < at {
+                continue;
+            }
+            out.extend_from_slice(&haystack[at..start]);
+            out.extend_from_slice(MASK.as_bytes());
+            at = start + key.len();
+        }
+        out.extend_from_slice(&haystack[at..]);
+        current = Some(out);
+    }
+    current
 }
 
 /// `Bearer <token>` (any case, any run of spaces or tabs) → `Bearer ***`.
@@ -235,8 +282,20 @@ impl Redactor {
 
     /// An error text (upstream body or header value) with every key and bearer token masked.
     pub fn error_text(&self, text: &str) -> String {
-        let keys: Vec<Vec<u8>> = self.keys.iter().map(|k| k.to_ascii_lowercase()).collect();
-        let unmasked = match replace_all(text.as_bytes(), &keys) {
+        // Secrets through escapes and in any case; short placeholder keys (`EMPTY`) only as
+        // written, so the word "empty" in a message stays.
+        let text = match replace_all(text.as_bytes(), &self.secrets()) {
+            Some(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            None => text.to_string(),
+        };
+        let text = text.as_str();
+        let short: Vec<&[u8]> = self
+            .keys
+            .iter()
+            .filter(|k| k.len() < MIN_SECRET_BYTES)
+            .map(Vec::as_slice)
+            .collect();
+        let unmasked = match replace_exact(text.as_bytes(), &short) {
             // Replacing whole UTF-8 sequences by ASCII keeps the text UTF-8.
             Some(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             None => text.to_string(),
@@ -308,21 +367,19 @@ fn held_back(pending: &[u8], keys: &[Vec<u8>]) -> usize {
     if keys.is_empty() {
         return 0;
     }
-    let decoded = decode(pending);
+    let (decoded, incomplete) = decode(pending);
     let longest = keys.iter().map(Vec::len).max().unwrap_or(0);
     // An unfinished escape may continue the text before it.
-    let n = decoded
-        .incomplete
-        .map_or(decoded.bytes.len(), |(_, index)| index);
+    let n = incomplete.map_or(decoded.len(), |(_, index)| index);
     let from = n.saturating_sub(longest.saturating_sub(1));
     let prefix_start = (from..n)
         .find(|&i| {
-            let tail = &decoded.bytes[i..n];
+            let tail = &decoded[i..n];
             keys.iter()
                 .any(|k| k.len() > tail.len() && k.starts_with(tail))
         })
-        .map(|i| decoded.raw_range(i).0);
-    let start = match (prefix_start, decoded.incomplete.map(|(raw, _)| raw)) {
+        .and_then(|i| raw_ranges(pending, &[i]).first().map(|r| r.0));
+    let start = match (prefix_start, incomplete.map(|(raw, _)| raw)) {
         (Some(a), Some(b)) => a.min(b),
         (a, b) => match a.or(b) {
             Some(s) => s,

@@ -87,12 +87,15 @@ pub struct ServeArgs {
     /// Submissions without a team token one board takes per hour, from all clients
     #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     pub board_submits_per_hour: u64,
+    /// Boards one client address (IPv6: its /64) may create per hour (counted in this process)
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub anon_boards_per_hour: u64,
     /// MiB a board's files (gold and every entry's, each file once) may take
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     pub board_max_mb: u64,
     /// Samples one scored entry may have (the server stores each with its report); an entry
     /// with more is refused (422)
-    #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    #[arg(long, default_value_t = 500_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub max_entry_samples: u64,
     /// Scoring jobs this process runs at once (submissions, competition jobs, bootstrap
     /// batches; others wait their turn): each holds a scored entry in memory
@@ -276,6 +279,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
                     max_board_bytes: (args.board_max_mb as i64) << 20,
                     max_entry_samples: args.max_entry_samples as usize,
                     scoring_jobs: args.scoring_jobs as usize,
+                    boards_per_client_hour: args.anon_boards_per_hour as i64,
                 },
                 crate::leaderboard::competition::QueueConfig {
                     workers: args.queue_workers as usize,

@@ -68,18 +68,24 @@ impl<T: DeserializeOwned + Send + 'static> FromRequest<LbState> for LbJson<T> {
                 }
                 BodyError::Bad(message) => LbError::BadRequest(format!("request body: {message}")),
             })?;
-        let parse = move || {
-            serde_json::from_slice::<T>(&bytes)
-                .map_err(|e| LbError::BadRequest(format!("request body: {e}")))
+        let parse = move |reserved: OwnedSemaphorePermit| {
+            let value = serde_json::from_slice::<T>(&bytes)
+                .map_err(|e| LbError::BadRequest(format!("request body: {e}")));
+            (value, reserved)
         };
-        let value = if bytes_len_small(&reserved) {
-            parse()?
+        // A large body is parsed on a blocking thread that holds its budget until it is done,
+        // even when the client hangs up meanwhile.
+        let (value, reserved) = if bytes_len_small(&reserved) {
+            parse(reserved)
         } else {
-            tokio::task::spawn_blocking(parse)
+            tokio::task::spawn_blocking(move || parse(reserved))
                 .await
-                .map_err(|e| LbError::Internal(e.to_string()))??
+                .map_err(|e| LbError::Internal(e.to_string()))?
         };
-        Ok(LbJson { value, reserved })
+        Ok(LbJson {
+            value: value?,
+            reserved,
+        })
     }
 }
 
@@ -216,9 +222,14 @@ fn entry_id(id: &str) -> Result<i64, LbError> {
 async fn create(
     State(s): State<LbState>,
     headers: HeaderMap,
+    peer: Option<axum::Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>,
     body: LbJson<CreateBoard>,
 ) -> Result<Response, LbError> {
-    let (slug, owner_token) = s.boards.create(body.value).await?;
+    let sender = Client(
+        s.guard
+            .client_address(&headers, peer.map(|axum::Extension(c)| c.0)),
+    );
+    let (slug, owner_token) = s.boards.create(body.value, sender).await?;
     let url = format!("{}/leaderboard/{slug}", s.guard.public_origin(&headers));
     Ok((
         StatusCode::CREATED,
@@ -354,11 +365,14 @@ async fn submit(
             .client_address(&headers, peer.map(|axum::Extension(c)| c.0)),
     );
     check_slug(&slug).map_err(|_| LbError::NotFound(format!("no leaderboard `{slug}`")))?;
-    let req = body.value;
+    let LbJson {
+        value: req,
+        reserved,
+    } = body;
     if s.boards.board(&slug).await?.competition.is_some() {
         let (id, entry_token, team, inputs) = s
             .boards
-            .submit_competition(&slug, bearer(&headers).as_deref(), req, sender)
+            .submit_competition(&slug, bearer(&headers).as_deref(), req, sender, reserved)
             .await?;
         let url = format!(
             "{}/leaderboard/{slug}/entry/{id}",
@@ -373,7 +387,7 @@ async fn submit(
         )
             .into_response());
     }
-    let (id, entry_token, report) = s.boards.submit(&slug, req, sender).await?;
+    let (id, entry_token, report) = s.boards.submit(&slug, req, sender, reserved).await?;
     let url = format!(
         "{}/leaderboard/{slug}/entry/{id}",
         s.guard.public_origin(&headers)

@@ -19,6 +19,7 @@ use crate::store::{
 };
 use metrics_core::Report;
 use sha2::Digest;
+use tokio::sync::OwnedSemaphorePermit;
 use workbench::detect::Role;
 use workbench::session::WorkFile;
 
@@ -82,6 +83,44 @@ impl From<ScoringError> for LbError {
     }
 }
 
+/// A stored report as JSON, its `samples` left out unless asked for: skipped while parsing, so
+/// an entry page never builds a value per sample (a large entry's samples are most of its
+/// report).
+fn stored_report(text: &str, samples: bool) -> Result<Value, serde_json::Error> {
+    if samples {
+        return serde_json::from_str(text);
+    }
+    struct WithoutSamples(serde_json::Map<String, Value>);
+    impl<'de> Deserialize<'de> for WithoutSamples {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct Visitor;
+            impl<'de> serde::de::Visitor<'de> for Visitor {
+                type Value = WithoutSamples;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("a report object")
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> Result<WithoutSamples, A::Error> {
+                    let mut out = serde_json::Map::new();
+                    while let Some(key) = map.next_key::<String>()? {
+                        if key == "samples" {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                        } else {
+                            let value = map.next_value::<Value>()?;
+                            out.insert(key, value);
+                        }
+                    }
+                    Ok(WithoutSamples(out))
+                }
+            }
+            d.deserialize_map(Visitor)
+        }
+    }
+    serde_json::from_str::<WithoutSamples>(text).map(|r| Value::Object(r.0))
+}
+
 /// Limits of anonymous submission and of a board's size (`scorebench serve` flags), counted in
 /// the store's transaction with the insert ([`crate::store::Limits`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -97,6 +136,8 @@ pub struct SubmitLimits {
     pub max_entry_samples: usize,
     /// Scoring jobs at once (`--scoring-jobs`).
     pub scoring_jobs: usize,
+    /// Boards one client address may create per hour (`--anon-boards-per-hour`).
+    pub boards_per_client_hour: i64,
 }
 
 impl Default for SubmitLimits {
@@ -105,13 +146,69 @@ impl Default for SubmitLimits {
             per_client_hour: 30,
             per_board_hour: 600,
             max_board_bytes: 1 << 30,
-            max_entry_samples: 200_000,
+            max_entry_samples: 500_000,
             scoring_jobs: 1,
+            boards_per_client_hour: 60,
         }
     }
 }
 
 const HOUR_MS: i64 = 3_600_000;
+
+/// Keys tracked at most by a [`Recent`] (older ones are dropped first when it is full).
+const RECENT_KEYS: usize = 100_000;
+
+/// Anonymous work that leaves no entry to count in the store — submissions scored and then
+/// refused, boards created — counted in this process per key over the last hour.
+#[derive(Default)]
+struct Recent {
+    at: std::sync::Mutex<HashMap<String, Vec<i64>>>,
+}
+
+impl Recent {
+    /// How many times `key` was added since `since_ms`.
+    fn count(&self, key: &str, since_ms: i64) -> i64 {
+        let map = self
+            .at
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        map.get(key).map_or(0, |times| {
+            times.iter().filter(|&&t| t >= since_ms).count() as i64
+        })
+    }
+
+    /// Take back one time `at` of `key` (the work it counted left an entry after all).
+    fn remove(&self, key: &str, at: i64) {
+        let mut map = self
+            .at
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(times) = map.get_mut(key)
+            && let Some(i) = times.iter().rposition(|&t| t == at)
+        {
+            times.remove(i);
+        }
+    }
+
+    fn add(&self, key: &str, now_ms: i64) {
+        let mut map = self
+            .at
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if map.len() >= RECENT_KEYS {
+            map.retain(|_, times| {
+                times.retain(|&t| t >= now_ms - HOUR_MS);
+                !times.is_empty()
+            });
+            if map.len() >= RECENT_KEYS {
+                map.clear();
+            }
+        }
+        let times = map.entry(key.to_string()).or_default();
+        times.retain(|&t| t >= now_ms - HOUR_MS);
+        times.push(now_ms);
+    }
+}
 
 /// Who sends a request, for the anonymous limits: its address (the peer, or the proxy's
 /// `X-Forwarded-For` when trusted), if known.
@@ -119,6 +216,11 @@ const HOUR_MS: i64 = 3_600_000;
 pub struct Client(pub Option<std::net::IpAddr>);
 
 impl Client {
+    /// The key of the address alone (for limits across boards, kept in memory only).
+    fn address_key(&self) -> String {
+        self.key("")
+    }
+
     /// The stored key: a hash of the address (IPv6: its /64, which one subscriber holds) and the
     /// board, so entries of different boards cannot be linked by it and no address is stored.
     fn key(&self, slug: &str) -> String {
@@ -473,6 +575,10 @@ pub struct Boards {
     /// batches): a scored entry holds its records and samples, so this bounds the memory the
     /// body budget cannot see.
     scoring: Arc<tokio::sync::Semaphore>,
+    /// Anonymous submissions scored and refused, per board and client.
+    refused: Recent,
+    /// Boards created, per client.
+    created: Recent,
 }
 
 /// A board as the API shows it.
@@ -822,6 +928,8 @@ impl Boards {
             queue_notify: Arc::new(tokio::sync::Notify::new()),
             bootstrap_lock: Arc::new(tokio::sync::Mutex::new(())),
             scoring: Arc::new(tokio::sync::Semaphore::new(limits.scoring_jobs.max(1))),
+            refused: Recent::default(),
+            created: Recent::default(),
         }
     }
 
@@ -847,7 +955,28 @@ impl Boards {
     }
 
     /// Create a board; returns (slug, owner token).
-    pub async fn create(&self, req: CreateBoard) -> Result<(String, String), LbError> {
+    pub async fn create(
+        &self,
+        req: CreateBoard,
+        sender: Client,
+    ) -> Result<(String, String), LbError> {
+        let now = now_ms();
+        let who = sender.address_key();
+        let made = self.created.count(&who, now - HOUR_MS);
+        if made >= self.limits.boards_per_client_hour {
+            return Err(LbError::Quota(format!(
+                "this client address has created {made} boards in the last hour, the most it \
+                 may (the server's --anon-boards-per-hour): try again later"
+            )));
+        }
+        let created = self.create_board(req).await;
+        if created.is_ok() {
+            self.created.add(&who, now);
+        }
+        created
+    }
+
+    async fn create_board(&self, req: CreateBoard) -> Result<(String, String), LbError> {
         check_slug(&req.slug)?;
         check_text("title", &req.title, 200, true)?;
         check_text(
@@ -966,9 +1095,11 @@ impl Boards {
         slug: &str,
         req: Submit,
         sender: Client,
+        body: OwnedSemaphorePermit,
     ) -> Result<(i64, String, Report), LbError> {
         check_text("model", &req.model, 200, true)?;
-        let meta = check_meta(req.meta)?;
+        let mut req = req;
+        let meta = check_meta(std::mem::take(&mut req.meta))?;
         let board = self.board(slug).await?;
         if board.competition.is_some() {
             return Err(LbError::BadRequest(format!(
@@ -983,18 +1114,59 @@ impl Boards {
         // again with the insert, where it is race-free).
         let limits = self.anonymous_limits(slug, sender);
         self.store.check_limits(slug, limits.clone()).await?;
-        let gold = self.gold_files(&board).await?;
+        let refusals = sender.key(slug);
+        let refused = self.refused.count(&refusals, now_ms() - HOUR_MS);
+        if refused >= self.limits.per_client_hour {
+            return Err(LbError::Quota(format!(
+                "this client address has had {refused} submissions to this board refused in the \
+                 last hour, the most it may (the server's --anon-submits-per-hour): try again later"
+            )));
+        }
+        // Counted as refused until it is stored: a client that hangs up while its files are
+        // scored (the work goes on) has spent one too.
+        let attempt = now_ms();
+        self.refused.add(&refusals, attempt);
+        let outcome = self
+            .score_and_store(slug, &board, req, meta, limits, body)
+            .await;
+        if outcome.is_ok() {
+            self.refused.remove(&refusals, attempt);
+        }
+        outcome
+    }
+
+    /// [`Boards::submit`] after its checks: score, compare with the client's numbers, store.
+    async fn score_and_store(
+        &self,
+        slug: &str,
+        board: &BoardRow,
+        req: Submit,
+        meta: BTreeMap<String, String>,
+        limits: crate::store::Limits,
+        body: OwnedSemaphorePermit,
+    ) -> Result<(i64, String, Report), LbError> {
+        let gold = self.gold_files(board).await?;
         let (benchmark, variant) = (board.benchmark.clone(), board.variant.clone());
         let max_samples = self.limits.max_entry_samples;
         let files_in = req.files;
-        // Held until the entry is stored (its report is serialised for the store).
-        let _scoring = self.scoring.acquire().await.map_err(internal)?;
-        let scored = tokio::task::spawn_blocking(move || {
-            let bench = scoring::benchmark(&benchmark)?;
-            let variant = scoring::variant(bench, &variant)?;
-            let files = scoring::with_roles(bench, uploads(files_in)?, false)?;
-            let scored = scoring::score_entry_limited(bench, variant, &gold, &files, max_samples)?;
-            Ok::<_, LbError>((files, scored))
+        // The scoring slot and the body's budget go with the work, so a client that hangs up
+        // frees them only when the work is done; held here until the entry is stored.
+        let slot = self
+            .scoring
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(internal)?;
+        let (scored, _held) = tokio::task::spawn_blocking(move || {
+            let work = || {
+                let bench = scoring::benchmark(&benchmark)?;
+                let variant = scoring::variant(bench, &variant)?;
+                let files = scoring::with_roles(bench, uploads(files_in)?, false)?;
+                let scored =
+                    scoring::score_entry_limited(bench, variant, &gold, &files, max_samples)?;
+                Ok::<_, LbError>((files, scored))
+            };
+            (work(), (slot, body))
         })
         .await
         .map_err(internal)?;
@@ -1283,8 +1455,14 @@ impl Boards {
             board.variant.clone(),
             board.primary_metric.clone(),
         );
-        let _scoring = self.scoring.acquire().await.map_err(internal)?;
+        let slot = self
+            .scoring
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(internal)?;
         let results = tokio::task::spawn_blocking(move || {
+            let _slot = slot;
             let bench = scoring::benchmark(&benchmark)?;
             let variant = scoring::variant(bench, &variant)?;
             let leader = scoring::score_records(bench, variant, &gold, &leader_files)?;
@@ -1364,13 +1542,7 @@ impl Boards {
             })
             .ok_or_else(|| LbError::NotFound(format!("no entry {id} on `{slug}`")))?;
         let report: Option<Value> = match self.store.entry_report(slug, id).await? {
-            Some(text) => {
-                let mut v: Value = serde_json::from_str(&text).map_err(internal)?;
-                if !samples && let Some(o) = v.as_object_mut() {
-                    o.remove("samples");
-                }
-                Some(v)
-            }
+            Some(text) => Some(stored_report(&text, samples).map_err(internal)?),
             None => None,
         };
         Ok(json!({
@@ -1429,10 +1601,7 @@ impl Boards {
         let report: Option<Value> = if owner {
             match self.store.entry_report(slug, id).await? {
                 Some(text) => {
-                    let mut v: Value = serde_json::from_str(&text).map_err(internal)?;
-                    if !samples && let Some(o) = v.as_object_mut() {
-                        o.remove("samples");
-                    }
+                    let v = stored_report(&text, samples).map_err(internal)?;
                     Some(v)
                 }
                 None => None,
@@ -2024,6 +2193,7 @@ impl Boards {
         token: Option<&str>,
         req: Submit,
         sender: Client,
+        body: OwnedSemaphorePermit,
     ) -> Result<(i64, String, Option<String>, Vec<FileOut>), LbError> {
         check_text("model", &req.model, 200, true)?;
         let meta = check_meta(req.meta)?;
@@ -2081,12 +2251,16 @@ impl Boards {
         self.store.check_limits(slug, limits.clone()).await?;
         let benchmark = board.benchmark.clone();
         let files_in = req.files;
-        let files = tokio::task::spawn_blocking(move || {
-            let bench = scoring::benchmark(&benchmark)?;
-            Ok::<_, LbError>(scoring::with_roles(bench, uploads(files_in)?, false)?)
+        let (files, _body) = tokio::task::spawn_blocking(move || {
+            let work = || {
+                let bench = scoring::benchmark(&benchmark)?;
+                Ok::<_, LbError>(scoring::with_roles(bench, uploads(files_in)?, false)?)
+            };
+            (work(), body)
         })
         .await
-        .map_err(internal)??;
+        .map_err(internal)?;
+        let files = files?;
         let entry_token = token::new_token(token::ENTRY_PREFIX).map_err(internal)?;
         let (refs, blobs) = stored_files(&files);
         let inputs: Vec<FileOut> = refs.iter().map(|f| file_out(slug, f)).collect();
@@ -2132,8 +2306,14 @@ impl Boards {
         let gold_names: Vec<String> = gold.iter().map(|f| f.name.clone()).collect();
         let (benchmark, variant) = (board.benchmark.clone(), board.variant.clone());
         let max_samples = self.limits.max_entry_samples;
-        let _scoring = self.scoring.acquire().await.map_err(|e| e.to_string())?;
+        let slot = self
+            .scoring
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| e.to_string())?;
         let scored = tokio::task::spawn_blocking(move || {
+            let _slot = slot;
             competition::score_competition_entry(
                 &benchmark,
                 &variant,

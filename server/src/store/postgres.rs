@@ -295,16 +295,20 @@ async fn check_limits(
     slug: &str,
     limits: &Limits,
     blobs: &[Blob],
+    lock: bool,
 ) -> Result<(), StoreError> {
     if limits.is_empty() {
         return Ok(());
     }
-    tx.execute(
-        "SELECT 1 FROM lb_board WHERE slug = $1 FOR UPDATE",
-        &[&slug],
-    )
-    .await
-    .map_err(pg)?;
+    // The insert's check locks; the early, read-only one does not wait behind it.
+    if lock {
+        tx.execute(
+            "SELECT 1 FROM lb_board WHERE slug = $1 FOR UPDATE",
+            &[&slug],
+        )
+        .await
+        .map_err(pg)?;
+    }
     if let Some(q) = &limits.quota {
         let (sql, key) = quota_sql(q, '$');
         let row = tx
@@ -331,7 +335,8 @@ async fn check_limits(
             .map_err(pg)?
             .get(0);
         let mut new = 0i64;
-        for blob in blobs {
+        let mut seen = std::collections::HashSet::new();
+        for blob in blobs.iter().filter(|b| seen.insert(b.sha256.as_str())) {
             let known: bool = tx
                 .query_one(
                     "SELECT EXISTS (SELECT 1 FROM lb_entry_file WHERE slug = $1 AND sha256 = $2)
@@ -584,7 +589,7 @@ impl Store for PgStore {
     ) -> Result<i64, StoreError> {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(pg)?;
-        check_limits(&tx, slug, &limits, &blobs).await?;
+        check_limits(&tx, slug, &limits, &blobs, true).await?;
         let id = insert_entry(
             &tx,
             slug,
@@ -912,7 +917,7 @@ impl Store for PgStore {
     async fn check_limits(&self, slug: &str, limits: Limits) -> Result<(), StoreError> {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(pg)?;
-        check_limits(&tx, slug, &limits, &[]).await
+        check_limits(&tx, slug, &limits, &[], false).await
     }
 
     async fn add_submission(
@@ -925,7 +930,7 @@ impl Store for PgStore {
     ) -> Result<i64, StoreError> {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(pg)?;
-        check_limits(&tx, slug, &limits, &blobs).await?;
+        check_limits(&tx, slug, &limits, &blobs, true).await?;
         let id = insert_entry(&tx, slug, &entry, None, blobs, limits.client(), &mut audit).await?;
         tx.commit().await.map_err(pg)?;
         Ok(id)

@@ -296,6 +296,8 @@ fn check_limits(
     slug: &str,
     limits: &Limits,
     blobs: &[Blob],
+    // SQLite's writer is one: the insert's transaction is the lock.
+    _lock: bool,
 ) -> Result<(), StoreError> {
     if let Some(q) = &limits.quota {
         let (sql, key) = quota_sql(q, '?');
@@ -325,7 +327,8 @@ fn check_limits(
             .query_row(&board_bytes_sql('?'), [slug], |r| r.get(0))
             .map_err(backend)?;
         let mut new = 0i64;
-        for blob in blobs {
+        let mut seen = std::collections::HashSet::new();
+        for blob in blobs.iter().filter(|b| seen.insert(b.sha256.as_str())) {
             let known: bool = tx
                 .query_row(
                     "SELECT EXISTS (SELECT 1 FROM lb_entry_file WHERE slug = ?1 AND sha256 = ?2)
@@ -599,7 +602,7 @@ impl Store for SqliteStore {
     ) -> Result<i64, StoreError> {
         let slug = slug.to_string();
         self.write(move |tx| {
-            check_limits(tx, &slug, &limits, &blobs)?;
+            check_limits(tx, &slug, &limits, &blobs, true)?;
             insert_entry(
                 tx,
                 &slug,
@@ -931,7 +934,7 @@ impl Store for SqliteStore {
         let slug = slug.to_string();
         self.with(move |conn| {
             let tx = conn.transaction().map_err(backend)?;
-            check_limits(&tx, &slug, &limits, &[])
+            check_limits(&tx, &slug, &limits, &[], false)
         })
         .await
     }
@@ -946,7 +949,7 @@ impl Store for SqliteStore {
     ) -> Result<i64, StoreError> {
         let slug = slug.to_string();
         self.write(move |tx| {
-            check_limits(tx, &slug, &limits, &blobs)?;
+            check_limits(tx, &slug, &limits, &blobs, true)?;
             insert_entry(tx, &slug, &entry, None, blobs, limits.client(), &mut audit)
         })
         .await

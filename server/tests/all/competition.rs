@@ -732,3 +732,68 @@ fn quotas_and_anonymous_limits_hold_under_concurrency() {
         );
     }
 }
+
+/// Work that leaves no entry counts too: submissions scored and refused count against the
+/// client's hourly limit, and a client may create only so many boards an hour.
+#[test]
+fn refused_submissions_and_new_boards_are_limited_per_client() {
+    let db = temp("refusals").join("lb.sqlite3");
+    let server = Server::start_with(
+        p(&db),
+        &[
+            "--anon-submits-per-hour",
+            "2",
+            "--anon-boards-per-hour",
+            "2",
+        ],
+    );
+    let gold = eotgc_dir().join("gold.json");
+    let (a, b) = (slug("ref-a"), slug("ref-b"));
+    for s in [&a, &b] {
+        lb_json(
+            &server,
+            &[
+                "create",
+                "--slug",
+                s,
+                "--title",
+                "T",
+                "--benchmark",
+                "eotgc",
+                p(&gold),
+            ],
+        );
+    }
+    let third = lb(
+        &server,
+        &[
+            "create",
+            "--slug",
+            &slug("ref-c"),
+            "--title",
+            "T",
+            "--benchmark",
+            "eotgc",
+            p(&gold),
+        ],
+    );
+    assert_eq!(third.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&third.stderr).contains("--anon-boards-per-hour"));
+    let path = |v: &str| format!("/api/v1/leaderboards/{v}/entries");
+    let bad = json!({"model": "m", "files": [{"name": "pred.json", "text": "[{\"id\": 1}]"}]});
+    for _ in 0..2 {
+        let (code, _) = http(&server, "POST", &path(&a), None, Some(bad.clone()));
+        assert_eq!(code, 422);
+    }
+    let text = std::fs::read_to_string(eotgc_dir().join("pred.json")).unwrap();
+    let good = json!({"model": "m", "files": [{"name": "pred.json", "text": text}]});
+    let (code, reply) = http(&server, "POST", &path(&a), None, Some(good.clone()));
+    assert_eq!(code, 429, "{reply}");
+    assert!(
+        reply["error"].as_str().unwrap().contains("refused"),
+        "{reply}"
+    );
+    // Another board's count is its own.
+    let (code, _) = http(&server, "POST", &path(&b), None, Some(good));
+    assert_eq!(code, 201);
+}

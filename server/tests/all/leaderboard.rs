@@ -55,6 +55,8 @@ impl Server {
                 "1000000",
                 "--board-submits-per-hour",
                 "1000000",
+                "--anon-boards-per-hour",
+                "1000000",
             ]
         };
         let mut child = Command::new(BIN)

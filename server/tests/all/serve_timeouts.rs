@@ -201,9 +201,9 @@ fn leaderboard_bodies_share_the_limit_the_budget_and_the_timeout() {
             "--body-timeout-secs",
             "2",
             "--body-budget-mb",
-            "16",
+            "32",
             "--max-upload-mb",
-            "16",
+            "32",
         ],
     );
     let host = server.host.clone();
@@ -215,7 +215,7 @@ fn leaderboard_bodies_share_the_limit_the_budget_and_the_timeout() {
         &host,
         &format!(
             "POST /api/v1/leaderboards/b/entries HTTP/1.1\r\n{json}\r\nContent-Length: {}",
-            (16 << 20) + 1
+            (32 << 20) + 1
         ),
         b"{",
     );
@@ -236,7 +236,7 @@ fn leaderboard_bodies_share_the_limit_the_budget_and_the_timeout() {
         b"",
     );
     let chunk = vec![b' '; 1 << 20];
-    for _ in 0..17 {
+    for _ in 0..33 {
         if write!(chunked, "{:x}\r\n", chunk.len()).is_err()
             || chunked.write_all(&chunk).is_err()
             || chunked.write_all(b"\r\n").is_err()
@@ -263,7 +263,7 @@ fn leaderboard_bodies_share_the_limit_the_budget_and_the_timeout() {
         "{held:?}"
     );
 
-    // One budget: a chunked leaderboard body reserves the whole 16 MiB while it trickles, so a
+    // One budget: a chunked leaderboard body reserves the whole 32 MiB while it trickles, so a
     // share upload (another route) waits for room until the first gives up (408 at 2 s).
     let mut hog = send(
         &host,
