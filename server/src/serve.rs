@@ -95,7 +95,7 @@ pub struct ServeArgs {
     pub board_max_mb: u64,
     /// Samples one scored entry may have (the server stores each with its report); an entry
     /// with more is refused (422)
-    #[arg(long, default_value_t = 500_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    #[arg(long, default_value_t = 250_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub max_entry_samples: u64,
     /// Scoring jobs this process runs at once (submissions, competition jobs, bootstrap
     /// batches; others wait their turn): each holds a scored entry in memory

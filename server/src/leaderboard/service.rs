@@ -146,7 +146,7 @@ impl Default for SubmitLimits {
             per_client_hour: 30,
             per_board_hour: 600,
             max_board_bytes: 1 << 30,
-            max_entry_samples: 500_000,
+            max_entry_samples: 250_000,
             scoring_jobs: 1,
             boards_per_client_hour: 60,
         }
