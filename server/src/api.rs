@@ -196,3 +196,35 @@ impl FromRequest<AppState> for JsonBody {
         })
     }
 }
+
+/// A framework refusal that is not JSON yet (axum's `405`, a bad path or query string, a body
+/// over the limit): its parts and its message (the body's text, else the status's reason), for
+/// a route family to answer in its own error shape. `Err` gives back a response with nothing to
+/// reshape (a success, or JSON already).
+pub async fn framework_refusal(
+    response: Response,
+) -> Result<(axum::http::response::Parts, String), Response> {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return Err(response);
+    }
+    let (parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 64 * 1024)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let message = if text.is_empty() {
+        status
+            .canonical_reason()
+            .unwrap_or("error")
+            .to_ascii_lowercase()
+    } else {
+        text
+    };
+    Ok((parts, message))
+}

@@ -54,29 +54,11 @@ pub fn app_with(state: AppState, more: Router) -> Router {
 /// Turn any error response of the API that is not JSON yet (axum's rejections: `405`, a bad
 /// path parameter, …) into the OpenAI error shape.
 async fn openai_errors(request: Request, next: Next) -> Response {
-    let response = next.run(request).await;
-    let status = response.status();
-    let is_json = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
-    if !(status.is_client_error() || status.is_server_error()) || is_json {
-        return response;
-    }
-    let (parts, body) = response.into_parts();
-    let text = axum::body::to_bytes(body, 64 * 1024)
-        .await
-        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
-        .unwrap_or_default();
-    let message = if text.is_empty() {
-        status
-            .canonical_reason()
-            .unwrap_or("error")
-            .to_ascii_lowercase()
-    } else {
-        text
+    let (parts, message) = match crate::api::framework_refusal(next.run(request).await).await {
+        Ok(refusal) => refusal,
+        Err(response) => return response,
     };
+    let status = parts.status;
     let code = status
         .canonical_reason()
         .unwrap_or("error")

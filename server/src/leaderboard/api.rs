@@ -172,28 +172,9 @@ pub fn router(state: LbState) -> Router {
 /// The framework's own refusals on the API (`405`, a bad query string) in the API's error
 /// shape `{"error": "…"}`, as every other error.
 async fn json_errors(request: Request, next: axum::middleware::Next) -> Response {
-    let response = next.run(request).await;
-    let status = response.status();
-    let is_json = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
-    if !(status.is_client_error() || status.is_server_error()) || is_json {
-        return response;
-    }
-    let (mut parts, body) = response.into_parts();
-    let text = axum::body::to_bytes(body, 64 * 1024)
-        .await
-        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
-        .unwrap_or_default();
-    let message = if text.is_empty() {
-        status
-            .canonical_reason()
-            .unwrap_or("error")
-            .to_ascii_lowercase()
-    } else {
-        text
+    let (mut parts, message) = match crate::api::framework_refusal(next.run(request).await).await {
+        Ok(refusal) => refusal,
+        Err(response) => return response,
     };
     parts.headers.remove(header::CONTENT_LENGTH);
     parts.headers.insert(

@@ -933,6 +933,11 @@ impl Boards {
         }
     }
 
+    /// A turn at scoring ([`Boards::scoring`]), to move into the blocking work.
+    async fn scoring_slot(&self) -> Result<OwnedSemaphorePermit, tokio::sync::AcquireError> {
+        self.scoring.clone().acquire_owned().await
+    }
+
     pub async fn board(&self, slug: &str) -> Result<BoardRow, LbError> {
         self.store
             .board(slug)
@@ -1151,12 +1156,7 @@ impl Boards {
         let files_in = req.files;
         // The scoring slot and the body's budget go with the work, so a client that hangs up
         // frees them only when the work is done; held here until the entry is stored.
-        let slot = self
-            .scoring
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(internal)?;
+        let slot = self.scoring_slot().await.map_err(internal)?;
         let (scored, _held) = tokio::task::spawn_blocking(move || {
             let work = || {
                 let bench = scoring::benchmark(&benchmark)?;
@@ -1455,12 +1455,7 @@ impl Boards {
             board.variant.clone(),
             board.primary_metric.clone(),
         );
-        let slot = self
-            .scoring
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(internal)?;
+        let slot = self.scoring_slot().await.map_err(internal)?;
         let results = tokio::task::spawn_blocking(move || {
             let _slot = slot;
             let bench = scoring::benchmark(&benchmark)?;
@@ -2306,12 +2301,7 @@ impl Boards {
         let gold_names: Vec<String> = gold.iter().map(|f| f.name.clone()).collect();
         let (benchmark, variant) = (board.benchmark.clone(), board.variant.clone());
         let max_samples = self.limits.max_entry_samples;
-        let slot = self
-            .scoring
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(|e| e.to_string())?;
+        let slot = self.scoring_slot().await.map_err(|e| e.to_string())?;
         let scored = tokio::task::spawn_blocking(move || {
             let _slot = slot;
             competition::score_competition_entry(
