@@ -8,6 +8,7 @@
 //! - [`scoring`]: files → roles → one workbench job → `Report` (shared with `verify`), the
 //!   bit-for-bit comparison and the bootstrap against the leader
 //! - [`rank`]: ranking and rank ranges, pure
+//! - [`dates`]: ISO 8601 times in and out (the `time` crate)
 //! - [`token`]: owner and entry tokens (OS randomness, stored as SHA-256, constant-time check)
 //! - [`import`]: CSV / Markdown tables → reported entries
 //! - [`api`]: `/api/v1/leaderboards…` and the pages (`server/API.md`)
@@ -21,6 +22,7 @@
 pub mod api;
 pub mod cli;
 pub mod competition;
+pub mod dates;
 pub mod html;
 pub mod import;
 pub mod rank;

@@ -20,6 +20,8 @@ use crate::store::{
 use metrics_core::Report;
 use sha2::Digest;
 use tokio::sync::OwnedSemaphorePermit;
+
+pub use super::dates::{iso8601, parse_iso8601};
 use workbench::detect::Role;
 use workbench::session::WorkFile;
 
@@ -265,29 +267,6 @@ pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
-}
-
-/// `YYYY-MM-DDTHH:MM:SSZ` (UTC) of a Unix time in milliseconds.
-pub fn iso8601(ms: i64) -> String {
-    let secs = ms.div_euclid(1000);
-    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Civil date from days since 1970-01-01 (H. Hinnant, "chrono-Compatible Low-Level Date
-    // Algorithms", days_from_civil's inverse).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60
-    )
 }
 
 /// A file in a request: its name and content, base64 (standard alphabet) or UTF-8 text.
@@ -847,47 +826,6 @@ fn instant(what: &str, v: &Value) -> Result<Option<i64>, LbError> {
         Value::String(t) => parse_iso8601(t).map(Some).ok_or_else(bad),
         _ => Err(bad()),
     }
-}
-
-/// Unix ms of `YYYY-MM-DD[THH:MM[:SS]Z]` (UTC), the inverse of [`iso8601`].
-pub fn parse_iso8601(t: &str) -> Option<i64> {
-    let t = t.trim();
-    let (date, time) = match t.split_once('T') {
-        Some((d, tm)) => (d, Some(tm.strip_suffix('Z')?)),
-        None => (t, None),
-    };
-    let mut d = date.split('-');
-    let (y, m, day): (i64, i64, i64) = (
-        d.next()?.parse().ok()?,
-        d.next()?.parse().ok()?,
-        d.next()?.parse().ok()?,
-    );
-    if d.next().is_some() || !(1..=12).contains(&m) || !(1..=31).contains(&day) {
-        return None;
-    }
-    let secs_of_day = match time {
-        None => 0,
-        Some(tm) => {
-            let parts: Vec<i64> = tm
-                .split(':')
-                .map(|p| p.parse().ok())
-                .collect::<Option<_>>()?;
-            match parts.as_slice() {
-                [h, mi] if *h < 24 && *mi < 60 => h * 3600 + mi * 60,
-                [h, mi, s] if *h < 24 && *mi < 60 && *s < 60 => h * 3600 + mi * 60 + s,
-                _ => return None,
-            }
-        }
-    };
-    // days_from_civil (H. Hinnant).
-    let y2 = if m <= 2 { y - 1 } else { y };
-    let era = y2.div_euclid(400);
-    let yoe = y2 - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    Some((days * 86_400 + secs_of_day) * 1000)
 }
 
 fn apply_settings(c: &mut Competition, s: PhaseSettings) -> Result<(), LbError> {
@@ -2485,13 +2423,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn iso8601_of_known_instants() {
-        assert_eq!(iso8601(0), "1970-01-01T00:00:00Z");
-        // 2000-02-29T12:34:56Z = 951827696 s (date -u -d 2000-02-29T12:34:56Z +%s)
-        assert_eq!(iso8601(951_827_696_000), "2000-02-29T12:34:56Z");
-    }
-
-    #[test]
     fn meta_keys_are_canonical_and_links_http_only() {
         let m = |pairs: &[(&str, &str)]| {
             check_meta(
@@ -2509,18 +2440,6 @@ mod tests {
         assert!(m(&[("link", "https://example.org/m")]).is_ok());
         assert!(m(&[("open_weights", "maybe")]).is_err());
         assert!(m(&[("bad key!", "x")]).is_err());
-    }
-
-    #[test]
-    fn iso8601_parses_back() {
-        for ms in [0, 951_827_696_000, 1_780_000_000_000] {
-            assert_eq!(parse_iso8601(&iso8601(ms)), Some(ms));
-        }
-        assert_eq!(parse_iso8601("2000-02-29"), Some(951_782_400_000));
-        assert_eq!(parse_iso8601("2000-02-29T12:34Z"), Some(951_827_640_000));
-        for bad in ["2000-13-01", "2000-02-29T25:00Z", "2000-02-29T12:00", "x"] {
-            assert_eq!(parse_iso8601(bad), None, "{bad}");
-        }
     }
 
     fn board_row() -> BoardRow {
