@@ -499,6 +499,7 @@ pub async fn check(State(state): State<AppState>, request: Request, next: Next) 
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     #[test]
     fn the_client_address_is_the_proxys_last_entry_only_when_trusted() {
@@ -533,8 +534,6 @@ mod tests {
             Some("192.0.2.5".parse().unwrap())
         );
     }
-
-    use super::*;
 
     #[test]
     fn hosts_are_ip_addresses_localhost_or_allowed_names() {

@@ -29,15 +29,21 @@ pub const MASK: &str = "***";
 /// Keys shorter than this are placeholders, not secrets, in successful replies.
 pub const MIN_SECRET_BYTES: usize = 8;
 
-/// The configured keys, longest first.
+/// The configured keys, split once: the secrets (at least [`MIN_SECRET_BYTES`]) lower-cased for
+/// the decoded, case-blind search, and the short placeholders matched only as written.
 #[derive(Clone, Default)]
 pub struct Redactor {
-    keys: Vec<Vec<u8>>,
+    secrets: Vec<Vec<u8>>,
+    placeholders: Vec<Vec<u8>>,
 }
 
 impl std::fmt::Debug for Redactor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Redactor {{ {} key(s) }}", self.keys.len())
+        write!(
+            f,
+            "Redactor {{ {} key(s) }}",
+            self.secrets.len() + self.placeholders.len()
+        )
     }
 }
 
@@ -195,7 +201,7 @@ fn replace_all(bytes: &[u8], keys: &[Vec<u8>]) -> Option<Vec<u8>> {
 }
 
 /// `bytes` with every occurrence of each key, exactly as written, replaced by [`MASK`].
-fn replace_exact(bytes: &[u8], keys: &[&[u8]]) -> Option<Vec<u8>> {
+fn replace_exact(bytes: &[u8], keys: &[Vec<u8>]) -> Option<Vec<u8>> {
     let mut current: Option<Vec<u8>> = None;
     for key in keys {
         let haystack = current.as_deref().unwrap_or(bytes);
@@ -260,21 +266,20 @@ impl Redactor {
             .collect();
         keys.sort_by_key(|k| std::cmp::Reverse(k.len()));
         keys.dedup();
-        Redactor { keys }
-    }
-
-    /// The keys of at least [`MIN_SECRET_BYTES`], lower-cased.
-    fn secrets(&self) -> Vec<Vec<u8>> {
-        self.keys
-            .iter()
-            .filter(|k| k.len() >= MIN_SECRET_BYTES)
-            .map(|k| k.to_ascii_lowercase())
-            .collect()
+        let (mut secrets, placeholders): (Vec<Vec<u8>>, Vec<Vec<u8>>) =
+            keys.into_iter().partition(|k| k.len() >= MIN_SECRET_BYTES);
+        for secret in &mut secrets {
+            secret.make_ascii_lowercase();
+        }
+        Redactor {
+            secrets,
+            placeholders,
+        }
     }
 
     /// A successful reply body with the keys masked (the same `Bytes` when none occurs).
     pub fn reply(&self, bytes: Bytes) -> Bytes {
-        match replace_all(&bytes, &self.secrets()) {
+        match replace_all(&bytes, &self.secrets) {
             Some(masked) => Bytes::from(masked),
             None => bytes,
         }
@@ -284,18 +289,11 @@ impl Redactor {
     pub fn error_text(&self, text: &str) -> String {
         // Secrets through escapes and in any case; short placeholder keys (`EMPTY`) only as
         // written, so the word "empty" in a message stays.
-        let text = match replace_all(text.as_bytes(), &self.secrets()) {
+        let text = match replace_all(text.as_bytes(), &self.secrets) {
             Some(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             None => text.to_string(),
         };
-        let text = text.as_str();
-        let short: Vec<&[u8]> = self
-            .keys
-            .iter()
-            .filter(|k| k.len() < MIN_SECRET_BYTES)
-            .map(Vec::as_slice)
-            .collect();
-        let unmasked = match replace_exact(text.as_bytes(), &short) {
+        let unmasked = match replace_exact(text.as_bytes(), &self.placeholders) {
             // Replacing whole UTF-8 sequences by ASCII keeps the text UTF-8.
             Some(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             None => text.to_string(),
@@ -320,7 +318,7 @@ impl Redactor {
         }
         let state = State {
             inner: Box::pin(inner),
-            keys: self.secrets(),
+            keys: self.secrets.clone(),
             pending: BytesMut::new(),
             out: VecDeque::new(),
             done: false,
@@ -417,23 +415,27 @@ mod tests {
         assert_eq!(r.reply(clean.clone()), clean);
     }
 
+    /// `text` streamed through `r` in two chunks split at `split`, as the client receives it.
+    async fn streamed(r: &Redactor, text: &str, split: usize) -> String {
+        let chunks = vec![
+            Ok::<_, std::io::Error>(Bytes::from(text[..split].to_string())),
+            Ok(Bytes::from(text[split..].to_string())),
+        ];
+        let out: Vec<Bytes> = r
+            .stream(futures_util::stream::iter(chunks))
+            .map(|c| c.unwrap())
+            .collect()
+            .await;
+        String::from_utf8(out.concat()).unwrap()
+    }
+
     #[tokio::test]
     async fn streams_mask_keys_split_across_chunks_without_delaying_events() {
         let r = Redactor::new([KEY]);
         let text = format!("data: {{\"a\": \"{KEY}\"}}\n\ndata: [DONE]\n\n");
         for split in 0..text.len() {
-            let chunks = vec![
-                Ok::<_, std::io::Error>(Bytes::from(text[..split].to_string())),
-                Ok(Bytes::from(text[split..].to_string())),
-            ];
-            let out: Vec<Bytes> = r
-                .stream(futures_util::stream::iter(chunks))
-                .map(|c| c.unwrap())
-                .collect()
-                .await;
-            let joined: Vec<u8> = out.concat();
             assert_eq!(
-                String::from_utf8(joined).unwrap(),
+                streamed(&r, &text, split).await,
                 "data: {\"a\": \"***\"}\n\ndata: [DONE]\n\n",
                 "split at {split}"
             );
@@ -505,17 +507,8 @@ mod tests {
         let r = Redactor::new([KEY]);
         let text = format!("data: {{\"a\": \"{}\"}}\n\n", escaped(KEY));
         for split in 0..text.len() {
-            let chunks = vec![
-                Ok::<_, std::io::Error>(Bytes::from(text[..split].to_string())),
-                Ok(Bytes::from(text[split..].to_string())),
-            ];
-            let out: Vec<Bytes> = r
-                .stream(futures_util::stream::iter(chunks))
-                .map(|c| c.unwrap())
-                .collect()
-                .await;
             assert_eq!(
-                String::from_utf8(out.concat()).unwrap(),
+                streamed(&r, &text, split).await,
                 "data: {\"a\": \"***\"}\n\n",
                 "split at {split}"
             );

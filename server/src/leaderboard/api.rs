@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::{FromRequest, Path, Query, Request, State};
+use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -68,6 +68,7 @@ impl<T: DeserializeOwned + Send + 'static> FromRequest<LbState> for LbJson<T> {
                 }
                 BodyError::Bad(message) => LbError::BadRequest(format!("request body: {message}")),
             })?;
+        let small = bytes.len() <= PARSE_INLINE_BYTES;
         let parse = move |reserved: OwnedSemaphorePermit| {
             let value = serde_json::from_slice::<T>(&bytes)
                 .map_err(|e| LbError::BadRequest(format!("request body: {e}")));
@@ -75,7 +76,7 @@ impl<T: DeserializeOwned + Send + 'static> FromRequest<LbState> for LbJson<T> {
         };
         // A large body is parsed on a blocking thread that holds its budget until it is done,
         // even when the client hangs up meanwhile.
-        let (value, reserved) = if bytes_len_small(&reserved) {
+        let (value, reserved) = if small {
             parse(reserved)
         } else {
             tokio::task::spawn_blocking(move || parse(reserved))
@@ -89,9 +90,25 @@ impl<T: DeserializeOwned + Send + 'static> FromRequest<LbState> for LbJson<T> {
     }
 }
 
-/// Whether the body a permit holds is small enough to parse on the runtime's thread.
-fn bytes_len_small(reserved: &OwnedSemaphorePermit) -> bool {
-    reserved.num_permits() <= PARSE_INLINE_BYTES
+/// Who sent the request ([`Client`]): the peer's address, or the trusted proxy's
+/// `X-Forwarded-For` ([`crate::guard::Guard::client_address`]).
+struct Sender(Client);
+
+impl FromRequestParts<LbState> for Sender {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &LbState,
+    ) -> Result<Self, Self::Rejection> {
+        let peer = parts
+            .extensions
+            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+            .map(|c| c.0);
+        Ok(Sender(Client(
+            state.guard.client_address(&parts.headers, peer),
+        )))
+    }
 }
 
 impl IntoResponse for LbError {
@@ -203,13 +220,9 @@ fn entry_id(id: &str) -> Result<i64, LbError> {
 async fn create(
     State(s): State<LbState>,
     headers: HeaderMap,
-    peer: Option<axum::Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>,
+    Sender(sender): Sender,
     body: LbJson<CreateBoard>,
 ) -> Result<Response, LbError> {
-    let sender = Client(
-        s.guard
-            .client_address(&headers, peer.map(|axum::Extension(c)| c.0)),
-    );
     let (slug, owner_token) = s.boards.create(body.value, sender).await?;
     let url = format!("{}/leaderboard/{slug}", s.guard.public_origin(&headers));
     Ok((
@@ -338,13 +351,9 @@ async fn submit(
     State(s): State<LbState>,
     Path(slug): Path<String>,
     headers: HeaderMap,
-    peer: Option<axum::Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>,
+    Sender(sender): Sender,
     body: LbJson<Submit>,
 ) -> Result<Response, LbError> {
-    let sender = Client(
-        s.guard
-            .client_address(&headers, peer.map(|axum::Extension(c)| c.0)),
-    );
     check_slug(&slug).map_err(|_| LbError::NotFound(format!("no leaderboard `{slug}`")))?;
     let LbJson {
         value: req,

@@ -168,24 +168,22 @@ struct Recent {
 }
 
 impl Recent {
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Vec<i64>>> {
+        self.at
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// How many times `key` was added since `since_ms`.
     fn count(&self, key: &str, since_ms: i64) -> i64 {
-        let map = self
-            .at
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        map.get(key).map_or(0, |times| {
+        self.map().get(key).map_or(0, |times| {
             times.iter().filter(|&&t| t >= since_ms).count() as i64
         })
     }
 
     /// Take back one time `at` of `key` (the work it counted left an entry after all).
     fn remove(&self, key: &str, at: i64) {
-        let mut map = self
-            .at
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(times) = map.get_mut(key)
+        if let Some(times) = self.map().get_mut(key)
             && let Some(i) = times.iter().rposition(|&t| t == at)
         {
             times.remove(i);
@@ -193,10 +191,7 @@ impl Recent {
     }
 
     fn add(&self, key: &str, now_ms: i64) {
-        let mut map = self
-            .at
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut map = self.map();
         if map.len() >= RECENT_KEYS {
             map.retain(|_, times| {
                 times.retain(|&t| t >= now_ms - HOUR_MS);
@@ -1018,13 +1013,13 @@ impl Boards {
         Ok((req.slug, owner))
     }
 
-    /// Score and store an entry; returns (entry id, entry token, report without samples).
-    /// The anonymous limits of `client` on `slug` now, and the board's bytes cap.
-    fn anonymous_limits(&self, slug: &str, client: Client) -> crate::store::Limits {
+    /// The anonymous limits of the client with stored key `client` (`Client::key`) now, and the
+    /// board's bytes cap.
+    fn anonymous_limits(&self, client: String) -> crate::store::Limits {
         crate::store::Limits {
             quota: None,
             anonymous: Some(crate::store::Anonymous {
-                client: client.key(slug),
+                client,
                 per_client: self.limits.per_client_hour,
                 per_board: self.limits.per_board_hour,
                 since_ms: now_ms() - HOUR_MS,
@@ -1033,6 +1028,7 @@ impl Boards {
         }
     }
 
+    /// Score and store an entry; returns (entry id, entry token, report without samples).
     pub async fn submit(
         &self,
         slug: &str,
@@ -1055,9 +1051,9 @@ impl Boards {
         }
         // Refused before the scoring's CPU is spent when a limit is used up already (checked
         // again with the insert, where it is race-free).
-        let limits = self.anonymous_limits(slug, sender);
-        self.store.check_limits(slug, limits.clone()).await?;
         let refusals = sender.key(slug);
+        let limits = self.anonymous_limits(refusals.clone());
+        self.store.check_limits(slug, limits.clone()).await?;
         let refused = self.refused.count(&refusals, now_ms() - HOUR_MS);
         if refused >= self.limits.per_client_hour {
             return Err(LbError::Quota(format!(
@@ -1533,10 +1529,7 @@ impl Boards {
         };
         let report: Option<Value> = if owner {
             match self.store.entry_report(slug, id).await? {
-                Some(text) => {
-                    let v = stored_report(&text, samples).map_err(internal)?;
-                    Some(v)
-                }
+                Some(text) => Some(stored_report(&text, samples).map_err(internal)?),
                 None => None,
             }
         } else {
@@ -2171,9 +2164,10 @@ impl Boards {
                 max_board_bytes: Some(self.limits.max_board_bytes),
             },
             None => {
-                let mut limits = self.anonymous_limits(slug, sender);
+                let client = sender.key(slug);
+                let mut limits = self.anonymous_limits(client.clone());
                 limits.quota = Some(Quota {
-                    who: Submitter::Client(sender.key(slug)),
+                    who: Submitter::Client(client),
                     daily: c.daily_quota,
                     total: c.total_quota,
                     since_ms: day_start(now),
