@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::leaderboard::{Server, http, lb, lb_json, p, slug, stores, temp};
+use crate::leaderboard::{
+    Server, create_args, http, lb, lb_json, p, queue_alone, slug, stores, temp,
+};
 use crate::support::{golden_dir, score_json};
 use server::leaderboard::competition::{private_share, public_share};
 
@@ -383,112 +385,118 @@ fn quotas_are_enforced_and_failures_or_cancellations_do_not_count() {
     };
     let good = eotgc_dir().join("pred.json");
     for db in stores() {
-        // One worker that takes 3 s per job: the second submission waits queued while three
-        // command lines run (on a loaded 2-core machine too).
-        let server = Server::start_with(&db, &["--queue-job-delay-ms", "3000"]);
-        let s = slug("quota");
-        let owner = create(
-            &server,
-            &s,
-            &[
-                "--daily-quota",
-                "2",
-                "--total-quota",
-                "3",
-                "--counts",
-                "latest",
-            ],
-        );
-        let a = team(&server, &s, &owner, "a");
-        let b = team(&server, &s, &owner, "b");
-        let failed = submit(&server, &s, &a, "bad", &bad_path);
-        let cancelled = submit(&server, &s, &a, "cancel-me", &good);
-        let id = cancelled["entry"].as_i64().unwrap().to_string();
-        // Another team cannot cancel it; the team can.
-        let other = lb(
-            &server,
-            &["cancel", "--slug", &s, "--entry", &id, "--token", &b],
-        );
-        assert_eq!(other.status.code(), Some(2));
-        lb_json(
-            &server,
-            &["cancel", "--slug", &s, "--entry", &id, "--token", &a],
-        );
-        let stray_failed = submit(&server, &s, &a, "stray", &stray);
-        let rows = settled(&server, &s, &owner, Duration::from_secs(60));
-        let status = |e: &Value| {
-            rows.iter()
-                .find(|r| r["entry"] == e["entry"])
-                .unwrap()
-                .clone()
-        };
-        let f = status(&failed);
-        assert_eq!(f["status"], "failed", "{f}");
-        assert!(
-            f["reason"]
-                .as_str()
-                .unwrap()
-                .contains("unknown label \"nonsense\""),
-            "{f}"
-        );
-        assert_eq!(f["counts_against_quota"], false);
-        assert_eq!(status(&cancelled)["status"], "cancelled");
-        // A reason that names the hidden gold file is replaced.
-        let sf = status(&stray_failed);
-        assert_eq!(sf["status"], "failed");
-        assert!(
-            !sf["reason"].as_str().unwrap().contains("gold.json"),
-            "{sf}"
-        );
-        // Three submissions so far, none counted: the daily quota (2) still allows two.
-        submit(&server, &s, &a, "one", &good);
-        submit(&server, &s, &a, "two", &good);
-        let third = lb(
-            &server,
-            &[
-                "submit",
-                "--slug",
+        // The second submission must stay queued: no other test's server may take it.
+        queue_alone(|| {
+            // One worker that takes 3 s per job: the second submission waits queued while three
+            // command lines run (on a loaded 2-core machine too).
+            let server = Server::start_with(&db, &["--queue-job-delay-ms", "3000"]);
+            let s = slug("quota");
+            let owner = create(
+                &server,
                 &s,
-                "--model",
-                "three",
-                "--token",
-                &a,
-                p(&good),
-            ],
-        );
-        assert_eq!(third.status.code(), Some(2));
-        let err = String::from_utf8_lossy(&third.stderr);
-        assert!(err.contains("daily quota of 2"), "{err}");
-        // The other team's quota is its own.
-        submit(&server, &s, &b, "b-one", &good);
-        let rows = settled(&server, &s, &owner, Duration::from_secs(60));
-        assert_eq!(
-            rows.iter().filter(|r| r["status"] == "done").count(),
-            3,
-            "{rows:?}"
-        );
-        // Teams see only their own submissions.
-        let (_, mine) = http(
-            &server,
-            "GET",
-            &format!("/api/v1/leaderboards/{s}/submissions"),
-            Some(&b),
-            None,
-        );
-        assert_eq!(mine["submissions"].as_array().unwrap().len(), 1);
-        // `latest` counts: one row per team.
-        let shown = lb_json(&server, &["show", "--slug", &s, "--json"]);
-        let models: Vec<&str> = shown["entries"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| e["model"].as_str().unwrap())
-            .collect();
-        assert_eq!(models.len(), 2, "{models:?}");
-        assert!(
-            models.contains(&"two") && models.contains(&"b-one"),
-            "{models:?}"
-        );
+                &[
+                    "--daily-quota",
+                    "2",
+                    "--total-quota",
+                    "3",
+                    "--counts",
+                    "latest",
+                ],
+            );
+            let a = team(&server, &s, &owner, "a");
+            let b = team(&server, &s, &owner, "b");
+            let failed = submit(&server, &s, &a, "bad", &bad_path);
+            let cancelled = submit(&server, &s, &a, "cancel-me", &good);
+            let id = cancelled["entry"].as_i64().unwrap().to_string();
+            // The team can cancel it (at once: the worker takes it after the first job's 3 s);
+            // another team cannot, whatever the entry's status.
+            lb_json(
+                &server,
+                &["cancel", "--slug", &s, "--entry", &id, "--token", &a],
+            );
+            let other = lb(
+                &server,
+                &["cancel", "--slug", &s, "--entry", &id, "--token", &b],
+            );
+            assert_eq!(other.status.code(), Some(2));
+            let why = String::from_utf8_lossy(&other.stderr);
+            assert!(why.contains("this token is not"), "{why}");
+            let stray_failed = submit(&server, &s, &a, "stray", &stray);
+            let rows = settled(&server, &s, &owner, Duration::from_secs(60));
+            let status = |e: &Value| {
+                rows.iter()
+                    .find(|r| r["entry"] == e["entry"])
+                    .unwrap()
+                    .clone()
+            };
+            let f = status(&failed);
+            assert_eq!(f["status"], "failed", "{f}");
+            assert!(
+                f["reason"]
+                    .as_str()
+                    .unwrap()
+                    .contains("unknown label \"nonsense\""),
+                "{f}"
+            );
+            assert_eq!(f["counts_against_quota"], false);
+            assert_eq!(status(&cancelled)["status"], "cancelled");
+            // A reason that names the hidden gold file is replaced.
+            let sf = status(&stray_failed);
+            assert_eq!(sf["status"], "failed");
+            assert!(
+                !sf["reason"].as_str().unwrap().contains("gold.json"),
+                "{sf}"
+            );
+            // Three submissions so far, none counted: the daily quota (2) still allows two.
+            submit(&server, &s, &a, "one", &good);
+            submit(&server, &s, &a, "two", &good);
+            let third = lb(
+                &server,
+                &[
+                    "submit",
+                    "--slug",
+                    &s,
+                    "--model",
+                    "three",
+                    "--token",
+                    &a,
+                    p(&good),
+                ],
+            );
+            assert_eq!(third.status.code(), Some(2));
+            let err = String::from_utf8_lossy(&third.stderr);
+            assert!(err.contains("daily quota of 2"), "{err}");
+            // The other team's quota is its own.
+            submit(&server, &s, &b, "b-one", &good);
+            let rows = settled(&server, &s, &owner, Duration::from_secs(60));
+            assert_eq!(
+                rows.iter().filter(|r| r["status"] == "done").count(),
+                3,
+                "{rows:?}"
+            );
+            // Teams see only their own submissions.
+            let (_, mine) = http(
+                &server,
+                "GET",
+                &format!("/api/v1/leaderboards/{s}/submissions"),
+                Some(&b),
+                None,
+            );
+            assert_eq!(mine["submissions"].as_array().unwrap().len(), 1);
+            // `latest` counts: one row per team.
+            let shown = lb_json(&server, &["show", "--slug", &s, "--json"]);
+            let models: Vec<&str> = shown["entries"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| e["model"].as_str().unwrap())
+                .collect();
+            assert_eq!(models.len(), 2, "{models:?}");
+            assert!(
+                models.contains(&"two") && models.contains(&"b-one"),
+                "{models:?}"
+            );
+        });
     }
 }
 
@@ -642,19 +650,7 @@ fn quotas_and_anonymous_limits_hold_under_concurrency() {
         );
         let s = slug("anon");
         let gold = eotgc_dir().join("gold.json");
-        lb_json(
-            &server,
-            &[
-                "create",
-                "--slug",
-                &s,
-                "--title",
-                "T",
-                "--benchmark",
-                "eotgc",
-                p(&gold),
-            ],
-        );
+        lb_json(&server, &create_args(&s, "eotgc", &[p(&gold)]));
         let statuses = burst(&server, &s, 8, &|_| Some("203.0.113.7".into()));
         assert_eq!(count(&statuses, 201), 3, "{db}: {statuses:?}");
         assert_eq!(count(&statuses, 429), 5, "{db}: {statuses:?}");
@@ -664,19 +660,7 @@ fn quotas_and_anonymous_limits_hold_under_concurrency() {
         assert_eq!(count(&statuses, 429), 4, "{db}: {statuses:?}");
         // The same /64 is one client.
         let s2 = slug("anon64");
-        lb_json(
-            &server,
-            &[
-                "create",
-                "--slug",
-                &s2,
-                "--title",
-                "T",
-                "--benchmark",
-                "eotgc",
-                p(&gold),
-            ],
-        );
+        lb_json(&server, &create_args(&s2, "eotgc", &[p(&gold)]));
         let statuses = burst(&server, &s2, 4, &|i| Some(format!("2001:db8:1:2::{i}")));
         assert_eq!(count(&statuses, 201), 3, "{db}: {statuses:?}");
         drop(server);
@@ -685,19 +669,7 @@ fn quotas_and_anonymous_limits_hold_under_concurrency() {
         // that would pass it is refused (507); the same file again adds nothing.
         let server = Server::start_with(&db, &["--board-max-mb", "1"]);
         let s = slug("cap");
-        lb_json(
-            &server,
-            &[
-                "create",
-                "--slug",
-                &s,
-                "--title",
-                "T",
-                "--benchmark",
-                "eotgc",
-                p(&gold),
-            ],
-        );
+        lb_json(&server, &create_args(&s, "eotgc", &[p(&gold)]));
         let (code, _) = http(
             &server,
             "POST",
@@ -750,33 +722,10 @@ fn refused_submissions_and_new_boards_are_limited_per_client() {
     let gold = eotgc_dir().join("gold.json");
     let (a, b) = (slug("ref-a"), slug("ref-b"));
     for s in [&a, &b] {
-        lb_json(
-            &server,
-            &[
-                "create",
-                "--slug",
-                s,
-                "--title",
-                "T",
-                "--benchmark",
-                "eotgc",
-                p(&gold),
-            ],
-        );
+        lb_json(&server, &create_args(s, "eotgc", &[p(&gold)]));
     }
-    let third = lb(
-        &server,
-        &[
-            "create",
-            "--slug",
-            &slug("ref-c"),
-            "--title",
-            "T",
-            "--benchmark",
-            "eotgc",
-            p(&gold),
-        ],
-    );
+    let c = slug("ref-c");
+    let third = lb(&server, &create_args(&c, "eotgc", &[p(&gold)]));
     assert_eq!(third.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&third.stderr).contains("--anon-boards-per-hour"));
     let path = |v: &str| format!("/api/v1/leaderboards/{v}/entries");

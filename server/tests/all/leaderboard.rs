@@ -20,6 +20,28 @@ pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_scorebench");
 pub(crate) struct Server {
     pub(crate) child: Child,
     pub(crate) url: String,
+    /// Its share of the PostgreSQL queue ([`QUEUE`]) while it runs.
+    _queue: Option<std::sync::RwLockReadGuard<'static, ()>>,
+}
+
+/// Every server on the shared PostgreSQL runs queue workers that take any board's queued job.
+/// A server started on PostgreSQL holds this for reading while it runs; a test that needs a
+/// job to stay queued holds it for writing ([`queue_alone`]), so no other test's server runs.
+static QUEUE: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+thread_local! {
+    static QUEUE_ALONE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Run `f` with no other test's server on the shared PostgreSQL (its own servers may run).
+pub(crate) fn queue_alone<T>(f: impl FnOnce() -> T) -> T {
+    let _alone = QUEUE
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    QUEUE_ALONE.with(|a| a.set(true));
+    let out = f();
+    QUEUE_ALONE.with(|a| a.set(false));
+    out
 }
 
 impl Server {
@@ -80,7 +102,13 @@ impl Server {
             .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
             .trim_end_matches('/')
             .to_string();
-        Server { child, url }
+        let shares_queue = db.starts_with("postgres") && !QUEUE_ALONE.with(std::cell::Cell::get);
+        let _queue = shares_queue.then(|| {
+            QUEUE
+                .read()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        });
+        Server { child, url, _queue }
     }
 
     /// `kill -9`.
@@ -129,6 +157,25 @@ pub(crate) fn stores() -> Vec<String> {
         _ => eprintln!("leaderboard tests: PostgreSQL not tested (set PG_URL, see scripts/pg.sh)"),
     }
     out
+}
+
+/// `create --slug SLUG --title T --benchmark BENCHMARK` and `extra` (options, then gold files).
+pub(crate) fn create_args<'a>(
+    slug: &'a str,
+    benchmark: &'a str,
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    let mut args = vec![
+        "create",
+        "--slug",
+        slug,
+        "--title",
+        "T",
+        "--benchmark",
+        benchmark,
+    ];
+    args.extend_from_slice(extra);
+    args
 }
 
 pub(crate) fn lb(server: &Server, args: &[&str]) -> Output {
@@ -526,18 +573,7 @@ fn without_the_right_token_changes_are_refused_and_nothing_changes() {
         let server = Server::start(&db);
         let dir = temp("tokens");
         let s = slug("tok");
-        let made = lb_json(
-            &server,
-            &[
-                "create",
-                "--slug",
-                &s,
-                "--title",
-                "T",
-                "--benchmark",
-                "pairs",
-            ],
-        );
+        let made = lb_json(&server, &create_args(&s, "pairs", &[]));
         let owner = made["owner_token"].as_str().unwrap().to_string();
         let a = lb_json(
             &server,
@@ -1562,18 +1598,7 @@ fn urls_come_from_the_public_url_and_refusals_are_quiet_and_shaped() {
             Stdio::from(std::fs::File::create(&log).unwrap()),
             p(&dist),
         );
-        let created = lb_json(
-            &server,
-            &[
-                "create",
-                "--slug",
-                &s,
-                "--title",
-                "T",
-                "--benchmark",
-                "pairs",
-            ],
-        );
+        let created = lb_json(&server, &create_args(&s, "pairs", &[]));
         let port = server.url.rsplit(':').next().unwrap().to_string();
         // The request's Host (allowed), http: X-Forwarded-Proto is not believed by default.
         assert_eq!(created["url"], format!("{}/leaderboard/{s}", server.url));
@@ -1647,17 +1672,7 @@ fn deep_descriptions_are_refused_when_written() {
     let deep = ">".repeat(19_999);
     let out = lb(
         &server,
-        &[
-            "create",
-            "--slug",
-            &s,
-            "--title",
-            "T",
-            "--benchmark",
-            "pairs",
-            "--description",
-            &deep,
-        ],
+        &create_args(&s, "pairs", &["--description", &deep]),
     );
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
@@ -1668,17 +1683,7 @@ fn deep_descriptions_are_refused_when_written() {
     let allowed = format!("{}deep enough", "> ".repeat(16));
     let owner = lb_json(
         &server,
-        &[
-            "create",
-            "--slug",
-            &s,
-            "--title",
-            "T",
-            "--benchmark",
-            "pairs",
-            "--description",
-            &allowed,
-        ],
+        &create_args(&s, "pairs", &["--description", &allowed]),
     )["owner_token"]
         .as_str()
         .unwrap()
@@ -1714,18 +1719,7 @@ fn entries_over_the_sample_limit_are_refused() {
     let server = Server::start_with(p(&db), &["--max-entry-samples", "20"]);
     let dir = temp("samples-cap-files");
     let s = slug("cap");
-    lb_json(
-        &server,
-        &[
-            "create",
-            "--slug",
-            &s,
-            "--title",
-            "T",
-            "--benchmark",
-            "pairs",
-        ],
-    );
+    lb_json(&server, &create_args(&s, "pairs", &[]));
     let fits = lb_json(
         &server,
         &[
