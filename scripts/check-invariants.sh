@@ -40,6 +40,12 @@ if [ -n "$keys_outside" ]; then
   fail "a benchmark key is spelled out in the workbench outside its module (see the lines above)"
 fi
 
+# Layers without circles: no module of the server or the workbench imports, through any chain,
+# a module that imports it back (types and traits below, the lists and the operations above).
+# The checker's self-test plants a circle and must find it.
+python3 scripts/check-import-circles.py --self-test >/dev/null || fail "the import-circle checker missed a planted circle"
+python3 scripts/check-import-circles.py server/src workbench/src || fail "an import circle (see above)"
+
 # 3. The app holds no metric formula: every number comes from metrics-core.
 if grep -rnE '\.(sqrt|powi|powf|ln|exp)\(|f64::consts|\bsum::<f64>|\.sum::<f64>|abs_diff|/ *n as f64' app/src; then
   fail "app/src contains arithmetic that belongs in metrics-core (see the lines above)"

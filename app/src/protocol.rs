@@ -9,11 +9,12 @@
 
 use metrics_core::{InputError, Report};
 use serde::{Deserialize, Serialize};
+use workbench::bootstrap::MetricInterval;
 use workbench::charts::Chart;
 use workbench::class::ClassView;
-use workbench::compare::MetricInterval;
 use workbench::compare::SampleDiff;
-use workbench::drill::{Filter, RowPage, RowsSummary, SampleDetail};
+use workbench::drill::{Filter, SampleDetail};
+use workbench::samples::{RowPage, RowsSummary};
 use workbench::table::Table;
 use workbench::{Confidence, Variant};
 

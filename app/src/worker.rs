@@ -10,10 +10,12 @@ use metrics_core::Report;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
-use workbench::compare::{Bootstrap, sample_diff};
+use workbench::bootstrap::Bootstrap;
+use workbench::compare::sample_diff;
 use workbench::detect::DETECT_HEAD_BYTES;
-use workbench::drill::{Filter, filter_report, page, sample_detail, sample_rows, summarize};
+use workbench::drill::Filter;
 use workbench::prepare::Preparing;
+use workbench::samples::{filter_report, page, sample_detail, sample_rows, summarize};
 use workbench::session::Prepared;
 use workbench::{Outcome, Role, ScoreOptions, Variant, WorkFile, score_files};
 
@@ -1045,7 +1047,9 @@ fn publish(state: &mut State) {
             title: outcome.job.title.clone(),
             benchmark: outcome.job.benchmark.to_string(),
             variant: outcome.variant,
-            variants: benchmark.map(Variant::available).unwrap_or_default(),
+            variants: benchmark
+                .map(|b| b.available_variants())
+                .unwrap_or_default(),
             files: outcome
                 .job
                 .file_indices()

@@ -8,7 +8,8 @@ use web_sys::{MessageEvent, Worker};
 use workbench::Variant;
 
 use workbench::compare::SampleDiff;
-use workbench::drill::{Filter, RowPage, SampleDetail};
+use workbench::drill::{Filter, SampleDetail};
+use workbench::samples::RowPage;
 
 use crate::protocol::{
     CompareView, FileView, FromWorker, HeldFile, OutcomeView, RoleView, ToWorker,

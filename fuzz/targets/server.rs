@@ -27,7 +27,7 @@ pub fn config_toml(data: &[u8]) {
 /// `POST /api/v1/runs`: the run kind named by the body and the checks of its dataset that need
 /// no upstream (the plan itself needs a gateway).
 pub fn http_bodies(data: &[u8]) {
-    let Ok(kind) = server::runs::kind::kind_of_body(data) else {
+    let Ok(kind) = server::runs::registry::kind_of_body(data) else {
         return;
     };
     let Ok(body) = serde_json::from_slice::<serde_json::Value>(data) else {

@@ -34,9 +34,14 @@ use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::api::{ApiError, AppState, MAX_REQUEST_BYTES};
+use crate::error::ApiError;
 
 /// The cookie holding the browser's session when a token is required.
+/// Largest JSON request body the API accepts.
+pub const MAX_REQUEST_BYTES: usize = 16 * 1024 * 1024;
+/// Largest share upload ([`crate::share`]).
+pub const MAX_SHARE_BYTES: usize = 32 * 1024 * 1024;
+
 pub const SESSION_COOKIE: &str = "scorebench_session";
 
 /// How much request-body memory all requests may hold at once, by default.
@@ -169,7 +174,7 @@ impl Guard {
         // Room for the largest body of every route (a share is up to 32 MiB).
         let budget = body_budget_bytes
             .max(MAX_REQUEST_BYTES)
-            .max(crate::share::MAX_SHARE_BYTES);
+            .max(MAX_SHARE_BYTES);
         Guard {
             allowed_hosts: allowed_hosts
                 .into_iter()
@@ -396,8 +401,8 @@ fn query_token(request: &Request) -> Option<String> {
 }
 
 /// The middleware: Host, Origin, token (see the module doc).
-pub async fn check(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let guard = &state.guard;
+pub async fn check(State(guard): State<Arc<Guard>>, request: Request, next: Next) -> Response {
+    let guard = &*guard;
     // Two `Host`s: which one a proxy, a cache or this server reads differs.
     if request.headers().get_all(header::HOST).iter().count() > 1 {
         return ApiError::BadRequest("the request has more than one Host header".into())

@@ -20,8 +20,11 @@ use serde_json::json;
 use sha2::{Digest, Sha256};
 use tower_http::services::ServeDir;
 
-pub use crate::api::{ApiError, AppState, JsonBody, MAX_REQUEST_BYTES};
-use crate::api::{error_response, kind_of};
+pub use crate::api::{AppState, JsonBody};
+pub use crate::error::ApiError;
+use crate::error::{error_response, kind_of};
+use crate::guard::MAX_REQUEST_BYTES;
+use crate::leaderboard::html::{APP_ASSETS_MARKER, STYLE};
 
 pub fn app(state: AppState) -> Router {
     app_with(state, Router::new())
@@ -45,7 +48,7 @@ pub fn app_with(state: AppState, more: Router) -> Router {
         )))
         .fallback_service(static_files(&state.dist))
         .layer(middleware::from_fn_with_state(
-            state.clone(),
+            state.guard.clone(),
             crate::guard::check,
         ))
         .layer(middleware::from_fn(security_headers))
@@ -54,7 +57,7 @@ pub fn app_with(state: AppState, more: Router) -> Router {
 /// Turn any error response of the API that is not JSON yet (axum's rejections: `405`, a bad
 /// path parameter, …) into the OpenAI error shape.
 async fn openai_errors(request: Request, next: Next) -> Response {
-    let (parts, message) = match crate::api::framework_refusal(next.run(request).await).await {
+    let (parts, message) = match crate::error::framework_refusal(next.run(request).await).await {
         Ok(refusal) => refusal,
         Err(response) => return response,
     };
@@ -143,12 +146,6 @@ fn inline_hashes(html: &str, element: &str) -> Vec<String> {
     hashes
 }
 
-/// Where a server-rendered page (the leaderboards) asks for the app: the middleware
-/// [`with_app_assets`] puts the `<link>` and `<script>` tags of the leaderboard pages' own build
-/// ([`BOARDS_INDEX`]; nothing when it is missing) there, so the page reads without
-/// JavaScript and the app takes over once its wasm has loaded.
-pub const APP_ASSETS_MARKER: &str = "<!--scorebench-app-assets-->";
-
 /// The leaderboard pages' build (`boards.html`, scripts/build-app.sh), relative to `dist/`: a
 /// smaller binary than the workbench's, without the workbench.
 pub const BOARDS_INDEX: &str = "boards/index.html";
@@ -188,7 +185,7 @@ pub fn head_assets(index_html: &str) -> String {
 /// A server-rendered HTML page with [`APP_ASSETS_MARKER`] gets the app's assets (from
 /// [`BOARDS_INDEX`], when built) and a CSP allowing, by hash, exactly the app's own inline
 /// scripts and styles: those of the assets put in and the pages' stylesheet
-/// ([`crate::leaderboard::html::STYLE`]) — never an inline script or style found in the final
+/// ([`STYLE`]) — never an inline script or style found in the final
 /// HTML, which holds user text.
 async fn with_app_assets(
     axum::extract::State(dist): axum::extract::State<PathBuf>,
@@ -235,10 +232,7 @@ async fn with_app_assets(
         html = html.replacen(APP_ASSETS_MARKER, &assets, 1);
         assets_in = assets;
     }
-    let own_styles = format!(
-        "{assets_in}<style>{}</style>",
-        crate::leaderboard::html::STYLE
-    );
+    let own_styles = format!("{assets_in}<style>{}</style>", STYLE);
     let styles: String = inline_hashes(&own_styles, "style")
         .iter()
         .map(|h| format!(" 'sha256-{h}'"))

@@ -2,7 +2,8 @@
 //!
 //! - [`score`]: `scorebench score …` (reads files, calls metrics-core, prints the report)
 //! - [`serve`]: `scorebench serve` (process lifecycle: database, socket, shutdown)
-//! - [`api`]: the state every route shares and the API's one error type (imports no route)
+//! - [`api`]: the state every route shares and the JSON body (imports no route)
+//! - [`error`]: the API's one error type (OpenAI shape), a leaf
 //! - [`http`]: the axum router: `/api/*` and the built app with an `index.html` fallback
 //! - [`db`]: the SQLite database and its migrations
 //! - [`config`]: the upstream configuration (`--config FILE`); keys redacted in `Debug`
@@ -25,6 +26,7 @@ pub mod api;
 pub mod cache;
 pub mod config;
 pub mod db;
+pub mod error;
 pub mod gateway;
 pub mod guard;
 pub mod http;

@@ -25,11 +25,12 @@ use axum::routing::{get, post};
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 
+use crate::api::AppState;
 use crate::api::JsonBody;
-use crate::api::{ApiError, AppState};
 use crate::cache::Role;
+use crate::error::ApiError;
 use crate::gateway::{Call, CallError, ErrorReply, Sample};
-use crate::runs::Llm;
+use crate::runs::engine::Llm;
 use crate::sampling::{ClientAddr, SessionKey};
 use crate::upstream::{Endpoint, Upstreams};
 
@@ -187,7 +188,7 @@ async fn forward(
         .run_of_header(header_str(&headers, "x-scorebench-run"))
         .await
         .map_err(|e| match e {
-            crate::runs::RunError::Input(m) => ApiError::BadRequest(m),
+            crate::runs::progress::RunError::Input(m) => ApiError::BadRequest(m),
             other => ApiError::Internal(other.to_string()),
         })?;
     let answer = llm

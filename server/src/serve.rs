@@ -207,10 +207,10 @@ pub fn run(args: ServeArgs) -> ExitCode {
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let guard = args.guard()?;
     let db_arg = args.db.to_string_lossy().into_owned();
-    let postgres = crate::store::is_postgres_url(&db_arg);
+    let postgres = crate::store::backend::is_postgres_url(&db_arg);
     let local_db = if postgres { &args.local_db } else { &args.db };
     let conn = crate::db::open(local_db)?;
-    let boards = crate::store::open(&db_arg).await?;
+    let boards = crate::store::backend::open(&db_arg).await?;
     if !args.dist.join("index.html").is_file() {
         tracing::warn!(
             "{} has no index.html: the page will say the app is not built",
@@ -226,7 +226,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
                 models = gateway.upstreams.models().len(),
                 "proxy enabled"
             );
-            Some(Arc::new(crate::runs::Llm::new(
+            Some(Arc::new(crate::runs::engine::Llm::new(
                 gateway,
                 args.runs_dir.clone(),
             )))
@@ -273,7 +273,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             crate::leaderboard::router(
                 boards,
                 Arc::clone(&guard),
-                crate::leaderboard::service::SubmitLimits {
+                crate::leaderboard::limits::SubmitLimits {
                     per_client_hour: args.anon_submits_per_hour as i64,
                     per_board_hour: args.board_submits_per_hour as i64,
                     max_board_bytes: (args.board_max_mb as i64) << 20,
@@ -281,7 +281,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
                     scoring_jobs: args.scoring_jobs as usize,
                     boards_per_client_hour: args.anon_boards_per_hour as i64,
                 },
-                crate::leaderboard::competition::QueueConfig {
+                crate::leaderboard::queue::QueueConfig {
                     workers: args.queue_workers as usize,
                     lease: Duration::from_millis(args.queue_lease_ms),
                     job_delay: Duration::from_millis(args.queue_job_delay_ms),

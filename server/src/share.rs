@@ -28,13 +28,13 @@ use base64::Engine;
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::api::{error_response, kind_of};
+use crate::error::{error_response, kind_of};
 use crate::guard::{BodyError, Guard};
 use crate::leaderboard::token;
 use crate::store::{ShareRow, Store, StoreError};
 
 /// Largest share (ciphertext) the server stores: 32 MiB.
-pub const MAX_SHARE_BYTES: usize = 32 * 1024 * 1024;
+pub use crate::guard::MAX_SHARE_BYTES;
 /// How long a share lives unless the upload asks otherwise.
 pub const DEFAULT_EXPIRY_DAYS: u32 = 30;
 /// The longest a share may live.
@@ -115,7 +115,7 @@ impl IntoResponse for ShareError {
 /// The share routes over `store`, and a task that purges expired shares every
 /// [`PURGE_EVERY`] (inside a tokio runtime).
 pub fn router(store: Arc<dyn Store>, guard: Arc<Guard>) -> Router {
-    let now_ms: Clock = Arc::new(crate::leaderboard::service::now_ms);
+    let now_ms: Clock = Arc::new(crate::leaderboard::dates::now_ms);
     start_purging(Arc::clone(&store), Arc::clone(&now_ms));
     router_with(store, guard, now_ms)
 }

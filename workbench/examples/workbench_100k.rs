@@ -9,10 +9,13 @@
 
 use std::time::Instant;
 
-use workbench::detect::detect;
-use workbench::drill::{Filter, filter, sample_rows};
-use workbench::session::{ScoreOptions, WorkFile, score_files};
-use workbench::table::{table, to_csv};
+use workbench::drill::{Filter, filter};
+use workbench::registry::detect;
+use workbench::registry::table;
+use workbench::samples::sample_rows;
+use workbench::scoring::score_files;
+use workbench::session::{ScoreOptions, WorkFile};
+use workbench::table::to_csv;
 
 const RECORDS: usize = 100_000;
 const TEXT_BYTES: usize = 640;

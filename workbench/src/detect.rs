@@ -4,15 +4,14 @@
 //! file is recognised without reading it whole. This module reads the *shape* of the head (a
 //! JSONL record, a JSON array's first object, a top-level object, `id<TAB>json` lines, a CSV
 //! header) into a [`Sniff`]; each registered benchmark then says whether the file is one of its
-//! roles ([`Benchmark::recognise`](crate::registry::Benchmark::recognise)), in registry order,
-//! then by name alone ([`Benchmark::recognise_by_name`](crate::registry::Benchmark::recognise_by_name)).
+//! roles ([`Benchmark::recognise`](crate::benchmark::Benchmark::recognise)), in registry order,
+//! then by name alone ([`Benchmark::recognise_by_name`](crate::benchmark::Benchmark::recognise_by_name)).
 //! When the first record does not fit in the head, keys are looked up as `"key":` in the head
 //! text and the confidence is lower. What fits no benchmark is [`Role::UNKNOWN`] with the reason.
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::Value;
+use serde::{Deserialize, Serialize, Serializer};
 
-use crate::registry::{self, Benchmark};
+use serde_json::Value;
 
 /// How many leading bytes [`detect`] needs (more are ignored).
 pub const DETECT_HEAD_BYTES: usize = 64 * 1024;
@@ -55,15 +54,6 @@ impl std::hash::Hash for Role {
 impl Role {
     pub const UNKNOWN: Role = Role(&UNKNOWN_ROLE);
 
-    /// Every role of every registered benchmark, then "Not used" (dropdown order).
-    pub fn all() -> Vec<Role> {
-        registry::all()
-            .iter()
-            .flat_map(|b| b.roles().iter().map(|r| Role(r)))
-            .chain(std::iter::once(Role::UNKNOWN))
-            .collect()
-    }
-
     pub fn key(self) -> &'static str {
         self.0.key
     }
@@ -76,35 +66,11 @@ impl Role {
     pub fn is_shared(self) -> bool {
         self.0.shared
     }
-
-    pub fn from_key(key: &str) -> Option<Role> {
-        Self::all().into_iter().find(|r| r.key() == key)
-    }
-
-    /// The benchmark this role belongs to (`None` for [`Role::UNKNOWN`]).
-    pub fn benchmark(self) -> Option<&'static dyn Benchmark> {
-        registry::all()
-            .iter()
-            .copied()
-            .find(|b| b.roles().iter().any(|r| r.key == self.0.key))
-    }
-
-    /// The benchmark key (`unknown` for [`Role::UNKNOWN`]).
-    pub fn benchmark_key(self) -> &'static str {
-        self.benchmark().map_or("unknown", |b| b.key())
-    }
 }
 
 impl Serialize for Role {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.0.key)
-    }
-}
-
-impl<'de> Deserialize<'de> for Role {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let key = String::deserialize(d)?;
-        Role::from_key(&key).ok_or_else(|| serde::de::Error::custom(format!("unknown role {key}")))
     }
 }
 
@@ -231,7 +197,7 @@ pub enum Shape {
 }
 
 /// The longest valid UTF-8 prefix of `head`.
-fn head_text(head: &[u8]) -> &str {
+pub(crate) fn head_text(head: &[u8]) -> &str {
     let head = &head[..head.len().min(DETECT_HEAD_BYTES)];
     match std::str::from_utf8(head) {
         Ok(t) => t,
@@ -363,28 +329,8 @@ pub fn shape(text: &str) -> Shape {
     Shape::Other
 }
 
-/// Recognise a file from its name and the start of its content (`head`: at least the first
-/// [`DETECT_HEAD_BYTES`] bytes, or the whole file when shorter).
-pub fn detect(name: &str, head: &[u8]) -> Detected {
-    let base = base_name(name);
-    let sniff = Sniff {
-        name: base,
-        lower: base.to_ascii_lowercase(),
-        shape: shape(head_text(head)),
-    };
-    registry::all()
-        .iter()
-        .find_map(|b| b.recognise(&sniff))
-        .or_else(|| {
-            registry::all()
-                .iter()
-                .find_map(|b| b.recognise_by_name(&sniff))
-        })
-        .unwrap_or_else(|| unrecognised(&sniff))
-}
-
 /// Why a file fits no benchmark.
-fn unrecognised(sniff: &Sniff<'_>) -> Detected {
+pub(crate) fn unrecognised(sniff: &Sniff<'_>) -> Detected {
     let why = match &sniff.shape {
         Shape::Empty => "the file is empty".into(),
         Shape::Object { keys, .. } => {
@@ -425,6 +371,7 @@ fn list(keys: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::registry::detect;
 
     fn role(name: &str, text: &str) -> &'static str {
         detect(name, text.as_bytes()).role.key()

@@ -15,7 +15,9 @@
 //! ```
 //! Like the rest of the crate: no IO, no clock, randomness only from a seeded PRNG.
 
+pub mod benchmark;
 pub mod benchmarks;
+pub mod bootstrap;
 pub mod charts;
 pub mod class;
 pub mod compare;
@@ -23,19 +25,22 @@ pub mod detect;
 pub mod drill;
 pub mod prepare;
 pub mod registry;
+pub mod samples;
+pub mod scoring;
 pub mod session;
 pub mod table;
 pub mod url_state;
 pub mod verify;
 
+pub use benchmark::{Benchmark, Paired};
+pub use bootstrap::{Bootstrap, MetricInterval, Progress};
 pub use charts::{Bars, Chart, EcsErrors, Histogram, LevelDistribution};
-pub use compare::{Bootstrap, MetricInterval, Progress, SampleDiff, metrics_table, sample_diff};
-pub use detect::{Confidence, Detected, Role, detect};
-pub use drill::{Filter, SampleDetail, SampleRow, filter, sample_detail, sample_rows};
-pub use registry::{Benchmark, Paired};
-pub use session::{
-    Outcome, Records, ScoreOptions, Scored, Variant, WorkFile, plan, rescore, score_files,
-    score_job,
-};
-pub use table::{Table, changed_cells, table, to_csv, to_json, to_latex, to_markdown};
+pub use compare::{SampleDiff, metrics_table, sample_diff};
+pub use detect::{Confidence, Detected, Role};
+pub use drill::{Filter, SampleDetail, SampleRow, filter};
+pub use registry::{detect, table};
+pub use samples::{sample_detail, sample_rows};
+pub use scoring::{plan, rescore, score_files, score_job};
+pub use session::{Outcome, Records, ScoreOptions, Scored, Variant, WorkFile};
+pub use table::{Table, changed_cells, to_csv, to_json, to_latex, to_markdown};
 pub use url_state::{Tab, ViewState};

@@ -13,10 +13,11 @@
 //! whole text's message. Pieces end at line breaks, which are never inside a UTF-8 sequence, so
 //! the pieces are UTF-8 exactly when the file is.
 //!
-//! [`Benchmark::prepare`]: crate::registry::Benchmark::prepare
+//! [`Benchmark::prepare`]: crate::benchmark::Benchmark::prepare
 
-use crate::detect::{DETECT_HEAD_BYTES, detect};
-use crate::registry::Prepare;
+use crate::benchmark::Prepare;
+use crate::detect::DETECT_HEAD_BYTES;
+use crate::registry::detect;
 use crate::session::Prepared;
 
 /// A file being parsed as it is read.
@@ -74,7 +75,8 @@ impl Preparing {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::{ScoreOptions, WorkFile, score_files};
+    use crate::scoring::score_files;
+    use crate::session::{ScoreOptions, WorkFile};
     use metrics_core::InputFile;
 
     /// Scored from records parsed in slices of every size, a file gives the report it gives

@@ -1,35 +1,30 @@
-//! The benchmark registry: every benchmark is one type implementing [`Benchmark`], listed once in
-//! [`REGISTRY`]. The CLI's `score <key>` subcommands, file recognition, job planning, the table,
-//! charts, samples and the paired bootstrap all go through this list; nothing outside a
-//! benchmark's own module matches on which benchmark it is.
+//! The benchmark registry: every benchmark is one type implementing
+//! [`crate::benchmark::Benchmark`], listed once in [`REGISTRY`], and the lookups that need the
+//! whole list: a benchmark by key, a role by key ([`Role::all`], [`Role::from_key`]), file
+//! recognition ([`detect`]), a report's table ([`table`]). Nothing outside a benchmark's own
+//! module matches on which benchmark it is.
 //!
+//! Layers (no module imports one above it; `scripts/check-import-circles.py` checks):
 //! ```text
-//! recognise   name + head of a file            → Detected { role, confidence, why }
-//! plan        the files with their roles       → jobs (or "unusable because …")
-//! score       a job's files, a variant         → Scored { Report, typed records }
-//! table       a report                         → Table (layout, scale, decimals)
-//! charts      a scored job                     → benchmark-specific charts (generic ones are free)
-//! sample_row  one report sample                → SampleRow (the samples tab)
-//! detail      one sample                       → the texts behind it (question, reply, steps)
-//! paired      two scored jobs                  → the paired resampling unit of the bootstrap
-//! prepare     a role                           → a reader fed the file while it is read
-//! samples     scored records                   → sample rows, built after the table in the browser
+//! session, detect, drill, table, charts, class, compare   types and pure helpers
+//! benchmark                                              the trait
+//! benchmarks/*                                           one module per benchmark
+//! registry                                               the list and the lookups over it
+//! scoring, samples, bootstrap, prepare, verify           what the page and the CLI call
 //! ```
-//! Defaults cover a benchmark with nothing special: a subset × metric table, no extra charts,
-//! generic sample rows, no detail, no bootstrap.
 
-use serde::Serialize;
-use serde_json::{Map, Value};
+use serde::{Deserialize, Deserializer, Serialize};
 
+use crate::benchmark::Benchmark;
 use crate::benchmarks;
-use crate::charts::Chart;
-use crate::class::ClassView;
-use crate::compare::CompareError;
-use crate::detect::{Detected, RoleInfo, Sniff};
-use crate::drill::{self, Fields, SampleRow, StepComparison};
-use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile};
-use crate::table::{self, Table};
-use metrics_core::{InputError, Report};
+use std::sync::Arc;
+
+use crate::detect::{
+    DETECT_HEAD_BYTES, Detected, Role, Sniff, base_name, head_text, shape, unrecognised,
+};
+use crate::session::{Job, Prepared, WorkFile};
+use crate::table::{Table, TableStyle, subset_table};
+use metrics_core::Report;
 
 /// Every registered benchmark, in recognition order (the first that recognises a file wins;
 /// generic gold/pred files last).
@@ -58,154 +53,6 @@ pub fn all() -> &'static [&'static dyn Benchmark] {
 /// The benchmark with this key (`sasbench`, `eotgc`, …).
 pub fn get(key: &str) -> Option<&'static dyn Benchmark> {
     REGISTRY.iter().copied().find(|b| b.key() == key)
-}
-
-/// One variant a benchmark offers: the page's toggle position, the name its reports carry and
-/// the toggle's label.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct VariantInfo {
-    pub variant: Variant,
-    pub report_name: &'static str,
-    pub label: &'static str,
-}
-
-/// The official variant alone (most benchmarks).
-pub const OFFICIAL_ONLY: &[VariantInfo] = &[VariantInfo {
-    variant: Variant::Official,
-    report_name: "official",
-    label: "Official",
-}];
-
-/// Official and a `corrected` variant (SAS-Bench, ASAP-AES).
-pub const OFFICIAL_AND_CORRECTED: &[VariantInfo] = &[
-    OFFICIAL_ONLY[0],
-    VariantInfo {
-        variant: Variant::Corrected,
-        report_name: "corrected",
-        label: "Corrected",
-    },
-];
-
-/// The paired resampling unit of the bootstrap: two models' records aligned, in strata (SAS-Bench
-/// files; one stratum otherwise), and the metrics of both on a draw of record indices.
-pub trait Paired: Send + Sync {
-    /// The metric keys, in the order [`Paired::metrics`] returns them.
-    fn keys(&self) -> Vec<&'static str>;
-    /// Sizes of the strata.
-    fn strata(&self) -> Vec<usize>;
-    /// The metrics of both models on the records `draw` (one index list per stratum).
-    fn metrics(&self, draw: &[Vec<usize>]) -> Vec<(Option<f64>, Option<f64>)>;
-}
-
-/// A benchmark: everything scorebench knows about it, behind one trait.
-pub trait Benchmark: Send + Sync + 'static {
-    /// The key the CLI (`score <key>`), reports (`benchmark`) and URLs use.
-    fn key(&self) -> &'static str;
-    /// A display name.
-    fn label(&self) -> &'static str;
-    /// The headline metrics of its reports, in table order.
-    fn metrics(&self) -> &'static [&'static str];
-    /// The metric a leaderboard ranks by unless its owner names another: the benchmark's own
-    /// ranking metric (EOTGC's official `score`), by default the first of [`Self::metrics`].
-    fn primary_metric(&self) -> &'static str {
-        self.metrics().first().copied().unwrap_or("")
-    }
-    /// The variants it offers, official first.
-    fn variants(&self) -> &'static [VariantInfo] {
-        OFFICIAL_ONLY
-    }
-    /// The roles its files play.
-    fn roles(&self) -> &'static [&'static RoleInfo];
-    /// The role of a file recognised by content (and names that say it all); `None` = not ours.
-    fn recognise(&self, sniff: &Sniff<'_>) -> Option<Detected>;
-    /// A weaker guess from the name alone, tried after every benchmark's [`Self::recognise`].
-    fn recognise_by_name(&self, _sniff: &Sniff<'_>) -> Option<Detected> {
-        None
-    }
-    /// Group the files of this benchmark's roles into jobs.
-    fn plan(&self, files: &[PlanFile<'_>]) -> Vec<Job>;
-    /// Score one job (never an unusable one: the session reports those).
-    fn score(&self, files: &[WorkFile], job: &Job, variant: Variant) -> Result<Scored, InputError>;
-    /// For a benchmark whose `score` leaves the report's samples out: how many samples its
-    /// scored records make ([`Self::sample_at`] builds each when it is asked for, so the browser
-    /// sends the table first and never holds a million samples as JSON values).
-    fn sample_count(&self, _scored: &Scored) -> Option<usize> {
-        None
-    }
-    /// Sample `index` (`< sample_count`) built from the scored records, as the report's
-    /// `samples` would hold it.
-    fn sample_at(&self, _scored: &Scored, _index: usize) -> Option<Map<String, Value>> {
-        None
-    }
-    /// A reader of a file of `role` fed piece by piece while the browser reads the file
-    /// ([`crate::prepare`]); `score` then takes its records from [`WorkFile::prepared`].
-    fn prepare(
-        &self,
-        _name: &str,
-        _role: crate::detect::Role,
-        _head: &str,
-    ) -> Option<Box<dyn Prepare>> {
-        None
-    }
-    /// Score a scored job again with another variant; by default from its files.
-    fn rescore(
-        &self,
-        files: &[WorkFile],
-        outcome: &Outcome,
-        variant: Variant,
-    ) -> Result<Scored, InputError> {
-        self.score(files, &outcome.job, variant)
-    }
-    /// The report's table; by default subsets × scalar metrics, 4 decimals.
-    fn table(&self, report: &Report) -> Table {
-        table::subset_table(report, self.table_style())
-    }
-    /// How undefined cells are explained (see [`table::TableStyle`]).
-    fn table_style(&self) -> table::TableStyle {
-        table::TableStyle::default()
-    }
-    /// The teacher's class view of a scored job (essays with levels and comments), when the
-    /// benchmark has one.
-    fn class(&self, _scored: &Scored) -> Option<ClassView> {
-        None
-    }
-    /// Charts beyond the generic ones (confusion, distributions, per-subset bars).
-    fn charts(&self, _scored: &Scored, _variant: Variant) -> Vec<Chart> {
-        Vec::new()
-    }
-    /// One report sample as a row of the samples tab.
-    fn sample_row(&self, index: usize, sample: &Map<String, Value>) -> SampleRow {
-        drill::generic_row(index, sample, None)
-    }
-    /// Sample `index`'s row built straight from the scored records (the row
-    /// [`Self::sample_row`] makes of [`Self::sample_at`]'s sample, without building the
-    /// sample: the summary and each filter build every row); `None` to go through the sample.
-    fn row_at(&self, _scored: &Scored, _index: usize) -> Option<SampleRow> {
-        None
-    }
-    /// The texts behind one sample (question, reference, reply, …) and, where the benchmark has
-    /// them, per-step comparisons. By default none.
-    fn detail(
-        &self,
-        _files: &[WorkFile],
-        _outcome: &Outcome,
-        _index: usize,
-        _sample: &Map<String, Value>,
-    ) -> Result<(Fields, Vec<StepComparison>), InputError> {
-        Ok((Vec::new(), Vec::new()))
-    }
-    /// The paired resampling unit for comparing two scored jobs of this benchmark.
-    fn paired(
-        &self,
-        _a: &Scored,
-        _b: &Scored,
-        _variant: Variant,
-    ) -> Result<Box<dyn Paired>, CompareError> {
-        Err(CompareError(format!(
-            "{}: the bootstrap needs per-sample records, which this benchmark's jobs do not keep",
-            self.label()
-        )))
-    }
 }
 
 /// What `scorebench benchmarks --json` prints for one benchmark.
@@ -248,18 +95,122 @@ pub fn listing() -> Vec<Listing> {
         .collect()
 }
 
-/// Records parsed from a file's pieces as they are read (see [`Benchmark::prepare`]).
-pub trait Prepare {
-    /// The next piece: whole lines ending with a line break, except the file's last piece.
-    /// An error gives up (scoring then reads the whole text, and names the error).
-    fn push(&mut self, piece: &str) -> Result<(), InputError>;
-    /// The records of the whole file, as `score` takes them from [`WorkFile::prepared`].
-    fn finish(self: Box<Self>) -> Result<crate::session::Prepared, InputError>;
+/// Lookups over every benchmark's roles. They live here, above the benchmarks that define the
+/// roles ([`crate::detect`] holds the role type itself).
+impl Role {
+    /// Every role of every registered benchmark, then "Not used" (dropdown order).
+    pub fn all() -> Vec<Role> {
+        all()
+            .iter()
+            .flat_map(|b| b.roles().iter().map(|r| Role(r)))
+            .chain(std::iter::once(Role::UNKNOWN))
+            .collect()
+    }
+
+    pub fn from_key(key: &str) -> Option<Role> {
+        Self::all().into_iter().find(|r| r.key() == key)
+    }
+
+    /// The benchmark this role belongs to (`None` for [`Role::UNKNOWN`]).
+    pub fn benchmark(self) -> Option<&'static dyn Benchmark> {
+        all()
+            .iter()
+            .copied()
+            .find(|b| b.roles().iter().any(|r| r.key == self.0.key))
+    }
+
+    /// The benchmark key (`unknown` for [`Role::UNKNOWN`]).
+    pub fn benchmark_key(self) -> &'static str {
+        self.benchmark().map_or("unknown", |b| b.key())
+    }
+}
+
+impl Job {
+    /// The registered benchmark of this job.
+    pub fn benchmark(&self) -> Option<&'static dyn Benchmark> {
+        get(self.benchmark)
+    }
+}
+
+/// Files recognised when they come in.
+impl WorkFile {
+    /// A file with its detected role.
+    pub fn new(name: impl Into<String>, bytes: impl Into<Arc<Vec<u8>>>) -> Self {
+        let name = name.into();
+        let bytes = bytes.into();
+        let role = detect(&name, &bytes[..bytes.len().min(DETECT_HEAD_BYTES)]).role;
+        Self {
+            name,
+            size: bytes.len(),
+            bytes,
+            role,
+            sha256: None,
+            prepared: None,
+        }
+    }
+
+    /// A file whose records were parsed while it was read and whose bytes come after its
+    /// numbers: the browser worker scores a dropped file before it copies it into its memory
+    /// (growing wasm memory by the file's size is ~50 ms of ~300 for 100 MB). `head` is its
+    /// first bytes (at least the detection head, or the whole file), `size` its size; its hash is
+    /// "" (to be filled) and its text an error until the worker puts its bytes in `bytes`.
+    pub fn read_later(
+        name: impl Into<String>,
+        head: Vec<u8>,
+        size: usize,
+        prepared: Prepared,
+    ) -> Self {
+        let mut file = Self::new(name, head);
+        file.size = size;
+        file.sha256 = Some(String::new());
+        file.prepared = Some(prepared);
+        file
+    }
+
+    /// What detection says about this file (independent of the current role).
+    pub fn detect(&self) -> Detected {
+        detect(
+            &self.name,
+            &self.bytes[..self.bytes.len().min(DETECT_HEAD_BYTES)],
+        )
+    }
+}
+
+/// Recognise a file from its name and the start of its content (`head`: at least the first
+/// [`DETECT_HEAD_BYTES`] bytes, or the whole file when shorter).
+pub fn detect(name: &str, head: &[u8]) -> Detected {
+    let base = base_name(name);
+    let sniff = Sniff {
+        name: base,
+        lower: base.to_ascii_lowercase(),
+        shape: shape(head_text(head)),
+    };
+    all()
+        .iter()
+        .find_map(|b| b.recognise(&sniff))
+        .or_else(|| all().iter().find_map(|b| b.recognise_by_name(&sniff)))
+        .unwrap_or_else(|| unrecognised(&sniff))
+}
+
+impl<'de> Deserialize<'de> for Role {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let key = String::deserialize(d)?;
+        Role::from_key(&key).ok_or_else(|| serde::de::Error::custom(format!("unknown role {key}")))
+    }
+}
+
+/// The report's table, in its benchmark's layout.
+pub fn table(report: &Report) -> Table {
+    match get(&report.benchmark) {
+        Some(b) => b.table(report),
+        None => subset_table(report, TableStyle::default()),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::Variant;
 
     #[test]
     fn keys_and_role_keys_are_unique() {

@@ -1,5 +1,5 @@
 //! Scoring a set of dropped files: each registered benchmark groups the files of its roles into
-//! jobs ([`Benchmark::plan`](crate::registry::Benchmark::plan)), each job is scored on its own,
+//! jobs ([`Benchmark::plan`](crate::benchmark::Benchmark::plan)), each job is scored on its own,
 //! and a bad file never stops the others.
 //!
 //! Every job ends as an [`Outcome`]: the report with its typed records (the drill-down, charts
@@ -11,12 +11,13 @@
 //! The browser can score job by job ([`plan`] then [`score_job`]) and yield in between.
 
 use std::any::Any;
+
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::detect::{DETECT_HEAD_BYTES, Detected, Role, base_name, detect};
-use crate::registry::{self, Benchmark, VariantInfo};
+use crate::detect::Role;
+
 use metrics_core::{InputError, InputFile, Report};
 
 /// A dropped file: its name as the user gave it, its bytes, and its (detected or chosen) role.
@@ -65,39 +66,6 @@ impl PartialEq for Prepared {
 impl Eq for Prepared {}
 
 impl WorkFile {
-    /// A file with its detected role.
-    pub fn new(name: impl Into<String>, bytes: impl Into<Arc<Vec<u8>>>) -> Self {
-        let name = name.into();
-        let bytes = bytes.into();
-        let role = detect(&name, &bytes[..bytes.len().min(DETECT_HEAD_BYTES)]).role;
-        Self {
-            name,
-            size: bytes.len(),
-            bytes,
-            role,
-            sha256: None,
-            prepared: None,
-        }
-    }
-
-    /// A file whose records were parsed while it was read and whose bytes come after its
-    /// numbers: the browser worker scores a dropped file before it copies it into its memory
-    /// (growing wasm memory by the file's size is ~50 ms of ~300 for 100 MB). `head` is its
-    /// first bytes (at least the detection head, or the whole file), `size` its size; its hash is
-    /// "" (to be filled) and its text an error until the worker puts its bytes in `bytes`.
-    pub fn read_later(
-        name: impl Into<String>,
-        head: Vec<u8>,
-        size: usize,
-        prepared: Prepared,
-    ) -> Self {
-        let mut file = Self::new(name, head);
-        file.size = size;
-        file.sha256 = Some(String::new());
-        file.prepared = Some(prepared);
-        file
-    }
-
     /// The same file with its bytes' SHA-256 (lower-case hex), already known.
     pub fn with_sha256(mut self, sha256: String) -> Self {
         self.sha256 = Some(sha256);
@@ -126,14 +94,6 @@ impl WorkFile {
             sha256: None,
             prepared: None,
         }
-    }
-
-    /// What detection says about this file (independent of the current role).
-    pub fn detect(&self) -> Detected {
-        detect(
-            &self.name,
-            &self.bytes[..self.bytes.len().min(DETECT_HEAD_BYTES)],
-        )
     }
 
     /// The text; invalid UTF-8 is an input error naming the file.
@@ -186,34 +146,6 @@ impl Variant {
     pub fn from_key(key: &str) -> Option<Self> {
         Self::all().iter().copied().find(|v| v.key() == key)
     }
-
-    fn info(self, benchmark: &dyn Benchmark) -> Option<&'static VariantInfo> {
-        benchmark.variants().iter().find(|v| v.variant == self)
-    }
-
-    /// The name of this variant in `benchmark`'s reports, `None` when it has no such variant.
-    pub fn report_name(self, benchmark: &dyn Benchmark) -> Option<&'static str> {
-        self.info(benchmark).map(|v| v.report_name)
-    }
-
-    /// A toggle label for `benchmark` (`Official` / `Corrected` / `Paper rule`).
-    pub fn label(self, benchmark: &dyn Benchmark) -> &'static str {
-        self.info(benchmark).map_or("Official", |v| v.label)
-    }
-
-    /// The variants `benchmark` offers (the page shows a toggle when there are two).
-    pub fn available(benchmark: &dyn Benchmark) -> Vec<Variant> {
-        benchmark.variants().iter().map(|v| v.variant).collect()
-    }
-
-    /// The variant with this report name for `benchmark` (`official`, `corrected`, `paper`).
-    pub fn from_report_name(benchmark: &dyn Benchmark, name: &str) -> Option<Variant> {
-        benchmark
-            .variants()
-            .iter()
-            .find(|v| v.report_name == name)
-            .map(|v| v.variant)
-    }
 }
 
 /// Scoring options (one struct, so new options do not change signatures).
@@ -222,7 +154,7 @@ pub struct ScoreOptions {
     pub variant: Variant,
     /// Leave the samples out of the reports of benchmarks that build them from their records
     /// ([`Benchmark::sample_at`]): the browser worker sends the table first, and its drill-down
-    /// builds each sample when it is asked for ([`crate::drill::Samples`]); [`fill_samples`]
+    /// builds each sample when it is asked for ([`crate::samples::Samples`]); [`fill_samples`]
     /// adds them all.
     pub samples_later: bool,
 }
@@ -279,46 +211,6 @@ pub struct Job {
 }
 
 impl Job {
-    /// A job of `benchmark` reading `files`.
-    pub fn new(benchmark: &dyn Benchmark, title: String, files: Vec<(Role, usize)>) -> Self {
-        Self {
-            benchmark: benchmark.key(),
-            title,
-            files,
-            unusable: None,
-        }
-    }
-
-    /// A file of `benchmark` that cannot be scored as it is, and why.
-    pub fn unusable(benchmark: &dyn Benchmark, file: &PlanFile<'_>, why: String) -> Self {
-        Self {
-            benchmark: benchmark.key(),
-            title: format!("{}: {}", benchmark.label(), file.name),
-            files: vec![(file.role, file.index)],
-            unusable: Some(why),
-        }
-    }
-
-    /// One job per file of `role`, titled "<label>: <file name>".
-    pub fn one_per_file(
-        benchmark: &dyn Benchmark,
-        files: &[PlanFile<'_>],
-        role: Role,
-        label: &str,
-    ) -> Vec<Job> {
-        files
-            .iter()
-            .filter(|f| f.role == role)
-            .map(|f| {
-                Job::new(
-                    benchmark,
-                    format!("{label}: {}", f.name),
-                    vec![(role, f.index)],
-                )
-            })
-            .collect()
-    }
-
     /// Every file the job reads, by index.
     pub fn file_indices(&self) -> Vec<usize> {
         self.files.iter().map(|&(_, i)| i).collect()
@@ -346,11 +238,6 @@ impl Job {
             .find(|(r, _)| !r.is_shared())
             .or(self.files.first())
             .map_or(0, |&(_, i)| i)
-    }
-
-    /// The registered benchmark of this job.
-    pub fn benchmark(&self) -> Option<&'static dyn Benchmark> {
-        registry::get(self.benchmark)
     }
 }
 
@@ -411,123 +298,6 @@ impl Outcome {
     }
 }
 
-/// Group files into jobs, in order of their first file.
-pub fn plan(files: &[WorkFile]) -> Vec<Job> {
-    let view: Vec<PlanFile<'_>> = files
-        .iter()
-        .enumerate()
-        .map(|(index, f)| PlanFile {
-            index,
-            name: base_name(&f.name),
-            role: f.role,
-        })
-        .collect();
-    let mut jobs: Vec<Job> = registry::all()
-        .iter()
-        .flat_map(|b| {
-            let mine: Vec<PlanFile<'_>> = view
-                .iter()
-                .filter(|f| b.roles().iter().any(|r| r.key == f.role.key()))
-                .copied()
-                .collect();
-            if mine.is_empty() {
-                Vec::new()
-            } else {
-                b.plan(&mine)
-            }
-        })
-        .collect();
-    jobs.sort_by_key(|j| j.file_indices().into_iter().min().unwrap_or(usize::MAX));
-    jobs
-}
-
-/// Score every job of `files`; a bad file gives an error outcome and never stops the others.
-pub fn score_files(files: &[WorkFile], options: &ScoreOptions) -> Vec<Outcome> {
-    plan(files)
-        .into_iter()
-        .map(|job| score_job(files, &job, options))
-        .collect()
-}
-
-fn no_benchmark(job: &Job) -> InputError {
-    InputError::whole_file(&job.title, format!("no benchmark `{}`", job.benchmark))
-}
-
-/// Score one job.
-pub fn score_job(files: &[WorkFile], job: &Job, options: &ScoreOptions) -> Outcome {
-    let benchmark = job.benchmark();
-    let variant = match benchmark.and_then(|b| options.variant.report_name(b)) {
-        Some(_) => options.variant,
-        None => Variant::Official,
-    };
-    let result = match (benchmark, &job.unusable) {
-        (_, Some(why)) => {
-            let name = job
-                .files
-                .first()
-                .and_then(|&(_, i)| files.get(i))
-                .map_or("?", |w| w.name.as_str());
-            Err(InputError::whole_file(name, why.clone()))
-        }
-        (None, None) => Err(no_benchmark(job)),
-        (Some(b), None) => b.score(files, job, variant),
-    };
-    let mut outcome = Outcome {
-        job: job.clone(),
-        variant,
-        result,
-    };
-    if !options.samples_later {
-        fill_samples(&mut outcome);
-    }
-    outcome
-}
-
-/// Add the samples a benchmark builds from its records ([`Benchmark::sample_at`]) to the
-/// outcome's report, when it has none yet (the browser leaves them out: the drill-down builds
-/// each when it is asked for, [`crate::drill::Samples`]).
-pub fn fill_samples(outcome: &mut Outcome) {
-    let (Some(benchmark), Ok(scored)) = (outcome.job.benchmark(), &mut outcome.result) else {
-        return;
-    };
-    fill_scored_samples(benchmark, scored);
-}
-
-/// [`fill_samples`] of one scored report of `benchmark`.
-pub fn fill_scored_samples(benchmark: &dyn Benchmark, scored: &mut Scored) {
-    if scored.report.samples.is_none()
-        && let Some(n) = benchmark.sample_count(scored)
-    {
-        let samples = (0..n)
-            .filter_map(|i| benchmark.sample_at(scored, i))
-            .map(serde_json::Value::Object)
-            .collect();
-        scored.report.samples = Some(samples);
-    }
-}
-
-/// Score the job again with another variant (benchmarks that keep typed records reuse them
-/// instead of parsing the files again).
-pub fn rescore(files: &[WorkFile], outcome: &Outcome, variant: Variant) -> Outcome {
-    match outcome.job.benchmark() {
-        Some(benchmark) if outcome.result.is_ok() && variant.report_name(benchmark).is_some() => {
-            Outcome {
-                job: outcome.job.clone(),
-                variant,
-                result: benchmark.rescore(files, outcome, variant),
-            }
-        }
-        _ => score_job(
-            files,
-            &outcome.job,
-            &ScoreOptions {
-                variant,
-                ..ScoreOptions::default()
-            },
-        ),
-    }
-}
-
 /// The name and text of file `i`, for a benchmark's `score`.
 pub fn file(files: &[WorkFile], i: usize) -> Result<(&str, &str), InputError> {
     let f = files.get(i).ok_or_else(|| {
@@ -561,6 +331,8 @@ pub fn required(job: &Job, role: Role) -> Result<usize, InputError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::registry;
+    use crate::scoring::{fill_samples, score_files};
 
     fn wf(name: &str, text: &str) -> WorkFile {
         WorkFile::new(name, text.as_bytes().to_vec())
@@ -596,11 +368,11 @@ mod tests {
     fn variants_per_benchmark() {
         let get = |key| registry::get(key).unwrap();
         assert_eq!(
-            Variant::available(get("sasbench")),
+            get("sasbench").available_variants(),
             vec![Variant::Official, Variant::Corrected]
         );
-        assert_eq!(Variant::available(get("eotgc")), vec![Variant::Official]);
-        assert_eq!(Variant::Corrected.report_name(get("msqa")), Some("paper"));
+        assert_eq!(get("eotgc").available_variants(), vec![Variant::Official]);
+        assert_eq!(get("msqa").report_name(Variant::Corrected), Some("paper"));
         let files = vec![wf("p.jsonl", "{\"gold\": 1, \"pred\": 1}\n")];
         let outcome = &score_files(
             &files,

@@ -13,7 +13,6 @@
 
 use serde::Serialize;
 
-use crate::registry;
 use metrics_core::report::{MetricValue, Metrics, Report};
 
 /// The subset name of the overall row/column.
@@ -116,10 +115,9 @@ fn display(value: Option<f64>, scale: f64, decimals: usize) -> String {
     }
 }
 
-/// Why `metric` of `subset` is `null`: the best-matching warning of the report.
-pub fn undefined_reason(report: &Report, subset: &str, metric: &str) -> String {
-    let style =
-        registry::get(&report.benchmark).map_or_else(TableStyle::default, |b| b.table_style());
+/// Why `metric` of `subset` is `null`: the best-matching warning of the report (`style`: its
+/// benchmark's).
+pub fn undefined_reason(report: &Report, style: &TableStyle, subset: &str, metric: &str) -> String {
     let mentions_metric = |m: &str| {
         m.split(|c: char| !(c.is_alphanumeric() || c == '_'))
             .any(|w| w == metric)
@@ -148,9 +146,10 @@ pub fn undefined_reason(report: &Report, subset: &str, metric: &str) -> String {
     }
 }
 
-/// A cell of `report`'s table: `value` shown × `t.0` with `t.1` decimals.
+/// A cell of `report`'s table (`style`: its benchmark's): `value` shown × `t.0` with `t.1` decimals.
 pub fn cell(
     report: &Report,
+    style: &TableStyle,
     subset: &str,
     metric: &str,
     value: Option<f64>,
@@ -163,15 +162,7 @@ pub fn cell(
         display: display(value, t.0, t.1),
         undefined_reason: value
             .is_none()
-            .then(|| undefined_reason(report, subset, metric)),
-    }
-}
-
-/// The report's table, in its benchmark's layout.
-pub fn table(report: &Report) -> Table {
-    match registry::get(&report.benchmark) {
-        Some(b) => b.table(report),
-        None => subset_table(report, TableStyle::default()),
+            .then(|| undefined_reason(report, style, subset, metric)),
     }
 }
 
@@ -215,7 +206,7 @@ pub fn subset_table(report: &Report, style: TableStyle) -> Table {
                 } else {
                     decimals
                 };
-                cell(report, name, k, scalar(metrics, k), (scale, places))
+                cell(report, &style, name, k, scalar(metrics, k), (scale, places))
             })
             .collect(),
     };
@@ -438,6 +429,7 @@ pub fn changed_cells(a: &Report, b: &Report) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::registry::table;
     use metrics_core::report::{InputFile, Overall, Subset, Warning};
 
     fn m(pairs: &[(&str, Option<f64>)]) -> Metrics {

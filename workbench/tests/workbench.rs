@@ -12,8 +12,10 @@ use metrics_core::sasbench::{
 };
 use metrics_core::sgibench::{deep_research, dry, idea, wet};
 use serde_json::Value;
-use workbench::detect::{Role, detect};
-use workbench::session::{ScoreOptions, Variant, WorkFile, score_files};
+use workbench::detect::Role;
+use workbench::registry::{self, detect};
+use workbench::scoring::score_files;
+use workbench::session::{ScoreOptions, Variant, WorkFile};
 use workbench::table::{self, OVERALL};
 
 fn role(key: &str) -> Role {
@@ -144,9 +146,9 @@ fn asap_aes_scores_in_the_workbench_as_on_the_command_line() {
                 .as_scalar()
                 .unwrap();
             assert!((got - overall["mean_qwk_fisher"].as_f64().unwrap()).abs() <= 1e-12);
-            let rows = workbench::drill::sample_rows(outcome.result.as_ref().unwrap());
+            let rows = workbench::samples::sample_rows(outcome.result.as_ref().unwrap());
             assert_eq!(rows.len(), report.overall.n);
-            let detail = workbench::drill::sample_detail(&files, outcome, 0).unwrap();
+            let detail = workbench::samples::sample_detail(&files, outcome, 0).unwrap();
             assert!(
                 detail
                     .fields
@@ -155,7 +157,7 @@ fn asap_aes_scores_in_the_workbench_as_on_the_command_line() {
             );
             let scored = outcome.result.as_ref().unwrap();
             let mut boot =
-                workbench::compare::Bootstrap::new(scored, scored, variant, 7, 1000).unwrap();
+                workbench::bootstrap::Bootstrap::new(scored, scored, variant, 7, 1000).unwrap();
             boot.step(100);
             for i in boot.finish() {
                 assert_eq!(i.difference, Some(0.0), "{i:?}");
@@ -212,7 +214,7 @@ fn msqa_evaluation_json_is_detected_and_scored_as_the_api_does() {
         let files = [WorkFile::new(&name, text.clone().into_bytes())];
         let records: Vec<Value> = serde_json::from_str(&text).unwrap();
         for (i, record) in records.iter().enumerate() {
-            let detail = workbench::drill::sample_detail(&files, &outcomes[0], i).unwrap();
+            let detail = workbench::samples::sample_detail(&files, &outcomes[0], i).unwrap();
             for (label, key) in [
                 ("Reasoning", "reasoning_content"),
                 ("Model reply", "content"),
@@ -394,7 +396,7 @@ fn eotgc_and_sgi_cases_score_as_their_apis() {
         let gold: Vec<Value> = serde_json::from_str(&read(&dir.join("gold.json"))).unwrap();
         let samples = scored.report.samples.as_deref().unwrap_or_default();
         for (i, sample) in samples.iter().enumerate() {
-            let detail = workbench::drill::sample_detail(&files, &outcomes[0], i).unwrap();
+            let detail = workbench::samples::sample_detail(&files, &outcomes[0], i).unwrap();
             // Ids are numbers or strings in the files, text in the samples.
             let text = |v: &Value| v.as_str().map_or_else(|| v.to_string(), str::to_string);
             let record = gold
@@ -481,7 +483,7 @@ fn biggest_sas_case() -> String {
 fn sasbench_table_is_the_leaderboard_layout_and_exports_round_trip() {
     let case = biggest_sas_case();
     let report = sas_report(&case, Variant::Official);
-    let t = table::table(&report);
+    let t = registry::table(&report);
     assert_eq!(t.scale, 100.0);
     assert_eq!(
         t.rows.iter().map(|r| r.key.as_str()).collect::<Vec<_>>(),
@@ -586,9 +588,11 @@ fn official_and_corrected_differ_in_named_cells() {
 }
 
 mod bootstrap {
-    use workbench::compare::{Bootstrap, metrics_table, sample_diff};
-    use workbench::drill;
-    use workbench::session::{ScoreOptions, Scored, Variant, WorkFile, score_files};
+    use workbench::bootstrap::Bootstrap;
+    use workbench::compare::{metrics_table, sample_diff};
+    use workbench::samples;
+    use workbench::scoring::score_files;
+    use workbench::session::{ScoreOptions, Scored, Variant, WorkFile};
 
     fn pairs_file(name: &str, gold: &[i64], pred: &[i64]) -> Scored {
         let text: String = gold
@@ -634,8 +638,8 @@ mod bootstrap {
             at_once[0].result.as_ref().unwrap(),
         );
         assert_eq!(l.report.samples, None);
-        let rows = drill::sample_rows(l);
-        assert_eq!(rows, drill::sample_rows(a));
+        let rows = samples::sample_rows(l);
+        assert_eq!(rows, samples::sample_rows(a));
         assert_eq!(rows.len(), 4);
         assert_eq!(
             (
@@ -645,7 +649,7 @@ mod bootstrap {
             ),
             ("line 7", "-2", "1.5")
         );
-        assert_eq!(drill::summarize(l), drill::summarize(a));
+        assert_eq!(samples::summarize(l), samples::summarize(a));
     }
 
     #[test]
@@ -716,7 +720,7 @@ mod bootstrap {
         let t = metrics_table(&[("A".into(), &a.report, &ta), ("B".into(), &b.report, &tb)]);
         assert_eq!(t.rows.len(), 2);
         assert_eq!(t.cell("overall", "accuracy").unwrap().value, Some(0.8));
-        let diff = sample_diff(&drill::sample_rows(&a), &drill::sample_rows(&b));
+        let diff = sample_diff(&samples::sample_rows(&a), &samples::sample_rows(&b));
         assert_eq!(diff.len(), 20);
         // Line 1: a says 1, b says 2 → 1; line 7: a 2, b 0 → 2 (the largest).
         assert_eq!(diff[0].disagreement, 2.0);
@@ -730,9 +734,9 @@ mod bootstrap {
 mod sas_views {
     use super::*;
     use workbench::benchmarks::sasbench::{SasRecords, ecs_error_frequencies};
+    use workbench::bootstrap::Bootstrap;
     use workbench::charts;
-    use workbench::compare::Bootstrap;
-    use workbench::drill;
+    use workbench::samples;
 
     /// The non-crash cases with their prediction-file outcomes.
     fn scored_cases() -> Vec<(PathBuf, Vec<WorkFile>, workbench::session::Outcome)> {
@@ -804,7 +808,7 @@ mod sas_views {
     fn rows_charts_and_details_of_every_case() {
         for (case, files, outcome) in scored_cases() {
             let report = outcome.report().unwrap();
-            let rows = drill::sample_rows(outcome.result.as_ref().unwrap());
+            let rows = samples::sample_rows(outcome.result.as_ref().unwrap());
             assert_eq!(rows.len(), report.samples.as_ref().unwrap().len());
             let cm = charts::confusion(&rows).unwrap();
             assert_eq!(cm.counts.iter().sum::<u64>() as usize, rows.len());
@@ -816,7 +820,7 @@ mod sas_views {
             let worst = (0..rows.len())
                 .max_by(|&i, &j| rows[i].disagreement.total_cmp(&rows[j].disagreement))
                 .unwrap();
-            let detail = drill::sample_detail(&files, &outcome, worst).unwrap();
+            let detail = samples::sample_detail(&files, &outcome, worst).unwrap();
             let labels: Vec<&str> = detail.fields.iter().map(|(l, _)| l.as_str()).collect();
             assert!(labels.contains(&"Question"), "{case:?} {labels:?}");
             assert!(!detail.steps.is_empty(), "{case:?}");
@@ -891,7 +895,7 @@ mod sas_views {
             .unwrap();
             let scored = outcome.result.as_ref().unwrap();
             assert_eq!(scored.report.samples, None, "{case:?}");
-            let samples = drill::Samples::of(scored);
+            let samples = samples::Samples::of(scored);
             assert_eq!(samples.len(), expected.len(), "{case:?}");
             for (i, want) in expected.iter().enumerate() {
                 let got = samples.get(i).unwrap();
@@ -903,12 +907,15 @@ mod sas_views {
             }
             assert!(samples.get(expected.len()).is_none());
             let held_scored = held.result.as_ref().unwrap();
-            assert_eq!(drill::sample_rows(scored), drill::sample_rows(held_scored));
-            assert_eq!(drill::summarize(scored), drill::summarize(held_scored));
+            assert_eq!(
+                samples::sample_rows(scored),
+                samples::sample_rows(held_scored)
+            );
+            assert_eq!(samples::summarize(scored), samples::summarize(held_scored));
             for i in [0, expected.len() / 2, expected.len() - 1] {
                 assert_eq!(
-                    drill::sample_detail(&files, &outcome, i).unwrap(),
-                    drill::sample_detail(&files, &held, i).unwrap(),
+                    samples::sample_detail(&files, &outcome, i).unwrap(),
+                    samples::sample_detail(&files, &held, i).unwrap(),
                     "{case:?} detail {i}"
                 );
             }
@@ -983,7 +990,7 @@ fn teacher_class_with_gold_in_the_samples_layout() {
 /// runs of each tool compared with paired intervals.
 mod imports {
     use super::*;
-    use workbench::compare::Bootstrap;
+    use workbench::bootstrap::Bootstrap;
 
     fn root() -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/imports")
@@ -1114,7 +1121,7 @@ mod imports {
         // archive, from the sample itself in the .json log (q00 epoch 1 in both).
         let outcomes = score_files(&files, &ScoreOptions::default());
         for outcome in &outcomes[..2] {
-            let detail = workbench::drill::sample_detail(&files, outcome, 0).unwrap();
+            let detail = workbench::samples::sample_detail(&files, outcome, 0).unwrap();
             let output = detail.fields.iter().find(|(k, _)| k == "Model output");
             assert_eq!(
                 output.map(|(_, v)| v.as_str()),

@@ -5,7 +5,8 @@
 use leptos::prelude::*;
 
 use crate::i18n::{lang, t};
-use workbench::drill::{Filter, RowsSummary};
+use workbench::drill::Filter;
+use workbench::samples::RowsSummary;
 
 use crate::worker_client::WorkbenchState;
 

@@ -14,12 +14,14 @@ use serde::de::DeserializeOwned;
 use serde_json::json;
 use tokio::sync::OwnedSemaphorePermit;
 
+use super::error::LbError;
 use super::html;
 use super::import::{self, ImportRequest};
-use super::service::{
-    AddTeam, Boards, Client, CreateBoard, EditBoard, EditEntry, EntryAction, LbError,
-    PhaseSettings, Submit, check_slug,
+use super::input::{
+    AddTeam, CreateBoard, EditBoard, EditEntry, EntryAction, PhaseSettings, Submit, check_slug,
 };
+use super::limits::Client;
+use super::service::Boards;
 use crate::guard::BodyError;
 
 /// Bodies larger than this are parsed on a blocking thread, off the runtime's.
@@ -189,7 +191,8 @@ pub fn router(state: LbState) -> Router {
 /// The framework's own refusals on the API (`405`, a bad query string) in the API's error
 /// shape `{"error": "…"}`, as every other error.
 async fn json_errors(request: Request, next: axum::middleware::Next) -> Response {
-    let (mut parts, message) = match crate::api::framework_refusal(next.run(request).await).await {
+    let (mut parts, message) = match crate::error::framework_refusal(next.run(request).await).await
+    {
         Ok(refusal) => refusal,
         Err(response) => return response,
     };
@@ -271,7 +274,7 @@ async fn audit(
     let rows: Vec<_> = rows
         .into_iter()
         .map(|r| {
-            json!({"at": super::service::iso8601(r.at_ms), "at_ms": r.at_ms, "actor": r.actor,
+            json!({"at": super::dates::iso8601(r.at_ms), "at_ms": r.at_ms, "actor": r.actor,
                    "action": r.action, "entry": r.entry, "detail": r.detail})
         })
         .collect();

@@ -39,6 +39,18 @@ pub fn parse_iso8601(text: &str) -> Option<i64> {
     Some(at.unix_timestamp() * 1000)
 }
 
+/// Unix milliseconds now.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Start of the UTC day of `ms`.
+pub fn day_start(ms: i64) -> i64 {
+    ms - ms.rem_euclid(86_400_000)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

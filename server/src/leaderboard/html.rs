@@ -2,125 +2,15 @@
 //! Twitter meta, the ranked table in plain HTML, the SVG badge, and the export table.
 //!
 //! **Invariant:** every user string (title, model, metadata, file names) goes through
-//! [`text`] or [`attr`]; the description is Markdown rendered by pulldown-cmark and then
+//! [`text`] or [`attr`] ([`super::markup`]); the description is Markdown rendered by pulldown-cmark and then
 //! cleaned by ammonia (no scripts, no event handlers, no `javascript:` links).
 
 use serde_json::Value;
 
-use super::service::{BoardView, EntryOut};
+use super::markup::{attr, plain, text};
+use super::views::{BoardView, EntryOut};
 use crate::store::BoardSummary;
 use workbench::table::{Cell, Column, OVERALL, Row, Table};
-
-/// Escape for text content (quotes too, so a string is safe wherever it lands).
-pub fn text(s: &str) -> String {
-    html_escape::encode_safe(s).into_owned()
-}
-
-/// Escape for a double-quoted attribute value.
-pub fn attr(s: &str) -> String {
-    html_escape::encode_double_quoted_attribute(s).into_owned()
-}
-
-/// Markdown → sanitised HTML (ammonia's allow-list: no scripts, styles, event handlers,
-/// `javascript:` URLs or images).
-pub fn markdown(md: &str) -> String {
-    use pulldown_cmark::{Options, Parser, html};
-    let mut raw = String::new();
-    html::push_html(
-        &mut raw,
-        Parser::new_ext(md, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH),
-    );
-    // Images are left out too: a description cannot load anything from elsewhere.
-    ammonia::Builder::default()
-        .rm_tags(&["img"])
-        .clean(&raw)
-        .to_string()
-}
-
-/// Deepest nesting of block quotes and list items a description may have: pulldown-cmark and
-/// the sanitiser's HTML parser take time that grows with the square of the depth (19,999 `>`
-/// took seconds), and no description needs more.
-pub const MAX_NESTING: usize = 16;
-
-/// The deepest run of block-container markers (`>`, `-`, `+`, `*`, `1.`, `1)`) opening a line of
-/// `md`, and the first line (1-based) that deep — a linear bound on the block nesting.
-pub fn nesting(md: &str) -> (usize, usize) {
-    let mut deepest = (0, 0);
-    for (index, line) in md.lines().enumerate() {
-        let mut rest = line;
-        let mut depth = 0;
-        loop {
-            rest = rest.trim_start_matches([' ', '\t']);
-            let after = if let Some(r) = rest.strip_prefix('>') {
-                Some(r)
-            } else if let Some(r) = rest.strip_prefix(['-', '+', '*']) {
-                r.starts_with([' ', '\t']).then_some(r)
-            } else {
-                let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-                let r = &rest[digits..];
-                (1..=9)
-                    .contains(&digits)
-                    .then(|| r.strip_prefix(['.', ')']))
-                    .flatten()
-                    .filter(|r| r.is_empty() || r.starts_with([' ', '\t']))
-            };
-            match after {
-                Some(r) => {
-                    depth += 1;
-                    rest = r;
-                }
-                None => break,
-            }
-        }
-        if depth > deepest.0 {
-            deepest = (depth, index + 1);
-        }
-    }
-    deepest
-}
-
-/// A board description as stored: its sanitised HTML ([`markdown`]), or why it is refused
-/// (nested deeper than [`MAX_NESTING`]). Run once when the description is written, off the
-/// runtime's threads; pages serve the stored HTML.
-pub fn description_html(md: &str) -> Result<String, String> {
-    let (depth, line) = nesting(md);
-    if depth > MAX_NESTING {
-        return Err(format!(
-            "the description nests {depth} block quotes or list items at line {line}; at most \
-             {MAX_NESTING}"
-        ));
-    }
-    Ok(markdown(md))
-}
-
-/// The plain text of sanitised HTML (for meta descriptions), at most `max` characters: tags
-/// are word breaks, entities decoded; linear in the HTML.
-pub fn plain(html: &str, max: usize) -> String {
-    let mut words = String::with_capacity(html.len().min(4 * max));
-    let mut in_tag = false;
-    for c in html.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' if in_tag => {
-                in_tag = false;
-                words.push(' ');
-            }
-            _ if !in_tag => words.push(c),
-            _ => {}
-        }
-        if words.len() > 8 * max + 64 {
-            break;
-        }
-    }
-    let decoded = html_escape::decode_html_entities(&words);
-    let out = decoded.split_whitespace().collect::<Vec<_>>().join(" ");
-    if out.chars().count() > max {
-        let cut: String = out.chars().take(max.saturating_sub(1)).collect();
-        format!("{cut}…")
-    } else {
-        out
-    }
-}
 
 fn shown(value: Option<f64>, scale: f64, decimals: usize) -> String {
     value.map_or_else(|| "—".into(), |v| format!("{:.*}", decimals, v * scale))
@@ -140,7 +30,13 @@ border-bottom:1px solid #d0d7de;text-align:left}td.num{text-align:right;font-var
 tabular-nums}.tied{color:#9a6700}.reported{color:#6e7781;font-style:italic}code{font-size:.9em}\
 .muted{color:#6e7781}";
 
-/// A whole document; the app's assets go where [`crate::http::APP_ASSETS_MARKER`] stands, so
+/// Where a server-rendered page asks for the app: [`crate::http`]'s `with_app_assets` puts the
+/// `<link>` and `<script>` tags of the leaderboard pages' own build (nothing when it is
+/// missing) there, so the page reads without JavaScript and the app takes over once its wasm
+/// has loaded.
+pub const APP_ASSETS_MARKER: &str = "<!--scorebench-app-assets-->";
+
+/// A whole document; the app's assets go where [`APP_ASSETS_MARKER`] stands, so
 /// the app takes over the page once its wasm has loaded (`<main id="leaderboard-ssr">` is what
 /// it replaces).
 fn document(title: &str, meta: &str, body: &str) -> String {
@@ -150,7 +46,7 @@ fn document(title: &str, meta: &str, body: &str) -> String {
          <title>{}</title>\n{meta}<style>{STYLE}</style>\n{}\n</head>\n<body>\n\
          <main id=\"leaderboard-ssr\">\n{body}</main>\n</body>\n</html>\n",
         text(title),
-        crate::http::APP_ASSETS_MARKER
+        APP_ASSETS_MARKER
     )
 }
 
@@ -664,46 +560,5 @@ pub fn export_table(view: &BoardView) -> Table {
                 format!(", values ×{}", d.scale)
             }
         ),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn markdown_is_sanitised_and_text_escaped() {
-        let probe = "<img src=x onerror=alert(1)>";
-        let html = markdown(&format!("**bold** {probe} [x](javascript:alert(1))"));
-        assert!(html.contains("<strong>bold</strong>"), "{html}");
-        assert!(!html.contains("onerror"), "{html}");
-        assert!(!html.contains("javascript:"), "{html}");
-        assert_eq!(text(probe), "&lt;img src=x onerror=alert(1)&gt;");
-        assert!(!attr("\" onmouseover=\"x").contains('"'));
-        assert_eq!(
-            plain(
-                &markdown("# T\n\nsome *text*\nhere &amp; <b>there</b>"),
-                100
-            ),
-            "T some text here & there"
-        );
-        assert_eq!(plain(&markdown("one two three"), 8), "one two…");
-    }
-
-    #[test]
-    fn nesting_counts_the_containers_opening_a_line() {
-        assert_eq!(nesting("plain\n> quote\n> > - item"), (3, 3));
-        assert_eq!(nesting("1. a\n   2) b\n-not a list\n*emphasis*"), (1, 1));
-        assert_eq!(nesting(&">".repeat(19_999)), (19_999, 1));
-        assert_eq!(nesting(&"- ".repeat(40)), (40, 1));
-        assert_eq!(nesting("1234567890. not a list"), (0, 0));
-        let deep = format!("ok\n{}x", "> ".repeat(MAX_NESTING + 1));
-        let refused = description_html(&deep).unwrap_err();
-        assert!(
-            refused.contains("nests 17") && refused.contains("line 2"),
-            "{refused}"
-        );
-        let fine = format!("{}x", "> ".repeat(MAX_NESTING));
-        assert!(description_html(&fine).unwrap().contains("<blockquote>"));
     }
 }

@@ -23,12 +23,18 @@ pub mod api;
 pub mod cli;
 pub mod competition;
 pub mod dates;
+pub mod error;
 pub mod html;
 pub mod import;
+pub mod input;
+pub mod limits;
+pub mod markup;
+pub mod queue;
 pub mod rank;
 pub mod scoring;
 pub mod service;
 pub mod token;
+pub mod views;
 
 use std::sync::Arc;
 
@@ -37,10 +43,10 @@ use std::sync::Arc;
 pub fn router(
     store: Arc<dyn crate::store::Store>,
     guard: Arc<crate::guard::Guard>,
-    limits: service::SubmitLimits,
-    queue: competition::QueueConfig,
+    limits: limits::SubmitLimits,
+    queue: queue::QueueConfig,
 ) -> axum::Router {
     let boards = Arc::new(service::Boards::new(store, limits));
-    competition::start(Arc::clone(&boards), queue);
+    queue::start(Arc::clone(&boards), queue);
     api::router(api::LbState { boards, guard })
 }

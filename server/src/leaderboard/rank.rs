@@ -18,6 +18,10 @@
 //! The rank range is the LMArena-style reading of overlapping intervals against a common
 //! reference (the leader, resampled on the same draws as each entry), not a full pairwise test.
 
+/// The metrics where lower is better (none of the registered benchmarks' headline metrics
+/// today); everything else ranks descending.
+pub const LOWER_IS_BETTER: &[&str] = &[];
+
 /// One entry to rank.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Candidate {

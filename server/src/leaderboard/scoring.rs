@@ -1,6 +1,6 @@
 //! Scoring an entry the way the workbench does, for every registered benchmark: the board's gold
 //! files (the benchmark's shared roles) + the submitted files → `WorkFile`s with roles →
-//! [`workbench::session::plan`] → one job → [`workbench::session::score_job`] with the board's
+//! [`workbench::scoring::plan`] → one job → [`workbench::scoring::score_job`] with the board's
 //! variant. The server scores submissions with it and `scorebench leaderboard verify` re-scores
 //! downloads with it, so both run the same code as `scorebench score` and the page.
 
@@ -9,10 +9,12 @@ use serde::Serialize;
 
 use metrics_core::Report;
 use metrics_core::report::MetricValue;
-use workbench::compare::Bootstrap;
+use workbench::benchmark::Benchmark;
+use workbench::bootstrap::Bootstrap;
 use workbench::detect::{Role, base_name};
-use workbench::registry::{self, Benchmark};
-use workbench::session::{ScoreOptions, Scored, Variant, WorkFile, plan, score_job};
+use workbench::registry;
+use workbench::scoring::{plan, score_job};
+use workbench::session::{ScoreOptions, Scored, Variant, WorkFile};
 
 /// A file as uploaded: its name (reduced to the base name) and bytes.
 #[derive(Debug, Clone)]
@@ -39,7 +41,7 @@ pub fn benchmark(key: &str) -> Result<&'static dyn Benchmark, ScoringError> {
 
 /// The variant with report name `name` (`official`, `corrected`, `paper`) of `benchmark`.
 pub fn variant(benchmark: &dyn Benchmark, name: &str) -> Result<Variant, ScoringError> {
-    Variant::from_report_name(benchmark, name).ok_or_else(|| {
+    benchmark.variant_named(name).ok_or_else(|| {
         let names: Vec<&str> = benchmark.variants().iter().map(|v| v.report_name).collect();
         ScoringError(format!(
             "{} has no variant `{name}`; it has: {}",
@@ -134,14 +136,14 @@ pub fn score_entry_limited(
     max_samples: usize,
 ) -> Result<Scored, ScoringError> {
     let mut scored = score(benchmark, variant, gold, submitted, true)?;
-    let n = workbench::drill::Samples::of(&scored).len();
+    let n = workbench::samples::Samples::of(&scored).len();
     if n > max_samples {
         return Err(ScoringError(format!(
             "this entry has {n} samples; this server keeps at most {max_samples} per entry \
              (its --max-entry-samples)"
         )));
     }
-    workbench::session::fill_scored_samples(benchmark, &mut scored);
+    workbench::scoring::fill_scored_samples(benchmark, &mut scored);
     Ok(scored)
 }
 
@@ -246,7 +248,7 @@ pub const BOOTSTRAP_SEED: u64 = 20_250_601;
 /// Resamples per interval.
 pub const BOOTSTRAP_RESAMPLES: usize = 1_000;
 
-/// `entry − leader` on `metric`: [`workbench::compare::Bootstrap`], seeded, both scored with
+/// `entry − leader` on `metric`: [`workbench::bootstrap::Bootstrap`], seeded, both scored with
 /// `variant`.
 pub fn leader_interval(
     entry: &Scored,

@@ -11,8 +11,9 @@ use std::time::Duration;
 
 use clap::{ArgMatches, Args, FromArgMatches};
 
-use super::kind::{CliPlan, REGISTRY, RunKind};
-use super::{Progress, RunError, new_run_id};
+use super::kind::{CliPlan, RunKind};
+use super::progress::{Progress, RunError, RunState, new_run_id};
+use super::registry::{self, REGISTRY};
 use crate::cache::RunRecord;
 use crate::config::Config;
 use crate::gateway::Gateway;
@@ -92,47 +93,12 @@ impl Args for RunArgs {
 }
 
 fn find(key: &str) -> Result<&'static dyn RunKind, clap::Error> {
-    super::kind::find(key).ok_or_else(|| {
+    registry::find(key).ok_or_else(|| {
         clap::Error::raw(
             clap::error::ErrorKind::InvalidSubcommand,
             format!("unrecognized subcommand '{key}'"),
         )
     })
-}
-
-/// Arguments every model run takes.
-#[derive(Args, Debug)]
-pub struct Common {
-    /// The upstream configuration (TOML; see server/API.md)
-    #[arg(long)]
-    pub config: PathBuf,
-    /// SQLite database holding the reply cache (what makes a killed run resume for free)
-    #[arg(long, default_value = "data/scorebench.sqlite3")]
-    pub db: PathBuf,
-    /// The model to run, as listed by an upstream
-    #[arg(long)]
-    pub model: String,
-    /// The dataset file
-    #[arg(long)]
-    pub dataset: PathBuf,
-    /// Output folder (created); an earlier run's files there are reused
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Concurrent requests
-    #[arg(long, default_value_t = 8)]
-    pub workers: usize,
-    #[arg(long)]
-    pub max_tokens: Option<u64>,
-    #[arg(long)]
-    pub temperature: Option<f64>,
-    #[arg(long)]
-    pub top_p: Option<f64>,
-    /// Per-request timeout in seconds
-    #[arg(long, default_value_t = 3600)]
-    pub timeout: u64,
-    /// Wait between the attempts of a failed request, in milliseconds
-    #[arg(long, default_value_t = 10_000)]
-    pub retry_wait_ms: u64,
 }
 
 pub fn run(args: RunArgs) -> ExitCode {
@@ -198,11 +164,11 @@ async fn resume(args: ResumeArgs) -> Result<(), RunError> {
             "run {id} was started over HTTP: resume it with POST /api/v1/runs/{id}/resume"
         )));
     }
-    match super::RunState::parse(&record.state) {
-        super::RunState::Finished => {
+    match RunState::parse(&record.state) {
+        RunState::Finished => {
             return Err(RunError::Input(format!("run {id} has finished")));
         }
-        super::RunState::Running | super::RunState::Paused => {
+        RunState::Running | RunState::Paused => {
             return Err(RunError::Conflict(format!(
                 "run {id} is running in another process"
             )));
@@ -273,7 +239,13 @@ async fn execute(
         .lock_run(&id)
         .map_err(|e| RunError::Internal(e.to_string()))?
         .ok_or_else(|| RunError::Conflict(format!("run {id} is running in another process")))?;
-    let progress = Arc::new(Progress::new(id.clone(), benchmark, &model, out.clone()));
+    let progress = Arc::new(Progress::new(
+        id.clone(),
+        benchmark,
+        kind.files(),
+        &model,
+        out.clone(),
+    ));
     let _ = gateway
         .cache
         .start_run(RunRecord {

@@ -27,11 +27,12 @@ use metrics_core::eotgc::format::Level;
 use metrics_core::msqa::python_strip;
 use serde_json::{Value, json};
 
-use super::cli::Common;
 use super::kind::{
-    CliPlan, Field, FieldKind, Form, Plan, RunKind, body_as, check_served, check_workers,
+    CliPlan, Common, Field, FieldKind, Form, Plan, RunKind, body_as, check_served, check_workers,
 };
-use super::{JsonlLog, Progress, RunError, first_choice, read_input, write_json};
+use super::progress::{
+    JsonlLog, Progress, RunError, first_choice, parse_json_array, read_input, write_json,
+};
 use crate::cache::{Role, UsageTotals};
 use crate::gateway::{Call, CallError, Gateway, Sample};
 use crate::upstream::{Endpoint, RetryPolicy, UpstreamError};
@@ -301,7 +302,7 @@ fn text_of(v: &Value) -> Option<String> {
 
 /// Parse the test file (`[{id, grade, requirement, title, content}]`).
 pub fn parse_essays(file: &str, text: &str) -> Result<Vec<Essay>, RunError> {
-    let values = super::parse_json_array(file, text, "essays")?;
+    let values = parse_json_array(file, text, "essays")?;
     essays_from_values(file, values)
 }
 

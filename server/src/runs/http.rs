@@ -10,10 +10,12 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::Value;
 
-use super::kind::kind_of_body;
-use super::{Llm, Progress, RunError, RunState, new_run_id};
-use crate::api::{ApiError, AppState};
+use super::engine::Llm;
+use super::progress::{Progress, RunError, RunState, new_run_id};
+use super::registry::{self, kind_of_body};
+use crate::api::AppState;
 use crate::cache::{RunRecord, is_run_id};
+use crate::error::ApiError;
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -51,7 +53,8 @@ async fn find(llm: &Llm, id: &str) -> Result<Arc<Progress>, ApiError> {
         .usage(id.to_string())
         .await
         .map_err(internal)?;
-    Ok(Arc::new(Progress::from_record(&record, &usage)))
+    let files = registry::find(&record.kind).map_or(&[][..], |k| k.files());
+    Ok(Arc::new(Progress::from_record(&record, files, &usage)))
 }
 
 async fn stored(llm: &Llm, id: &str) -> Result<RunRecord, ApiError> {
@@ -91,7 +94,7 @@ async fn start(
 
 /// The kinds the page can start, with their forms.
 async fn kinds() -> Json<Value> {
-    Json(super::kind::kinds_json())
+    Json(registry::kinds_json())
 }
 
 async fn status(
@@ -149,7 +152,7 @@ async fn resume(
         RunState::Failed | RunState::Cancelled | RunState::Interrupted => {
             let record = stored(&llm, &id).await?;
             let (Some(kind), Some(request), "http") = (
-                super::kind::find(&record.kind),
+                registry::find(&record.kind),
                 record.request.as_ref(),
                 record.origin.as_str(),
             ) else {

@@ -13,7 +13,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Progress, RunError};
+use super::progress::{Progress, RunError, first_choice};
 use crate::cache::Role;
 use crate::gateway::{Call, CallError, Gateway, Sample};
 use crate::upstream::Endpoint;
@@ -65,7 +65,7 @@ pub async fn ask(
         policy: None,
     };
     let answer = match gateway
-        .call_json(call, |reply| super::first_choice(reply).map(|_| ()))
+        .call_json(call, |reply| first_choice(reply).map(|_| ()))
         .await
     {
         Ok(answer) => answer,
@@ -99,7 +99,7 @@ pub async fn ask(
         .add_usage(progress.id.clone(), Role::Judge, answer.usage)
         .await
         .map_err(|e| RunError::Internal(e.to_string()))?;
-    let (message, _) = super::first_choice(&answer.json).map_err(RunError::Internal)?;
+    let (message, _) = first_choice(&answer.json).map_err(RunError::Internal)?;
     Ok(match message["content"].as_str() {
         Some(text) => JudgeReply::Text(text.to_string()),
         None => JudgeReply::NoContent,

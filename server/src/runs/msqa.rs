@@ -41,11 +41,12 @@ use metrics_core::msqa::{
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::cli::Common;
 use super::kind::{
-    CliPlan, Field, FieldKind, Form, Plan, RunKind, body_as, check_served, check_workers,
+    CliPlan, Common, Field, FieldKind, Form, Plan, RunKind, body_as, check_served, check_workers,
 };
-use super::{JsonlLog, Progress, RunError, first_choice, read_input, write_json};
+use super::progress::{
+    JsonlLog, Progress, RunError, first_choice, parse_json_array, read_input, write_json,
+};
 use crate::cache::{Role, UsageTotals};
 use crate::gateway::{Call, CallError, Gateway, Sample};
 use crate::upstream::{Endpoint, RetryPolicy, UpstreamError};
@@ -312,7 +313,7 @@ pub struct Row {
 
 /// Parse `MSQA_Dataset.json` (a JSON array); problems name the file and record.
 pub fn parse_dataset(file: &str, text: &str) -> Result<Vec<Row>, RunError> {
-    let values = super::parse_json_array(file, text, "MSQA rows")?;
+    let values = parse_json_array(file, text, "MSQA rows")?;
     rows_from_values(file, values)
 }
 

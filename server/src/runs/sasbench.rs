@@ -56,7 +56,7 @@ use sha2::{Digest, Sha256};
 use super::kind::{
     CliPlan, Field, FieldKind, Form, Plan, RunKind, body_as, check_served, check_workers,
 };
-use super::{Progress, RunError, first_choice};
+use super::progress::{Progress, RunError, first_choice};
 use crate::cache::{Role, UsageTotals};
 use crate::gateway::{Call, CallError, Gateway, Sample};
 use crate::upstream::{Endpoint, RetryPolicy, UpstreamError};

@@ -6,7 +6,7 @@ use clap::Args;
 use metrics_core::Report;
 use metrics_core::asap_aes::{self, Variant};
 
-use super::{ScoreError, load, open};
+use super::files::{ScoreError, load, open};
 
 #[derive(Args)]
 pub struct AsapAesArgs {
@@ -46,7 +46,7 @@ pub fn report(args: AsapAesArgs) -> Result<Report, ScoreError> {
     ))
 }
 
-pub const COMMAND: super::Command<AsapAesArgs> = super::Command {
+pub const COMMAND: super::command::Command<AsapAesArgs> = super::command::Command {
     key: "asap-aes",
     about: "ASAP-AES essay scoring: QWK per essay set, Kaggle's Fisher-z mean (mean_qwk_fisher), mean_qwk",
     run: report,

@@ -13,7 +13,7 @@ use clap::Args;
 use metrics_core::Report;
 use metrics_core::eotgc;
 
-use super::{ScoreError, open};
+use super::files::{ScoreError, open};
 
 #[derive(Args)]
 pub struct EotgcArgs {
@@ -92,7 +92,7 @@ pub fn report(args: EotgcArgs) -> Result<Report, ScoreError> {
     Ok(report)
 }
 
-pub const COMMAND: super::Command<EotgcArgs> = super::Command {
+pub const COMMAND: super::command::Command<EotgcArgs> = super::command::Command {
     key: "eotgc",
     about: "NLPCC 2025 EOTGC Track 1 (ACC_A, Pearson, Score), Track 2 and the total",
     run: report,

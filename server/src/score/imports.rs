@@ -7,7 +7,7 @@ use clap::Args;
 use metrics_core::Report;
 use metrics_core::imports::{NamedBytes, evalscope, inspect, lm_eval};
 
-use super::{LoadedFile, ScoreError, load};
+use super::files::{LoadedFile, ScoreError, load};
 
 #[derive(Args)]
 pub struct LmEvalArgs {
@@ -71,19 +71,19 @@ pub fn evalscope_report(args: EvalScopeArgs) -> Result<Report, ScoreError> {
     Ok(evalscope::score(&named(&files), args.samples)?)
 }
 
-pub const LM_EVAL: super::Command<LmEvalArgs> = super::Command {
+pub const LM_EVAL: super::command::Command<LmEvalArgs> = super::command::Command {
     key: "lm-eval",
     about: "lm-evaluation-harness output: per-task and group metrics as the results JSON has them, recomputed from the samples JSONL",
     run: lm_eval_report,
 };
 
-pub const INSPECT: super::Command<InspectArgs> = super::Command {
+pub const INSPECT: super::command::Command<InspectArgs> = super::command::Command {
     key: "inspect",
     about: "An Inspect AI log (.eval or .json): each scorer's metrics as logged, recomputed from the per-sample scores",
     run: inspect_report,
 };
 
-pub const EVALSCOPE: super::Command<EvalScopeArgs> = super::Command {
+pub const EVALSCOPE: super::command::Command<EvalScopeArgs> = super::command::Command {
     key: "evalscope",
     about: "EvalScope output: per-subset scores of the report JSON, recomputed from the reviews JSONL",
     run: evalscope_report,

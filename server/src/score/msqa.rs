@@ -13,7 +13,7 @@ use clap::{Args, ValueEnum};
 use metrics_core::Report;
 use metrics_core::msqa::{self, paper};
 
-use super::{ScoreError, load, open};
+use super::files::{ScoreError, load, open};
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum MsqaVariant {
@@ -101,7 +101,7 @@ pub fn report(args: MsqaArgs) -> Result<Report, ScoreError> {
     Ok(paper::score_paper(inputs, &name, &items, &options))
 }
 
-pub const COMMAND: super::Command<MsqaArgs> = super::Command {
+pub const COMMAND: super::command::Command<MsqaArgs> = super::command::Command {
     key: "msqa",
     about: "MSQA_Short: accuracy, answer coverage, completion tokens from an evaluation.json",
     run: report,

@@ -6,7 +6,7 @@ use clap::Args;
 use metrics_core::Report;
 use metrics_core::pairs::{PairsOptions, parse_pairs_with, score_pairs};
 
-use super::{ScoreError, open};
+use super::files::{ScoreError, open};
 
 #[derive(Args)]
 pub struct PairsArgs {
@@ -30,7 +30,7 @@ pub fn report(args: PairsArgs) -> Result<Report, ScoreError> {
     ))
 }
 
-pub const COMMAND: super::Command<PairsArgs> = super::Command {
+pub const COMMAND: super::command::Command<PairsArgs> = super::command::Command {
     key: "pairs",
     about: "A generic gold/pred JSONL or CSV file: qwk, pearson, spearman, kendall_tau_b, accuracy",
     run: report,

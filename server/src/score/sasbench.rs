@@ -15,7 +15,7 @@ use clap::Args;
 use metrics_core::sasbench::{self, Taxonomy, Variant, format, subset_name};
 use metrics_core::{InputError, Report};
 
-use super::{OpenedFile, ScoreError, load, open};
+use super::files::{OpenedFile, ScoreError, load, open};
 
 #[derive(Args)]
 pub struct SasbenchArgs {
@@ -151,7 +151,7 @@ enum Inputs {
     },
 }
 
-pub const COMMAND: super::Command<SasbenchArgs> = super::Command {
+pub const COMMAND: super::command::Command<SasbenchArgs> = super::command::Command {
     key: "sasbench",
     about: "SAS-Bench: QWK, CCS, ECS per prediction file",
     run: report,

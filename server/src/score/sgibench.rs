@@ -8,7 +8,7 @@ use clap::Args;
 use metrics_core::sgibench::{deep_research, dry, idea, reasoning, sgi_score, wet};
 use metrics_core::{InputError, Report};
 
-use super::{LoadedFile, ScoreError, load, open};
+use super::files::{LoadedFile, ScoreError, load, open};
 
 #[derive(Args)]
 pub struct WetArgs {
@@ -219,32 +219,32 @@ pub fn report_sgi_score(args: SgiScoreArgs) -> Result<Report, ScoreError> {
     Ok(sgi_score::score_task_logs(&names, logs, inputs)?)
 }
 
-pub const WET: super::Command<WetArgs> = super::Command {
+pub const WET: super::command::Command<WetArgs> = super::command::Command {
     key: "sgi-wet",
     about: "SGI-Bench wet experiment: action similarity, parameter accuracy, final",
     run: report_wet,
 };
-pub const DRY: super::Command<DryArgs> = super::Command {
+pub const DRY: super::command::Command<DryArgs> = super::command::Command {
     key: "sgi-dry",
     about: "SGI-Bench dry experiment: PassAll@5/3/1, AET, SER",
     run: report_dry,
 };
-pub const DEEP_RESEARCH: super::Command<DeepResearchArgs> = super::Command {
+pub const DEEP_RESEARCH: super::command::Command<DeepResearchArgs> = super::command::Command {
     key: "sgi-deep-research",
     about: "SGI-Bench deep research: exact match, step-level accuracy",
     run: report_deep_research,
 };
-pub const IDEA: super::Command<IdeaArgs> = super::Command {
+pub const IDEA: super::command::Command<IdeaArgs> = super::command::Command {
     key: "sgi-idea",
     about: "SGI-Bench idea generation: effectiveness, novelty, detailedness, feasibility, final",
     run: report_idea,
 };
-pub const REASONING: super::Command<ReasoningArgs> = super::Command {
+pub const REASONING: super::command::Command<ReasoningArgs> = super::command::Command {
     key: "sgi-reasoning",
     about: "SGI-Bench experimental reasoning: multiple-choice accuracy (MCA), reasoning validity (RV)",
     run: report_reasoning,
 };
-pub const SGI_SCORE: super::Command<SgiScoreArgs> = super::Command {
+pub const SGI_SCORE: super::command::Command<SgiScoreArgs> = super::command::Command {
     key: "sgi-score",
     about: "SGI-Bench SGI-Score: the five task headlines (rounded as sgi_score.py) and their mean",
     run: report_sgi_score,

@@ -27,8 +27,8 @@
 //! `synchronous_commit` on), so an acknowledged submission survives `kill -9`.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
 
+pub mod backend;
 pub mod postgres;
 pub mod sqlite;
 
@@ -87,7 +87,7 @@ pub struct BoardRow {
     /// open board.
     pub competition: Option<String>,
     /// The description's sanitised HTML, rendered when it was written
-    /// (`leaderboard::html::description_html`); `None` for boards written before it was stored.
+    /// (`leaderboard::markup::description_html`); `None` for boards written before it was stored.
     pub description_html: Option<String>,
 }
 
@@ -546,22 +546,6 @@ pub trait Store: Send + Sync {
     async fn delete_share(&self, id: &str) -> Result<bool, StoreError>;
     /// Delete every share that expired at or before `now_ms`; how many.
     async fn purge_shares(&self, now_ms: i64) -> Result<u64, StoreError>;
-}
-
-/// A store chosen by `--db`: a `postgres://` or `postgresql://` URL, else a SQLite file path.
-pub async fn open(db: &str) -> Result<Arc<dyn Store>, StoreError> {
-    if is_postgres_url(db) {
-        Ok(Arc::new(postgres::PgStore::connect(db).await?))
-    } else {
-        Ok(Arc::new(sqlite::SqliteStore::open(std::path::Path::new(
-            db,
-        ))?))
-    }
-}
-
-/// Whether `--db` names a PostgreSQL database.
-pub fn is_postgres_url(db: &str) -> bool {
-    db.starts_with("postgres://") || db.starts_with("postgresql://")
 }
 
 /// Blobs sorted by hash and deduplicated (a fixed lock order for concurrent writers).

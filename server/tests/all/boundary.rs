@@ -18,9 +18,10 @@ use axum::routing::post;
 use serde_json::{Value, json};
 use server::config::Config;
 use server::gateway::Gateway;
+use server::guard::MAX_REQUEST_BYTES;
 use server::guard::{ApiToken, DEFAULT_BODY_TIMEOUT, Guard};
-use server::http::{AppState, MAX_REQUEST_BYTES, app};
-use server::runs::Llm;
+use server::http::{AppState, app};
+use server::runs::engine::Llm;
 use tower::ServiceExt;
 
 use crate::mock_upstream::MockUpstream;

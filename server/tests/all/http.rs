@@ -156,7 +156,7 @@ async fn board_page_csp_hashes_only_the_apps_own_scripts() {
     let page = format!(
         "<!doctype html><head>{}<style>{}</style></head><body><script>evil()</script>\
          <style>body{{display:none}}</style></body>",
-        server::http::APP_ASSETS_MARKER,
+        server::leaderboard::html::APP_ASSETS_MARKER,
         server::leaderboard::html::STYLE
     );
     let more = axum::Router::new().route(

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use server::config::Config;
 use server::gateway::Gateway;
 use server::http::{AppState, app};
-use server::runs::Llm;
+use server::runs::engine::Llm;
 use tower::ServiceExt;
 
 use crate::mock_upstream::{Fail, MockUpstream};
@@ -202,7 +202,7 @@ async fn same_request_is_answered_from_the_cache() {
     assert_eq!(mock.calls(), 4);
     // Tokens counted to a run (one this server stores), split by role, with cost from the
     // configured prices.
-    let id = server::runs::new_run_id();
+    let id = server::runs::progress::new_run_id();
     state
         .llm
         .as_ref()
@@ -404,7 +404,7 @@ async fn streams_pass_through_embeddings_work_and_client_auth_is_not_forwarded()
 async fn oversized_bodies_are_refused_and_no_config_lists_no_model() {
     let mock = MockUpstream::start(Default::default());
     let (state, _) = state_with(&mock, "proxy-limit", "");
-    let big = "x".repeat(server::http::MAX_REQUEST_BYTES + 10);
+    let big = "x".repeat(server::guard::MAX_REQUEST_BYTES + 10);
     let (status, _, _) = send(
         &state,
         "POST",

@@ -263,14 +263,15 @@ async fn eotgc_tracks_write_submission_files() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn judge_calls_are_counted_apart_from_model_calls() {
     use server::cache::Role;
-    use server::runs::{Progress, judge};
+    use server::runs::judge;
+    use server::runs::progress::Progress;
     let mock = MockUpstream::start(Default::default());
     *mock.state.default_reply.lock().unwrap() = Some(
         json!({"content": "[{'step': 1, 'judge': 'correct'},]", "reasoning_content": null, "finish_reason": "stop", "completion_tokens": 7}),
     );
     let (state, dir) = state_with(&mock, "runs-judge", "");
     let llm = state.llm.clone().unwrap();
-    let progress = Progress::new("j1".into(), "sgi", "judge-model", dir.join("j1"));
+    let progress = Progress::new("j1".into(), "sgi", &[], "judge-model", dir.join("j1"));
     for _ in 0..2 {
         let reply = judge::ask_judge(
             &llm.gateway,

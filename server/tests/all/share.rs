@@ -45,7 +45,7 @@ impl Fixture {
             llm: None,
             guard: Default::default(),
         };
-        let store = server::store::open(db).await.unwrap();
+        let store = server::store::backend::open(db).await.unwrap();
         Fixture {
             state,
             store,

@@ -13,12 +13,12 @@
 
 use serde_json::{Map, Value};
 
+use crate::benchmark::{Benchmark, OFFICIAL_AND_CORRECTED, Paired, VariantInfo};
 use crate::compare::{CompareError, align_ids};
 use crate::detect::{Confidence, Detected, Role, RoleInfo, Shape, Sniff};
 use crate::drill::{self, Fields, SampleRow, StepComparison, number_of, text_of};
-use crate::registry::{Benchmark, OFFICIAL_AND_CORRECTED, Paired, VariantInfo};
 use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile, input, required, the_one};
-use crate::table::{Column, OVERALL, Row, Table, cell, scalar};
+use crate::table::{Column, OVERALL, Row, Table, TableStyle, cell, scalar};
 use metrics_core::InputError;
 use metrics_core::Report;
 use metrics_core::asap_aes::{self, Essay, NamedBytes};
@@ -163,7 +163,7 @@ impl Benchmark for AsapAes {
     }
 
     fn table(&self, report: &Report) -> Table {
-        paper_table(report)
+        paper_table(report, &self.table_style())
     }
 
     fn sample_row(&self, index: usize, s: &Map<String, Value>) -> SampleRow {
@@ -250,7 +250,7 @@ impl Benchmark for AsapAes {
 
 /// The papers' layout: one row of QWK, a column per essay set present, then the Fisher-z mean
 /// and the plain mean; 3 decimals.
-fn paper_table(report: &Report) -> Table {
+fn paper_table(report: &Report, style: &TableStyle) -> Table {
     let t = (1.0, 3);
     let mut columns: Vec<Column> = report
         .subsets
@@ -264,7 +264,7 @@ fn paper_table(report: &Report) -> Table {
     let mut cells: Vec<_> = report
         .subsets
         .iter()
-        .map(|s| cell(report, &s.name, "qwk", scalar(&s.metrics, "qwk"), t))
+        .map(|s| cell(report, style, &s.name, "qwk", scalar(&s.metrics, "qwk"), t))
         .collect();
     for (key, label) in [("mean_qwk_fisher", "Mean (Fisher z)"), ("mean_qwk", "Mean")] {
         columns.push(Column {
@@ -273,7 +273,7 @@ fn paper_table(report: &Report) -> Table {
             n: Some(report.overall.n),
         });
         let v = scalar(&report.overall.metrics, key);
-        cells.push(cell(report, OVERALL, key, v, t));
+        cells.push(cell(report, style, OVERALL, key, v, t));
     }
     Table {
         benchmark: report.benchmark.clone(),

@@ -17,12 +17,12 @@
 
 use serde_json::{Map, Value};
 
+use crate::benchmark::{Benchmark, Paired};
 use crate::charts::{Chart, LevelDistribution};
 use crate::class::{ClassRow, ClassView, comment_flag, eotgc_levels};
 use crate::compare::{CompareError, align_ids};
 use crate::detect::{Detected, Role, RoleInfo, Shape, Sniff};
 use crate::drill::{self, Fields, SampleRow, StepComparison, number_of, string_fields, text_of};
-use crate::registry::{Benchmark, Paired};
 use crate::session::{
     Job, Outcome, PlanFile, Scored, Variant, WorkFile, file, input, required, the_one,
 };

@@ -16,10 +16,10 @@ use serde_json::{Map, Value};
 use super::imports::{
     MeanPaired, first_score, inputs, intern, named, score_row, short, stem, strata_of,
 };
+use crate::benchmark::{Benchmark, Paired};
 use crate::compare::{CompareError, align_ids};
 use crate::detect::{Detected, Role, RoleInfo, Shape, Sniff, base_name};
 use crate::drill::{self, Fields, SampleRow, StepComparison, text_of};
-use crate::registry::{Benchmark, Paired};
 use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile};
 use metrics_core::InputError;
 use metrics_core::imports::evalscope::{self, Run};

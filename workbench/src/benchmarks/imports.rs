@@ -16,8 +16,8 @@ use serde_json::{Map, Value};
 use metrics_core::imports::NamedBytes;
 use metrics_core::{InputError, InputFile};
 
+use crate::benchmark::Paired;
 use crate::drill::{self, SampleRow, text_of};
-use crate::registry::Paired;
 use crate::session::{Job, WorkFile, input};
 
 /// A file's base name without `.jsonl` / `.json`.

@@ -15,10 +15,10 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use super::imports::{MeanPaired, inputs, intern, named, score_row, short};
+use crate::benchmark::{Benchmark, Paired};
 use crate::compare::{CompareError, align_ids};
 use crate::detect::{Confidence, Detected, Role, RoleInfo, Shape, Sniff};
 use crate::drill::{self, Fields, SampleRow, StepComparison, text_of};
-use crate::registry::{Benchmark, Paired};
 use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile};
 use metrics_core::InputError;
 use metrics_core::imports::inspect::{self, Log, Reduced};

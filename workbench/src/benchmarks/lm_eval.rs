@@ -14,10 +14,10 @@
 use serde_json::{Map, Value};
 
 use super::imports::{MeanPaired, first_score, inputs, intern, named, score_row, strata_of};
+use crate::benchmark::{Benchmark, Paired};
 use crate::compare::{CompareError, align_ids};
 use crate::detect::{Detected, Role, RoleInfo, Sniff};
 use crate::drill::{self, Fields, SampleRow, StepComparison, text_of};
-use crate::registry::{Benchmark, Paired};
 use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile};
 use metrics_core::InputError;
 use metrics_core::imports::lm_eval::{self, Run};

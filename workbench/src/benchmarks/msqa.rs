@@ -11,10 +11,10 @@
 
 use serde_json::{Map, Value};
 
+use crate::benchmark::{Benchmark, Paired, VariantInfo};
 use crate::compare::{CompareError, align_ids, pick};
 use crate::detect::{Detected, Role, RoleInfo, Sniff};
 use crate::drill::{self, Fields, SampleRow, StepComparison, object_at_line, text_of};
-use crate::registry::{Benchmark, Paired, VariantInfo};
 use crate::session::{
     Job, Outcome, PlanFile, Scored, Variant, WorkFile, file, input, prediction_source,
 };

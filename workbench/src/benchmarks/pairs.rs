@@ -9,12 +9,12 @@
 
 use serde_json::{Map, Value};
 
+use crate::benchmark::{Benchmark, Paired, Prepare};
 use crate::compare::CompareError;
 use crate::detect::{Confidence, Detected, Role, RoleInfo, Shape, Sniff};
 use crate::drill::{
     self, Fields, SampleRow, StepComparison, display_number, line_of, number_of, text_of,
 };
-use crate::registry::{Benchmark, Paired, Prepare};
 use crate::session::{
     Job, Outcome, PlanFile, Prepared, Scored, Variant, WorkFile, file, input, prediction_source,
     required,

@@ -17,6 +17,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::benchmark::{Benchmark, OFFICIAL_AND_CORRECTED, Paired, VariantInfo};
 use crate::charts::{Chart, EcsErrors, TierErrors};
 use crate::compare::{CompareError, align_ids, pick};
 use crate::detect::{Confidence, Detected, Role, RoleInfo, Shape, Sniff};
@@ -24,7 +25,6 @@ use crate::drill::{
     self, Fields, SampleRow, StepComparison, display_number, names, number_of, object_at_line,
     step_errors, step_score, string_fields, text_of,
 };
-use crate::registry::{Benchmark, OFFICIAL_AND_CORRECTED, Paired, VariantInfo};
 use crate::session::{
     Job, Outcome, PlanFile, Scored, Variant, WorkFile, file, input, the_one, with_role,
 };
@@ -409,7 +409,7 @@ impl Benchmark for SasBench {
     }
 
     fn table(&self, report: &Report) -> Table {
-        paper_table(report)
+        paper_table(report, &self.table_style())
     }
 
     fn table_style(&self) -> TableStyle {
@@ -537,7 +537,7 @@ impl Benchmark for SasBench {
     }
 }
 
-fn paper_table(report: &Report) -> Table {
+fn paper_table(report: &Report, style: &TableStyle) -> Table {
     let (scale, decimals) = (100.0, 2);
     let id = |name: &str| name.split('_').next().unwrap_or(name).to_string();
     let mut subsets: Vec<&metrics_core::report::Subset> = Vec::new();
@@ -570,11 +570,11 @@ fn paper_table(report: &Report) -> Table {
                 .iter()
                 .map(|s| {
                     let v = scalar(&s.metrics, metric);
-                    cell(report, &s.name, metric, v, (scale, decimals))
+                    cell(report, style, &s.name, metric, v, (scale, decimals))
                 })
                 .collect();
             let v = scalar(&report.overall.metrics, metric);
-            cells.push(cell(report, OVERALL, metric, v, (scale, decimals)));
+            cells.push(cell(report, style, OVERALL, metric, v, (scale, decimals)));
             Row {
                 key: metric.into(),
                 label: metric.to_ascii_uppercase(),

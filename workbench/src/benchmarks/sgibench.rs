@@ -14,9 +14,9 @@
 
 use serde_json::{Map, Value};
 
+use crate::benchmark::Benchmark;
 use crate::detect::{Detected, Role, RoleInfo, Shape, Sniff};
 use crate::drill::{self, Fields, SampleRow, StepComparison, string_fields, text_of};
-use crate::registry::Benchmark;
 use crate::session::{
     Job, Outcome, PlanFile, Scored, Variant, WorkFile, file, prediction_source, required,
 };

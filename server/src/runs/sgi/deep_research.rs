@@ -10,14 +10,14 @@ use clap::{Args, FromArgMatches};
 use futures_util::future::BoxFuture;
 use serde_json::{Map, Value, json};
 
-use super::{
+use super::common::{
     JudgeBody, JudgeCommon, JudgeOptions, JudgeSummary, LogInput, ask_all, idx_text, judge_summary,
     mean, raw_reply, str_field,
 };
 use crate::gateway::Gateway;
 use crate::runs::judge;
 use crate::runs::kind::{CliPlan, Field, FieldKind, Form, Plan, RunKind, body_as};
-use crate::runs::{Progress, RunError, write_json};
+use crate::runs::progress::{Progress, RunError, write_json};
 
 /// `scorebench run sgi-deep-research`.
 pub struct DeepResearch;

@@ -38,10 +38,10 @@ use futures_util::future::BoxFuture;
 use metrics_core::python::{py_repr_str, strip};
 use serde_json::{Map, Value, json};
 
-use super::{idx_text, out_paths, parse_log};
+use super::common::{idx_text, out_paths, parse_log};
 use crate::gateway::Gateway;
 use crate::runs::kind::{CliPlan, Plan, RunKind};
-use crate::runs::{JsonlLog, Progress, RunError, read_input, write_json};
+use crate::runs::progress::{JsonlLog, Progress, RunError, read_input, write_json};
 use crate::sandbox::{Job, Limits, Outcome, Sandbox, SandboxConfig};
 
 /// `scorebench run sgi-dry-exec`.

@@ -14,13 +14,13 @@ use futures_util::future::BoxFuture;
 use metrics_core::sgibench::{idea, idea_parse};
 use serde_json::{Map, Value, json};
 
-use super::{LogInput, idx_text, raw_reply};
+use super::common::{LogInput, idx_text, raw_reply};
 use crate::gateway::Gateway;
 use crate::runs::judge::{self, JudgeReply};
 use crate::runs::kind::{
     CliPlan, Field, FieldKind, Form, Plan, RunKind, body_as, check_served, check_workers,
 };
-use crate::runs::{Progress, RunError, write_json};
+use crate::runs::progress::{Progress, RunError, write_json};
 
 /// `scorebench run sgi-idea`.
 pub struct Idea;

@@ -1,0 +1,247 @@
+//! The leaderboard operations, without HTTP types: create, submit, show, edit, hide, restore,
+//! withdraw, delete, import, audit. `api.rs` adapts them to axum; the CLI calls the API.
+//!
+//! One `impl Boards` per concern: [`boards`] (create, edit, import, audit), [`entries`]
+//! (submit, view, act on entries), [`show`] (the ranked board and its bootstrap), [`teams`]
+//! (competitions: teams, phases, submissions, the queue's jobs).
+
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::leaderboard::dates::now_ms;
+use crate::leaderboard::error::{LbError, internal};
+use crate::leaderboard::input::Actor;
+use crate::leaderboard::limits::{HOUR_MS, Recent, SubmitLimits};
+use crate::leaderboard::scoring::{self};
+use crate::leaderboard::token;
+use crate::store::{AuditRow, Blob, BoardRow, EntryRow, FileRef, Store};
+use tokio::sync::OwnedSemaphorePermit;
+use workbench::detect::Role;
+use workbench::session::WorkFile;
+
+mod boards;
+mod entries;
+mod show;
+mod teams;
+
+/// A stored report as JSON, its `samples` left out unless asked for: skipped while parsing, so
+/// an entry page never builds a value per sample (a large entry's samples are most of its
+/// report).
+fn stored_report(text: &str, samples: bool) -> Result<Value, serde_json::Error> {
+    if samples {
+        return serde_json::from_str(text);
+    }
+    struct WithoutSamples(serde_json::Map<String, Value>);
+    impl<'de> Deserialize<'de> for WithoutSamples {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct Visitor;
+            impl<'de> serde::de::Visitor<'de> for Visitor {
+                type Value = WithoutSamples;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("a report object")
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> Result<WithoutSamples, A::Error> {
+                    let mut out = serde_json::Map::new();
+                    while let Some(key) = map.next_key::<String>()? {
+                        if key == "samples" {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                        } else {
+                            let value = map.next_value::<Value>()?;
+                            out.insert(key, value);
+                        }
+                    }
+                    Ok(WithoutSamples(out))
+                }
+            }
+            d.deserialize_map(Visitor)
+        }
+    }
+    serde_json::from_str::<WithoutSamples>(text).map(|r| Value::Object(r.0))
+}
+
+/// Intervals computed and stored together by the background bootstrap.
+pub const BOOTSTRAP_BATCH: usize = 128;
+
+/// The scorer that made the numbers.
+pub fn scorer() -> Value {
+    json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "commit": option_env!("SCOREBENCH_GIT_COMMIT").unwrap_or("unknown"),
+    })
+}
+
+/// The leaderboards of one server process.
+pub struct Boards {
+    pub store: Arc<dyn Store>,
+    /// Anonymous submission and board size limits.
+    pub limits: SubmitLimits,
+    /// Wakes this process's queue workers when a submission arrives.
+    pub queue_notify: Arc<tokio::sync::Notify>,
+    /// One background bootstrap at a time per process (the cores are shared with requests).
+    bootstrap_lock: Arc<tokio::sync::Mutex<()>>,
+    /// Scoring work running at once in this process (submissions, queue jobs, bootstrap
+    /// batches): a scored entry holds its records and samples, so this bounds the memory the
+    /// body budget cannot see.
+    scoring: Arc<tokio::sync::Semaphore>,
+    /// Anonymous submissions scored and refused, per board and client.
+    refused: Recent,
+    /// Boards created, per client.
+    created: Recent,
+}
+
+fn interval_key(board: &BoardRow) -> String {
+    format!(
+        "{}|{}|{}|{}",
+        board.primary_metric,
+        board.variant,
+        scoring::BOOTSTRAP_SEED,
+        scoring::BOOTSTRAP_RESAMPLES
+    )
+}
+
+fn audit(actor: &str, action: &str, entry: Option<i64>, detail: Value) -> AuditRow {
+    AuditRow {
+        at_ms: now_ms(),
+        actor: actor.into(),
+        action: action.into(),
+        entry,
+        detail,
+    }
+}
+
+fn random_seed() -> Result<u64, LbError> {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).map_err(internal)?;
+    Ok(u64::from_le_bytes(bytes))
+}
+
+impl Boards {
+    pub fn new(store: Arc<dyn Store>, limits: SubmitLimits) -> Self {
+        Self {
+            store,
+            limits,
+            queue_notify: Arc::new(tokio::sync::Notify::new()),
+            bootstrap_lock: Arc::new(tokio::sync::Mutex::new(())),
+            scoring: Arc::new(tokio::sync::Semaphore::new(limits.scoring_jobs.max(1))),
+            refused: Recent::default(),
+            created: Recent::default(),
+        }
+    }
+
+    /// A turn at scoring ([`Boards::scoring`]), to move into the blocking work.
+    async fn scoring_slot(&self) -> Result<OwnedSemaphorePermit, tokio::sync::AcquireError> {
+        self.scoring.clone().acquire_owned().await
+    }
+
+    pub async fn board(&self, slug: &str) -> Result<BoardRow, LbError> {
+        self.store
+            .board(slug)
+            .await?
+            .ok_or_else(|| LbError::NotFound(format!("no leaderboard `{slug}`")))
+    }
+
+    /// The board when `token` is its owner token, else 403.
+    async fn owned(&self, slug: &str, token: Option<&str>) -> Result<BoardRow, LbError> {
+        let board = self.board(slug).await?;
+        match token {
+            Some(t) if token::matches(t, &board.owner_token_sha256) => Ok(board),
+            Some(_) => Err(LbError::Forbidden(format!(
+                "this token is not the owner token of `{slug}`"
+            ))),
+            None => Err(LbError::Forbidden(format!(
+                "the owner token of `{slug}` is required (Authorization: Bearer …)"
+            ))),
+        }
+    }
+
+    /// Create a board; returns (slug, owner token).
+    /// The anonymous limits of the client with stored key `client` (`Client::key`) now, and the
+    /// board's bytes cap.
+    fn anonymous_limits(&self, client: String) -> crate::store::Limits {
+        crate::store::Limits {
+            quota: None,
+            anonymous: Some(crate::store::Anonymous {
+                client,
+                per_client: self.limits.per_client_hour,
+                per_board: self.limits.per_board_hour,
+                since_ms: now_ms() - HOUR_MS,
+            }),
+            max_board_bytes: Some(self.limits.max_board_bytes),
+        }
+    }
+
+    async fn gold_files(&self, board: &BoardRow) -> Result<Vec<WorkFile>, LbError> {
+        let mut out = Vec::new();
+        for f in &board.gold {
+            let bytes = self.blob(&f.sha256).await?;
+            let role = Role::from_key(&f.role).unwrap_or(Role::UNKNOWN);
+            out.push(WorkFile::with_role(f.name.clone(), bytes, role));
+        }
+        Ok(out)
+    }
+
+    async fn blob(&self, sha256: &str) -> Result<Vec<u8>, LbError> {
+        self.store
+            .blob(sha256)
+            .await?
+            .ok_or_else(|| LbError::Internal(format!("blob {sha256} is missing")))
+    }
+
+    async fn entry_files(&self, e: &EntryRow) -> Result<Vec<WorkFile>, LbError> {
+        let mut out = Vec::new();
+        for f in &e.files {
+            let bytes = self.blob(&f.sha256).await?;
+            let role = Role::from_key(&f.role).unwrap_or(Role::UNKNOWN);
+            out.push(WorkFile::with_role(f.name.clone(), bytes, role));
+        }
+        Ok(out)
+    }
+}
+
+fn who(board: &BoardRow, e: &EntryRow, token: Option<&str>) -> Result<Actor, LbError> {
+    let Some(t) = token else {
+        return Err(LbError::Forbidden(
+            "a token is required (Authorization: Bearer …)".into(),
+        ));
+    };
+    if token::matches(t, &board.owner_token_sha256) {
+        return Ok(Actor::Owner);
+    }
+    if e.entry_token_sha256
+        .as_deref()
+        .is_some_and(|h| token::matches(t, h))
+    {
+        return Ok(Actor::Entry);
+    }
+    Err(LbError::Forbidden(format!(
+        "this token is neither the owner token of `{}` nor the token of entry {}",
+        board.slug, e.id
+    )))
+}
+
+/// File references and blobs of work files.
+fn stored_files(files: &[WorkFile]) -> (Vec<FileRef>, Vec<Blob>) {
+    files
+        .iter()
+        .map(|f| {
+            let sha256 = f.input_file().sha256;
+            (
+                FileRef {
+                    name: f.name.clone(),
+                    role: f.role.key().into(),
+                    sha256: sha256.clone(),
+                    size_bytes: f.bytes.len() as u64,
+                },
+                Blob {
+                    sha256,
+                    bytes: f.bytes.to_vec(),
+                },
+            )
+        })
+        .unzip()
+}

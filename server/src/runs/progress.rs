@@ -1,0 +1,443 @@
+//! What a run reports and how it fails: [`RunState`], [`Progress`] (done/total, rate, ETA,
+//! tokens, cost), [`RunError`], and the file helpers every run kind shares. A leaf of `runs`.
+
+use crate::cache::{Role, RunRecord, UsageTotals};
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+use tokio::sync::watch;
+
+/// Where a run is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunState {
+    Running,
+    Paused,
+    Finished,
+    Failed,
+    /// Stopped by `POST /api/v1/runs/{id}/cancel`.
+    Cancelled,
+    /// Its process stopped while it ran (found at start-up); resumable.
+    Interrupted,
+}
+
+impl RunState {
+    /// The name the store and the API use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunState::Running => "running",
+            RunState::Paused => "paused",
+            RunState::Finished => "finished",
+            RunState::Failed => "failed",
+            RunState::Cancelled => "cancelled",
+            RunState::Interrupted => "interrupted",
+        }
+    }
+
+    /// The state a stored name means (unknown names read as failed).
+    pub fn parse(name: &str) -> RunState {
+        [
+            RunState::Running,
+            RunState::Paused,
+            RunState::Finished,
+            RunState::Cancelled,
+            RunState::Interrupted,
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == name)
+        .unwrap_or(RunState::Failed)
+    }
+}
+
+/// The live state of one run, shared by its workers, the terminal display and the API.
+#[derive(Debug)]
+pub struct Progress {
+    pub id: String,
+    pub benchmark: String,
+    /// The files of this run a client may download (its kind's).
+    files: &'static [&'static str],
+    pub model: String,
+    pub out_dir: PathBuf,
+    pub total: AtomicU64,
+    pub done: AtomicU64,
+    /// Items reused from an earlier run's files or answered from the cache.
+    pub reused: AtomicU64,
+    /// Items whose request failed every attempt.
+    pub failed: AtomicU64,
+    started: Instant,
+    usage: Mutex<[UsageTotals; 2]>,
+    state: Mutex<RunState>,
+    error: Mutex<Option<String>>,
+    paused: watch::Sender<bool>,
+}
+
+impl Progress {
+    /// A run of `benchmark` whose downloadable files are `files`.
+    pub fn new(
+        id: String,
+        benchmark: &str,
+        files: &'static [&'static str],
+        model: &str,
+        out_dir: PathBuf,
+    ) -> Progress {
+        Progress {
+            id,
+            benchmark: benchmark.to_string(),
+            files,
+            model: model.to_string(),
+            out_dir,
+            total: AtomicU64::new(0),
+            done: AtomicU64::new(0),
+            reused: AtomicU64::new(0),
+            failed: AtomicU64::new(0),
+            started: Instant::now(),
+            usage: Mutex::new([UsageTotals::default(); 2]),
+            state: Mutex::new(RunState::Running),
+            error: Mutex::new(None),
+            paused: watch::channel(false).0,
+        }
+    }
+
+    /// A stored run this process is not executing, as the API shows it: its state, error and
+    /// token totals from the store; counters of items are not stored (0). `files`: its kind's.
+    pub fn from_record(
+        record: &RunRecord,
+        files: &'static [&'static str],
+        usage: &[(Role, UsageTotals)],
+    ) -> Progress {
+        let progress = Progress::new(
+            record.id.clone(),
+            &record.kind,
+            files,
+            &record.model,
+            PathBuf::from(&record.out_dir),
+        );
+        progress.set_state(RunState::parse(&record.state));
+        progress.set_error(record.error.clone());
+        for (role, totals) in usage {
+            progress.add_usage(*role, totals);
+        }
+        progress
+    }
+
+    pub fn add_usage(&self, role: Role, delta: &UsageTotals) {
+        if let Ok(mut u) = self.usage.lock() {
+            u[role as usize].add(delta);
+        }
+    }
+
+    pub fn usage(&self, role: Role) -> UsageTotals {
+        self.usage
+            .lock()
+            .map(|u| u[role as usize])
+            .unwrap_or_default()
+    }
+
+    pub fn state(&self) -> RunState {
+        self.state.lock().map(|s| *s).unwrap_or(RunState::Failed)
+    }
+
+    pub fn set_state(&self, state: RunState) {
+        if let Ok(mut s) = self.state.lock() {
+            *s = state;
+        }
+    }
+
+    /// Move from `from` to `to` atomically; false when the state was not `from`.
+    fn transition(&self, from: &[RunState], to: RunState) -> bool {
+        let Ok(mut state) = self.state.lock() else {
+            return false;
+        };
+        if !from.contains(&state) {
+            return false;
+        }
+        *state = to;
+        true
+    }
+
+    /// End a live run in `state` (failed, cancelled); false when it had already ended.
+    pub fn end(&self, state: RunState) -> bool {
+        let ended = self.transition(&[RunState::Running, RunState::Paused], state);
+        if ended {
+            // Nothing waits for a resume any more.
+            self.paused.send_replace(false);
+        }
+        ended
+    }
+
+    /// Fail a live run with `message`; false when it had already ended.
+    pub fn fail(&self, message: String) -> bool {
+        if !self.end(RunState::Failed) {
+            return false;
+        }
+        if let Ok(mut e) = self.error.lock() {
+            *e = Some(message);
+        }
+        true
+    }
+
+    /// The run's work is done: mark it finished, but not while it is paused (a run paused with
+    /// its last items in flight stays paused until resumed, then finishes). False when it was
+    /// ended meanwhile (cancelled).
+    pub async fn finish(&self) -> bool {
+        loop {
+            self.wait_if_paused().await;
+            match self.state() {
+                RunState::Running => {
+                    if self.transition(&[RunState::Running], RunState::Finished) {
+                        return true;
+                    }
+                }
+                RunState::Paused => {}
+                _ => return false,
+            }
+        }
+    }
+
+    /// Pause: workers finish the item they hold and take no new one.
+    pub fn pause(&self) -> bool {
+        if !self.transition(&[RunState::Running], RunState::Paused) {
+            return false;
+        }
+        self.paused.send_replace(true);
+        true
+    }
+
+    pub fn resume(&self) -> bool {
+        if !self.transition(&[RunState::Paused], RunState::Running) {
+            return false;
+        }
+        self.paused.send_replace(false);
+        true
+    }
+
+    /// The error a failed run ended with.
+    pub fn set_error(&self, message: Option<String>) {
+        if let Ok(mut e) = self.error.lock() {
+            *e = message;
+        }
+    }
+
+    /// Wait while paused.
+    pub async fn wait_if_paused(&self) {
+        let mut rx = self.paused.subscribe();
+        let _ = rx.wait_for(|paused| !paused).await;
+    }
+
+    /// Items done per second since the start, counting only items that needed the model.
+    pub fn rate_per_s(&self) -> f64 {
+        let elapsed = self.started.elapsed().as_secs_f64();
+        let fresh = self
+            .done
+            .load(Ordering::Relaxed)
+            .saturating_sub(self.reused.load(Ordering::Relaxed));
+        if elapsed > 0.0 {
+            fresh as f64 / elapsed
+        } else {
+            0.0
+        }
+    }
+
+    pub fn eta_s(&self) -> Option<f64> {
+        let left = self
+            .total
+            .load(Ordering::Relaxed)
+            .saturating_sub(self.done.load(Ordering::Relaxed));
+        let rate = self.rate_per_s();
+        if left == 0 {
+            Some(0.0)
+        } else if rate > 0.0 {
+            Some(left as f64 / rate)
+        } else {
+            None
+        }
+    }
+
+    /// The files of this run a client may download (its kind's).
+    pub fn files(&self) -> &'static [&'static str] {
+        self.files
+    }
+
+    /// The JSON the API answers for `GET /api/v1/runs/{id}`.
+    pub fn snapshot(&self) -> Value {
+        let usage = |role| serde_json::to_value(self.usage(role)).unwrap_or(Value::Null);
+        let files: Vec<String> = std::fs::read_dir(&self.out_dir)
+            .map(|dir| {
+                let mut names: Vec<String> = dir
+                    .filter_map(|e| e.ok())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|n| self.files().contains(&n.as_str()))
+                    .collect();
+                names.sort();
+                names
+            })
+            .unwrap_or_default();
+        json!({
+            "id": self.id,
+            "benchmark": self.benchmark,
+            "model": self.model,
+            "state": self.state(),
+            "done": self.done.load(Ordering::Relaxed),
+            "total": self.total.load(Ordering::Relaxed),
+            "reused": self.reused.load(Ordering::Relaxed),
+            "failed": self.failed.load(Ordering::Relaxed),
+            "elapsed_s": self.started.elapsed().as_secs_f64(),
+            "rate_per_s": self.rate_per_s(),
+            "eta_s": self.eta_s(),
+            "usage": {"model": usage(Role::Model), "judge": usage(Role::Judge)},
+            "error": self.error.lock().ok().and_then(|e| e.clone()),
+            "files": files,
+        })
+    }
+
+    /// One line for the terminal.
+    pub fn line(&self) -> String {
+        let done = self.done.load(Ordering::Relaxed);
+        let total = self.total.load(Ordering::Relaxed);
+        let model = self.usage(Role::Model);
+        let eta = self
+            .eta_s()
+            .map(|s| format!("{:.0}s", s))
+            .unwrap_or_else(|| "?".into());
+        let cost = model
+            .cost
+            .map(|c| format!(", cost {c:.4}"))
+            .unwrap_or_default();
+        let judge = self.usage(Role::Judge);
+        let judge_part = if judge.upstream_calls + judge.cache_hits > 0 {
+            let cost = judge
+                .cost
+                .map(|c| format!(", cost {c:.4}"))
+                .unwrap_or_default();
+            format!(
+                "; judge: {} calls, {} cache hits, {} tokens in, {} tokens out{cost}",
+                judge.upstream_calls,
+                judge.cache_hits,
+                judge.prompt_tokens,
+                judge.completion_tokens
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            "{}: {done}/{total} ({} reused, {} failed), {:.2}/s, ETA {eta}, {} calls, {} cache hits, {} tokens out{cost}{judge_part}",
+            self.benchmark,
+            self.reused.load(Ordering::Relaxed),
+            self.failed.load(Ordering::Relaxed),
+            self.rate_per_s(),
+            model.upstream_calls,
+            model.cache_hits,
+            model.completion_tokens,
+        )
+    }
+}
+
+/// Why a run stopped (or could not be started, paused, resumed or cancelled).
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("{0}")]
+    Input(String),
+    /// The run is not in a state that allows this.
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{path}: {message}")]
+    Io { path: String, message: String },
+    #[error("{0}")]
+    Internal(String),
+    /// The run finished but the official code would have crashed here (no score file).
+    #[error("{0}")]
+    NoScore(String),
+}
+
+impl RunError {
+    pub fn io(path: &std::path::Path, e: impl std::fmt::Display) -> RunError {
+        RunError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// A fresh run id: 16 hex characters from the clock, the process and a counter.
+pub fn new_run_id() -> String {
+    use sha2::{Digest, Sha256};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let material = format!(
+        "{nanos}-{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    );
+    hex::encode(&Sha256::digest(material.as_bytes())[..8])
+}
+
+/// Append-only JSONL log, flushed per line (what survives a kill).
+pub struct JsonlLog {
+    path: PathBuf,
+    file: Mutex<std::fs::File>,
+}
+
+impl JsonlLog {
+    pub fn create(path: PathBuf) -> Result<JsonlLog, RunError> {
+        let file = std::fs::File::create(&path).map_err(|e| RunError::io(&path, e))?;
+        Ok(JsonlLog {
+            path,
+            file: Mutex::new(file),
+        })
+    }
+
+    pub fn append(&self, value: &impl serde::Serialize) -> Result<(), RunError> {
+        use std::io::Write;
+        let mut line = serde_json::to_string(value).map_err(|e| RunError::io(&self.path, e))?;
+        line.push('\n');
+        let mut file = self
+            .file
+            .lock()
+            .map_err(|_| RunError::Internal("log lock poisoned".into()))?;
+        file.write_all(line.as_bytes())
+            .and_then(|_| file.flush())
+            .map_err(|e| RunError::io(&self.path, e))
+    }
+}
+
+/// A dataset file that must be a JSON array (a UTF-8 BOM is allowed); an error names the file,
+/// the line and `what` the array should hold.
+pub fn parse_json_array(file: &str, text: &str, what: &str) -> Result<Vec<Value>, RunError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    serde_json::from_str(text).map_err(|e| {
+        RunError::Input(format!(
+            "{file}:{}: expected a JSON array of {what}: {e}",
+            e.line()
+        ))
+    })
+}
+
+/// Write a JSON file (pretty, UTF-8 as is), serialised straight into the file.
+pub fn write_json(path: &std::path::Path, value: &impl serde::Serialize) -> Result<(), RunError> {
+    use std::io::Write;
+    let file = std::fs::File::create(path).map_err(|e| RunError::io(path, e))?;
+    let mut out = std::io::BufWriter::new(file);
+    serde_json::to_writer_pretty(&mut out, value).map_err(|e| RunError::io(path, e))?;
+    out.flush().map_err(|e| RunError::io(path, e))
+}
+
+/// A file named on the command line, as text; a failure is bad input (exit 2).
+pub fn read_input(path: &std::path::Path) -> Result<String, RunError> {
+    std::fs::read_to_string(path)
+        .map_err(|e| RunError::Input(format!("{}: cannot read: {e}", path.display())))
+}
+
+/// The message text and finish reason of a chat completion (`choices[0]`).
+pub fn first_choice(reply: &Value) -> Result<(&Value, Option<&str>), String> {
+    let choice = reply["choices"]
+        .get(0)
+        .ok_or_else(|| "the reply has no choices[0]".to_string())?;
+    Ok((&choice["message"], choice["finish_reason"].as_str()))
+}
