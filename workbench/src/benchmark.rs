@@ -73,6 +73,22 @@ pub trait Benchmark: Send + Sync + 'static {
     fn label(&self) -> &'static str;
     /// The headline metrics of its reports, in table order.
     fn metrics(&self) -> &'static [&'static str];
+    /// Metrics some of its reports add to the headline ones, which a board may show and rank
+    /// by (EOTGC's `track2` and `total` when a submission carries its Track 2 numbers).
+    fn more_metrics(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// Other names of its metrics in published results tables (`track1` → EOTGC's `score`),
+    /// for importing them: (other name, metric).
+    fn metric_aliases(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+    /// Metrics a reported entry's numbers imply, computed by the benchmark's own rule from the
+    /// numbers it has (`get`): EOTGC's `total` from `score` and `track2`. The caller keeps a
+    /// number the entry reports itself.
+    fn derived_metrics(&self, _get: &dyn Fn(&str) -> Option<f64>) -> Vec<(&'static str, f64)> {
+        Vec::new()
+    }
     /// The metric a leaderboard ranks by unless its owner names another: the benchmark's own
     /// ranking metric (EOTGC's official `score`), by default the first of [`Self::metrics`].
     fn primary_metric(&self) -> &'static str {

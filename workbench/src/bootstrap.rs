@@ -1,6 +1,25 @@
 //! The paired bootstrap of two models' scored jobs, run in chunks so the page shows progress:
 //! the benchmark's paired resampling unit ([`crate::benchmark::Paired`]) drawn with the seeded
 //! PRNG, percentile intervals of each model's metrics and of their difference.
+//!
+//! Paired bootstrap (Efron & Tibshirani 1993, ch. 13; the percentile interval):
+//! ```text
+//! align     records of model A and model B on their id (SAS-Bench: file + id; EOTGC, MSQA: id;
+//!           pairs: line position, same gold required); unmatched records are left out
+//! observed  Δ = metric(A) − metric(B) on the aligned records
+//! repeat R times (R ≥ 1,000):
+//!           draw n record indices uniformly with replacement (SAS-Bench: within each file, so
+//!           every file keeps its size — the overall value is the mean over files)
+//!           Δ*_r = metric(A on the draw) − metric(B on the same draw)
+//! interval  [P2.5, P97.5] of the Δ*_r that are defined, numpy.percentile's linear rule
+//! ```
+//! A resample on which a metric is undefined for either model (a constant draw for Pearson) is
+//! left out of that metric's percentiles; `resamples_defined` says how many remained.
+//!
+//! Randomness: xoshiro256** seeded through splitmix64 (Blackman & Vigna, reference C code at
+//! prng.di.unimi.it), indices by Lemire's unbiased multiply-shift rejection. The same seed gives
+//! the same intervals on every platform. The work is chunked: [`Bootstrap::step`] does a few
+//! resamples and returns [`Progress`], so the page can yield between chunks.
 
 use serde::Serialize;
 

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize, Serializer};
 
 use serde_json::Value;
 
-/// How many leading bytes [`detect`] needs (more are ignored).
+/// How many leading bytes [`crate::registry::detect`] needs (more are ignored).
 pub const DETECT_HEAD_BYTES: usize = 64 * 1024;
 
 /// What a role is: a stable key (kebab-case), a label for the role dropdown, and whether the file

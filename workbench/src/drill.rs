@@ -10,7 +10,7 @@
 //! filter         subset = , error type ∈ , disagreement ≥ , every query word in the row text
 //!                (case-insensitive)
 //! ```
-//! Rows come from the job's samples ([`Samples`]: the report's, or built one at a time from the
+//! Rows come from the job's samples ([`crate::samples::Samples`]: the report's, or built one at a time from the
 //! scored records); the detail is the benchmark's (Benchmark::detail): the source record
 //! (question, reference, reply) behind one sample.
 

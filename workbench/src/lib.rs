@@ -6,7 +6,7 @@
 //! the server call it; the Leptos app holds no formula and renders what comes back. Flow:
 //!
 //! ```text
-//! bytes ─ detect ─▶ WorkFile{role} ─ session::score_files ─▶ Outcome{Report + typed records}
+//! bytes ─ detect ─▶ WorkFile{role} ─ scoring::score_files ─▶ Outcome{Report + typed records}
 //!   Report ─▶ table (view model + CSV/Markdown/LaTeX/JSON exports)
 //!   Report/Records ─▶ charts (confusion, histograms, bars, ECS error frequencies, EOTGC levels)
 //!   Report ─▶ drill (flat sample rows, filter, sample detail)

@@ -61,6 +61,8 @@ pub struct Listing {
     pub key: &'static str,
     pub label: &'static str,
     pub metrics: &'static [&'static str],
+    /// Metrics some of its reports add, which a board may show and rank by.
+    pub more_metrics: &'static [&'static str],
     pub variants: Vec<&'static str>,
     pub roles: Vec<ListedRole>,
 }
@@ -81,6 +83,7 @@ pub fn listing() -> Vec<Listing> {
             key: b.key(),
             label: b.label(),
             metrics: b.metrics(),
+            more_metrics: b.more_metrics(),
             variants: b.variants().iter().map(|v| v.report_name).collect(),
             roles: b
                 .roles()

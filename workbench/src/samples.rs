@@ -99,9 +99,9 @@ pub fn row_at(scored: &Scored, index: usize) -> Option<SampleRow> {
 pub struct RowsSummary {
     /// Rows (samples) in all.
     pub total: usize,
-    /// As [`subsets`].
+    /// As [`crate::drill::subsets`].
     pub subsets: Vec<String>,
-    /// As [`error_types`].
+    /// As [`crate::drill::error_types`].
     pub error_types: Vec<(String, usize)>,
     pub charts: SampleCharts,
 }

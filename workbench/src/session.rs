@@ -8,7 +8,7 @@
 //! a partner they lack (a submission without gold) give an unusable job, whose outcome is an
 //! error saying why.
 //!
-//! The browser can score job by job ([`plan`] then [`score_job`]) and yield in between.
+//! The browser can score job by job ([`crate::scoring::plan`] then [`crate::scoring::score_job`]) and yield in between.
 
 use std::any::Any;
 
@@ -26,7 +26,7 @@ use metrics_core::{InputError, InputFile, Report};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WorkFile {
     pub name: String,
-    /// The bytes; only the first ones (at most [`DETECT_HEAD_BYTES`]) while `size` is larger,
+    /// The bytes; only the first ones (at most [`crate::detect::DETECT_HEAD_BYTES`]) while `size` is larger,
     /// for a file whose bytes come after its numbers ([`WorkFile::read_later`]).
     pub bytes: Arc<Vec<u8>>,
     /// The file's size in bytes.
@@ -153,8 +153,8 @@ impl Variant {
 pub struct ScoreOptions {
     pub variant: Variant,
     /// Leave the samples out of the reports of benchmarks that build them from their records
-    /// ([`Benchmark::sample_at`]): the browser worker sends the table first, and its drill-down
-    /// builds each sample when it is asked for ([`crate::samples::Samples`]); [`fill_samples`]
+    /// ([`crate::benchmark::Benchmark::sample_at`]): the browser worker sends the table first, and its drill-down
+    /// builds each sample when it is asked for ([`crate::samples::Samples`]); [`crate::scoring::fill_samples`]
     /// adds them all.
     pub samples_later: bool,
 }

@@ -240,7 +240,7 @@ pub fn csv_safe(cell: &str) -> String {
     }
 }
 
-/// CSV: a header row (corner, [`n`,] column labels), then one line per row. Undefined cells are
+/// CSV: a header row (corner, `n` when shown, column labels), then one line per row. Undefined cells are
 /// empty; values are the displayed (scaled, rounded) numbers. Text is [`csv_safe`].
 pub fn to_csv(table: &Table) -> String {
     let mut out = csv::Writer::from_writer(Vec::new());

@@ -360,6 +360,62 @@ fn sasbench_cases_score_as_score_predictions_and_score_raw() {
     }
 }
 
+/// A submission's Track 2 scores attach to the Track 1 job when there is one submission (the
+/// report adds `track2` and the organisers' total); with two submissions nobody can tell whose
+/// they are, so they are scored alone.
+#[test]
+fn eotgc_track2_scores_attach_to_the_one_submission() {
+    let dir = golden_root().join("eotgc/eotgc_11_full_size_185");
+    let gold = WorkFile::new("gold.json", read(&dir.join("gold.json")).into_bytes());
+    let pred = WorkFile::new("pred.json", read(&dir.join("pred.json")).into_bytes());
+    let scores = WorkFile::new(
+        "scores.json",
+        br#"{"ppl": 5.0, "bertscore": 0.7, "human": 80.0}"#.to_vec(),
+    );
+    assert_eq!(scores.role, role("eotgc-track2-scores"));
+    let one = score_files(
+        &[gold.clone(), pred.clone(), scores.clone()],
+        &ScoreOptions::default(),
+    );
+    assert_eq!(one.len(), 1);
+    let m = &one[0].report().unwrap().overall.metrics;
+    let scalar = |k: &str| {
+        m.get(k)
+            .and_then(metrics_core::report::MetricValue::as_scalar)
+    };
+    // The golden case's expected.json: track2_score of {5.0, 0.7, 80.0} is 0.78.
+    assert_eq!(scalar("track2"), Some(0.78));
+    let score = scalar("score").unwrap();
+    assert_eq!(scalar("total"), Some(eotgc::leaderboard_total(score, 0.78)));
+    let two = score_files(
+        &[
+            gold,
+            pred.clone(),
+            WorkFile::new("pred2.json", pred.bytes.to_vec()),
+            scores,
+        ],
+        &ScoreOptions::default(),
+    );
+    let titles: Vec<&str> = two.iter().map(|o| o.job.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        [
+            "EOTGC Track 1: pred.json",
+            "EOTGC Track 1: pred2.json",
+            "EOTGC Track 2 scores: scores.json"
+        ]
+    );
+    assert!(
+        two[0]
+            .report()
+            .unwrap()
+            .overall
+            .metrics
+            .get("total")
+            .is_none()
+    );
+}
+
 #[test]
 fn eotgc_and_sgi_cases_score_as_their_apis() {
     let mut essay_details = 0;

@@ -32,8 +32,9 @@ pub use format::{
     parse_comments, parse_essays, parse_gold, parse_gold_with, parse_predictions,
 };
 pub use track2::{
-    MAX_COMMENT_CHARS, Track2File, Track2Inputs, check_comments, comments_report,
-    leaderboard_total, parse_track2_file, score_track2_file, track2_score,
+    MAX_COMMENT_CHARS, Track2File, Track2Inputs, Track2Scores, add_track2, check_comments,
+    comments_report, leaderboard_total, parse_track2_file, parse_track2_scores, score_track2_file,
+    track2_score, track2_scores_report,
 };
 
 use crate::error::{InputError, MetricError};

@@ -265,6 +265,110 @@ pub fn score_track2_file(input: InputFile, parsed: &Track2File) -> Result<Report
     })
 }
 
+/// One submission's Track 2 numbers, the file a Track 1 submission carries to be ranked by the
+/// total (`score eotgc --gold … PRED --track2-scores FILE`, a board entry's file):
+///
+/// ```text
+/// {"ppl": 12.3, "bertscore": 0.681, "human": 75.5}        (an optional "team" or "model")
+/// ```
+/// PPL, BERTScore and the human score come from models and people: they are taken as given.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Track2Scores {
+    #[serde(default, alias = "model", alias = "name")]
+    pub team: Option<String>,
+    pub ppl: f64,
+    pub bertscore: f64,
+    pub human: f64,
+}
+
+impl Track2Scores {
+    pub fn inputs(&self) -> Track2Inputs {
+        Track2Inputs {
+            ppl: self.ppl,
+            bertscore: self.bertscore,
+            human: self.human,
+        }
+    }
+}
+
+/// Parse a [`Track2Scores`] file; the Track 2 score must be defined (PPL > 0, finite inputs).
+pub fn parse_track2_scores<'a>(
+    file: &str,
+    text: impl Into<crate::text::Text<'a>>,
+) -> Result<Track2Scores, InputError> {
+    let text = text
+        .into()
+        .strip_bom()
+        .map_err(|e| crate::text::read_error(file, &e))?;
+    let parsed: Track2Scores = text.parse_json().map_err(|e| {
+        InputError::new(
+            file,
+            (e.line() > 0).then_some(e.line()),
+            format!("expected one submission's Track 2 numbers {{\"ppl\", \"bertscore\", \"human\"}}: {e}"),
+        )
+    })?;
+    track2_score(&parsed.inputs()).map_err(|e| InputError::whole_file(file, e.to_string()))?;
+    Ok(parsed)
+}
+
+/// Add a submission's Track 2 numbers to its Track 1 report: `overall` gains `ppl`,
+/// `bertscore`, `human`, `track2` (the Track 2 score) and `total` = 0.4·`score` + 0.6·`track2`
+/// from the unrounded scores (`null` with a warning when the Track 1 score is), and `inputs` the
+/// file.
+pub fn add_track2(
+    report: &mut Report,
+    input: InputFile,
+    scores: &Track2Scores,
+) -> Result<(), InputError> {
+    let track2 = track2_score(&scores.inputs())
+        .map_err(|e| InputError::whole_file(&input.path, e.to_string()))?;
+    let track1 = match report.overall.metrics.get("score") {
+        Some(MetricValue::Scalar(v)) => *v,
+        _ => None,
+    };
+    if track1.is_none() {
+        report.warnings.push(Warning {
+            path: input.path.clone(),
+            line: None,
+            message: "total is null because the Track 1 score is (see the warning on pearson)"
+                .into(),
+        });
+    }
+    let metrics = &mut report.overall.metrics;
+    metrics.insert("ppl".into(), scalar(scores.ppl));
+    metrics.insert("bertscore".into(), scalar(scores.bertscore));
+    metrics.insert("human".into(), scalar(scores.human));
+    metrics.insert("track2".into(), scalar(track2));
+    metrics.insert(
+        "total".into(),
+        MetricValue::Scalar(track1.map(|t1| leaderboard_total(t1, track2))),
+    );
+    report.inputs.push(input);
+    Ok(())
+}
+
+/// A report on one submission's Track 2 scores alone (`variant = "track2"`): `overall` holds
+/// `ppl`, `bertscore`, `human` and `track2`.
+pub fn track2_scores_report(input: InputFile, scores: &Track2Scores) -> Result<Report, InputError> {
+    let track2 = track2_score(&scores.inputs())
+        .map_err(|e| InputError::whole_file(&input.path, e.to_string()))?;
+    let mut metrics = Metrics::new();
+    metrics.insert("ppl".into(), scalar(scores.ppl));
+    metrics.insert("bertscore".into(), scalar(scores.bertscore));
+    metrics.insert("human".into(), scalar(scores.human));
+    metrics.insert("track2".into(), scalar(track2));
+    Ok(Report {
+        benchmark: "eotgc".into(),
+        variant: "track2".into(),
+        inputs: vec![input],
+        overall: Overall { n: 1, metrics },
+        subsets: Vec::new(),
+        samples: None,
+        warnings: Vec::new(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,6 +386,60 @@ mod tests {
             "{}",
             over.message
         );
+    }
+
+    #[test]
+    fn a_submissions_track2_scores_add_track2_and_the_total() {
+        let scores = parse_track2_scores(
+            "t2.json",
+            r#"{"team": "Prompt", "ppl": 12.3, "bertscore": 0.681, "human": 75.5}"#,
+        )
+        .unwrap();
+        let mut report = Report {
+            benchmark: "eotgc".into(),
+            variant: "official".into(),
+            inputs: Vec::new(),
+            overall: Overall {
+                n: 3,
+                metrics: [("score".to_string(), MetricValue::Scalar(Some(0.7307)))]
+                    .into_iter()
+                    .collect(),
+            },
+            subsets: Vec::new(),
+            samples: None,
+            warnings: Vec::new(),
+        };
+        let input = InputFile::from_bytes("t2.json", b"x");
+        add_track2(&mut report, input.clone(), &scores).unwrap();
+        fn get(report: &Report, k: &str) -> Option<f64> {
+            match report.overall.metrics.get(k) {
+                Some(MetricValue::Scalar(v)) => *v,
+                _ => panic!("{k}"),
+            }
+        }
+        // Python: 0.10*((1/12.3-0.02)/0.18) + 0.40*0.681 + 0.5*75.5/100 == 0.683956007226739
+        assert_eq!(get(&report, "track2"), Some(0.683956007226739));
+        // Python: 0.4*0.7307 + 0.6*0.683956007226739 == 0.7026536043360434
+        assert_eq!(get(&report, "total"), Some(0.7026536043360434));
+        assert_eq!(report.inputs, vec![input.clone()]);
+        // An undefined Track 1 score leaves the total null, with a warning naming the file.
+        report
+            .overall
+            .metrics
+            .insert("score".into(), MetricValue::Scalar(None));
+        add_track2(&mut report, input, &scores).unwrap();
+        assert_eq!(get(&report, "total"), None);
+        assert_eq!(report.warnings[0].path, "t2.json");
+        // Bad files name the file; PPL must be positive; unknown keys are refused.
+        for bad in [
+            r#"{"ppl": 0, "bertscore": 0.6, "human": 60}"#,
+            r#"{"ppl": 5, "bertscore": 0.6}"#,
+            r#"{"ppl": 5, "bertscore": 0.6, "human": 60, "bleu": 1}"#,
+            r#"[{"ppl": 5, "bertscore": 0.6, "human": 60}]"#,
+        ] {
+            let e = parse_track2_scores("t2.json", bad).unwrap_err();
+            assert_eq!(e.path, "t2.json", "{bad}");
+        }
     }
 
     #[test]

@@ -345,7 +345,7 @@ async fn import_table(
     s.boards.audit_log(&slug, token.as_deref()).await?;
     let board = s.boards.board(&slug).await?;
     let bench = super::scoring::benchmark(&board.benchmark)?;
-    let rows = import::parse(&req, bench.metrics(), "table").map_err(LbError::Unprocessable)?;
+    let rows = import::parse(&req, bench, "table").map_err(LbError::Unprocessable)?;
     let ids = s.boards.import(&slug, token.as_deref(), rows).await?;
     Ok((StatusCode::CREATED, Json(json!({"entries": ids}))).into_response())
 }

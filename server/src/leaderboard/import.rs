@@ -3,8 +3,13 @@
 //!
 //! ```text
 //! model column   the first header named model / name / system / team / method / submission
-//! metric columns headers equal to a metric of the board's benchmark, ignoring case, spaces,
-//!                `-` and `_` (ACC_A, Acc-A, acc a → acc_a)
+//!                (also "System Name", "Team Name", "Model Name")
+//! metric columns headers equal to a metric of the board's benchmark (its headline metrics and
+//!                the ones some of its reports add), or to another name the benchmark gives
+//!                one (EOTGC's Results.md: Track1 → score), ignoring case, spaces, `-` and `_`
+//!                (ACC_A, Acc-A, acc a → acc_a)
+//! derived        metrics the benchmark computes from the others when the table lacks them
+//!                (EOTGC: total = 0.4·score + 0.6·track2); a number the table gives is kept
 //! skipped        rank / # / no. columns
 //! other columns  metadata (organisation, parameters, link, …)
 //! values         numbers as written (a trailing % and `**bold**` are stripped), divided by
@@ -99,9 +104,10 @@ fn number(cell: &str, scale: f64) -> Result<Option<f64>, String> {
 /// table rows, header = 1).
 pub fn parse(
     request: &ImportRequest,
-    metrics: &[&str],
+    bench: &dyn workbench::Benchmark,
     source: &str,
 ) -> Result<Vec<ReportedRow>, String> {
+    let metrics = [bench.metrics(), bench.more_metrics()].concat();
     let scale = request.scale.unwrap_or(1.0);
     if !(scale.is_finite() && scale > 0.0) {
         return Err(format!("scale {scale}: expected a positive number"));
@@ -116,7 +122,15 @@ pub fn parse(
         .position(|h| {
             matches!(
                 h.as_str(),
-                "model" | "name" | "system" | "team" | "method" | "submission" | "modelname"
+                "model"
+                    | "name"
+                    | "system"
+                    | "team"
+                    | "method"
+                    | "submission"
+                    | "modelname"
+                    | "systemname"
+                    | "teamname"
             )
         })
         .ok_or_else(|| {
@@ -126,6 +140,13 @@ pub fn parse(
         metrics
             .iter()
             .find(|m| normalise(m) == h)
+            .or_else(|| {
+                bench
+                    .metric_aliases()
+                    .iter()
+                    .find(|(alias, _)| normalise(alias) == h)
+                    .map(|(_, m)| m)
+            })
             .map(|m| (*m).to_string())
     };
     if !names.iter().any(|h| metric_of(h).is_some()) {
@@ -169,6 +190,12 @@ pub fn parse(
                     None => {}
                 }
             }
+            let have = |m: &str| out.metrics.get(m).copied().flatten();
+            for (metric, value) in bench.derived_metrics(&have) {
+                if !out.metrics.contains_key(metric) {
+                    out.metrics.insert(metric.to_string(), Some(value));
+                }
+            }
             Ok(out)
         })
         .collect()
@@ -178,7 +205,9 @@ pub fn parse(
 mod tests {
     use super::*;
 
-    const METRICS: &[&str] = &["acc_a", "pearson", "score"];
+    fn eotgc() -> &'static dyn workbench::Benchmark {
+        workbench::registry::get("eotgc").unwrap()
+    }
 
     #[test]
     fn markdown_table_with_rank_bold_and_percent() {
@@ -189,11 +218,40 @@ mod tests {
             text: text.into(),
             scale: Some(100.0),
         };
-        let rows = parse(&req, METRICS, "Results.md").unwrap();
+        let rows = parse(&req, eotgc(), "Results.md").unwrap();
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0].model, "A|B");
         assert_eq!(rows[0].metrics["acc_a"], Some(87.4 / 100.0));
         assert_eq!(rows[1].metrics["pearson"], None);
+    }
+
+    #[test]
+    fn eotgc_results_md_maps_track1_and_derives_a_missing_total() {
+        // The organisers' Results.md header, and the same rows without the Total column.
+        let with_total = "| Rank | System Name | Track1 | Track2 | Total |\n| ---- | ---- | ---- | ---- | ---- |\n\
+                          | 4 | Prompt | 0.7307 | 0.6838 | 0.7025 |\n";
+        let req = |text: &str| ImportRequest {
+            format: "markdown".into(),
+            text: text.into(),
+            scale: None,
+        };
+        let rows = parse(&req(with_total), eotgc(), "Results.md").unwrap();
+        assert_eq!(rows[0].model, "Prompt");
+        assert_eq!(rows[0].metrics["score"], Some(0.7307));
+        assert_eq!(rows[0].metrics["track2"], Some(0.6838));
+        assert_eq!(
+            rows[0].metrics["total"],
+            Some(0.7025),
+            "a reported total is kept"
+        );
+        let without =
+            "| System Name | Track1 | Track2 |\n|---|---|---|\n| Prompt | 0.7307 | 0.6838 |\n";
+        let rows = parse(&req(without), eotgc(), "Results.md").unwrap();
+        // Python: 0.4*0.7307 + 0.6*0.6838 == 0.7025600000000001
+        assert_eq!(rows[0].metrics["total"], Some(0.7025600000000001));
+        let track1_only = "| Team | Track1 |\n|---|---|\n| A | 0.5 |\n";
+        let rows = parse(&req(track1_only), eotgc(), "Results.md").unwrap();
+        assert!(!rows[0].metrics.contains_key("total"));
     }
 
     #[test]
@@ -203,7 +261,7 @@ mod tests {
             text: "model,score,org\nm1,0.5,x\nm2,abc,y\n".into(),
             scale: None,
         };
-        let e = parse(&req, METRICS, "t.csv").unwrap_err();
+        let e = parse(&req, eotgc(), "t.csv").unwrap_err();
         assert!(e.starts_with("t.csv: line 3:"), "{e}");
         let req = ImportRequest {
             format: "csv".into(),
@@ -211,7 +269,7 @@ mod tests {
             scale: None,
         };
         assert!(
-            parse(&req, METRICS, "t.csv")
+            parse(&req, eotgc(), "t.csv")
                 .unwrap_err()
                 .contains("line 1")
         );

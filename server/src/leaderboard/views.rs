@@ -143,7 +143,7 @@ pub(crate) fn file_out(slug: &str, f: &FileRef) -> FileOut {
 /// The benchmark's display of overall metrics (scale, decimals), from its own table.
 pub fn display_of(benchmark: &dyn workbench::Benchmark, variant: &str) -> Display {
     let mut metrics = metrics_core::report::Metrics::new();
-    for m in benchmark.metrics() {
+    for m in benchmark.metrics().iter().chain(benchmark.more_metrics()) {
         metrics.insert(
             (*m).to_string(),
             metrics_core::report::MetricValue::Scalar(Some(0.0)),

@@ -1,4 +1,4 @@
-//! `/api/v1/runs`: start a run (any kind of [`super::kind::REGISTRY`] that runs over HTTP),
+//! `/api/v1/runs`: start a run (any kind of [`super::registry::REGISTRY`] that runs over HTTP),
 //! watch it, pause and resume it, fetch its files (documented in `server/API.md`).
 
 use std::sync::Arc;

@@ -1,5 +1,5 @@
 //! Benchmark runs: the same engine from the CLI (`scorebench run …`) and from the HTTP API
-//! (`/api/v1/runs`). A run turns a dataset into model calls through the [`Gateway`] (so every
+//! (`/api/v1/runs`). A run turns a dataset into model calls through the [`crate::gateway::Gateway`] (so every
 //! reply is cached and a killed run resumes without asking again), writes the benchmark's
 //! output files, and reports progress (done/total, rate, ETA, tokens, cost) as it goes.
 //!

@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! scorebench score eotgc --gold GOLD.json PRED.json [--comments COMMENTS.json]   Track 1
+//!     [--track2-scores SCORES.json]      + the submission's Track 2 score and the total
 //! scorebench score eotgc --track2 INPUT.json [--comments COMMENTS.json]         Track 2, totals
 //! scorebench score eotgc --comments COMMENTS.json                               comment check
 //! ```
@@ -25,6 +26,10 @@ pub struct EotgcArgs {
     /// Track 2 inputs: {"track2_inputs": [{ppl, bertscore, human}], "leaderboard_track_scores": [{team, track1, track2}]}
     #[arg(long, conflicts_with_all = ["gold", "pred"])]
     track2: Option<PathBuf>,
+    /// The submission's Track 2 numbers {"ppl", "bertscore", "human"}: adds `track2` and the
+    /// leaderboard `total` (0.4·score + 0.6·track2) to the Track 1 report
+    #[arg(long, requires = "gold", value_name = "SCORES")]
+    track2_scores: Option<PathBuf>,
     /// Track 2 submission [{"id", "comment"}]: warn about comments over 250 characters or empty
     #[arg(long)]
     comments: Option<PathBuf>,
@@ -65,7 +70,13 @@ pub fn report(args: EotgcArgs) -> Result<Report, ScoreError> {
                 pred.read(|name, text| eotgc::parse_predictions(name, text))?;
             let inputs = vec![gold_input, pred_input];
             let judged = eotgc::join(&gold_name, &essays, &pred_name, &predictions)?;
-            eotgc::track1_report_with(inputs, &pred_name, &judged, args.samples)?
+            let mut report = eotgc::track1_report_with(inputs, &pred_name, &judged, args.samples)?;
+            if let Some(path) = &args.track2_scores {
+                let (scores, input) =
+                    open(path)?.read(|name, text| eotgc::parse_track2_scores(name, text))?;
+                eotgc::add_track2(&mut report, input, &scores)?;
+            }
+            report
         }
         (None, None, Some(track2)) => {
             let (parsed, input) =
@@ -94,6 +105,6 @@ pub fn report(args: EotgcArgs) -> Result<Report, ScoreError> {
 
 pub const COMMAND: super::command::Command<EotgcArgs> = super::command::Command {
     key: "eotgc",
-    about: "NLPCC 2025 EOTGC Track 1 (ACC_A, Pearson, Score), Track 2 and the total",
+    about: "NLPCC 2025 EOTGC Track 1 (ACC_A, Pearson, Score), Track 2 and the leaderboard total",
     run: report,
 };

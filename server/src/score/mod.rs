@@ -123,7 +123,7 @@ pub static COMMANDS: &[&dyn ScoreCommand] = &[
 /// `scorebench benchmarks [--json]`.
 #[derive(Args)]
 pub struct BenchmarksArgs {
-    /// Print the registry as JSON: [{key, label, metrics, variants, roles: [{key, label, shared}]}]
+    /// Print the registry as JSON: [{key, label, metrics, more_metrics, variants, roles: [{key, label, shared}]}]
     #[arg(long)]
     json: bool,
 }
@@ -144,8 +144,13 @@ pub fn list_benchmarks(args: &BenchmarksArgs) -> ExitCode {
             .iter()
             .map(|b| {
                 let roles: Vec<&str> = b.roles.iter().map(|r| r.key).collect();
+                let more = if b.more_metrics.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (and, in some reports, {})", b.more_metrics.join(", "))
+                };
                 format!(
-                    "{:<18} {}\n{:<18} metrics: {}\n{:<18} variants: {}\n{:<18} files: {}\n",
+                    "{:<18} {}\n{:<18} metrics: {}{more}\n{:<18} variants: {}\n{:<18} files: {}\n",
                     b.key,
                     b.label,
                     "",

@@ -11,6 +11,7 @@ mod cli_output;
 mod cli_pairs;
 mod competition;
 mod dry_sandbox;
+mod eotgc_total;
 mod fuzz_corpus;
 mod golden_asap_aes;
 mod golden_eotgc;

@@ -5,11 +5,14 @@
 //! roles     gold (test) essays with `classification` (ids optional: the samples layout);
 //!           the class's essays without gold [{id, grade, requirement, title, content}];
 //!           Track 1 submission [{id, classification}]; Track 2 comments [{id, comment}];
-//!           Track 2 input {track2_inputs, …}
+//!           Track 2 input {track2_inputs, …}; one submission's Track 2 scores {ppl, bertscore,
+//!           human}
 //! jobs      the gold file + each submission → one report per submission (with the class view
-//!           when the gold has essay texts; a comments file of the same model attaches to it);
+//!           when the gold has essay texts; a comments file of the same model attaches to it;
+//!           with one submission, its Track 2 scores attach too and the report adds `track2`
+//!           and the leaderboard `total` = 0.4·score + 0.6·track2);
 //!           the essays without gold (+ levels, + comments) → the class view and its counts;
-//!           each comments file, each Track 2 input → one report each
+//!           each comments file, each Track 2 input, Track 2 scores left alone → one report each
 //! samples   |gold level − predicted level|; detail = title, requirement, essay, gold comment
 //! bootstrap essays aligned on id
 //! charts    level counts per grade, gold vs predicted
@@ -58,17 +61,24 @@ static TRACK2_INFO: RoleInfo = RoleInfo {
     label: "EOTGC Track 2 input",
     shared: false,
 };
-static ROLES: [&RoleInfo; 5] = [
+static TRACK2_SCORES_INFO: RoleInfo = RoleInfo {
+    key: "eotgc-track2-scores",
+    label: "EOTGC Track 2 scores of a submission",
+    shared: false,
+};
+static ROLES: [&RoleInfo; 6] = [
     &GOLD_INFO,
     &ESSAYS_INFO,
     &SUBMISSION_INFO,
     &COMMENTS_INFO,
     &TRACK2_INFO,
+    &TRACK2_SCORES_INFO,
 ];
 const GOLD: Role = Role(&GOLD_INFO);
 const SUBMISSION: Role = Role(&SUBMISSION_INFO);
 const COMMENTS: Role = Role(&COMMENTS_INFO);
 const TRACK2: Role = Role(&TRACK2_INFO);
+const TRACK2_SCORES: Role = Role(&TRACK2_SCORES_INFO);
 const ESSAYS: Role = Role(&ESSAYS_INFO);
 
 /// The count metrics of the class and comment-check reports (shown as integers).
@@ -112,6 +122,25 @@ impl Benchmark for Eotgc {
         &["acc_a", "pearson", "score"]
     }
 
+    /// A submission with its Track 2 scores adds the Track 2 score and the organisers'
+    /// leaderboard total (Results.md ranks by it).
+    fn more_metrics(&self) -> &'static [&'static str] {
+        &["track2", "total"]
+    }
+
+    /// Results.md heads the Track 1 score `Track1`.
+    fn metric_aliases(&self) -> &'static [(&'static str, &'static str)] {
+        &[("track1", "score")]
+    }
+
+    /// The total of a reported Track 1 and Track 2 score (Results.md's rule).
+    fn derived_metrics(&self, get: &dyn Fn(&str) -> Option<f64>) -> Vec<(&'static str, f64)> {
+        match (get("score"), get("track2")) {
+            (Some(t1), Some(t2)) => vec![("total", eotgc::leaderboard_total(t1, t2))],
+            _ => Vec::new(),
+        }
+    }
+
     /// The official leaderboard ranks Track 1 by `score` (the mean of accuracy and Pearson's r).
     fn primary_metric(&self) -> &'static str {
         "score"
@@ -122,6 +151,19 @@ impl Benchmark for Eotgc {
     }
 
     fn recognise(&self, sniff: &Sniff<'_>) -> Option<Detected> {
+        if matches!(
+            sniff.shape,
+            Shape::Object { .. } | Shape::JsonlObject { .. }
+        ) && sniff.has("ppl")
+            && sniff.has("bertscore")
+            && sniff.has("human")
+        {
+            return Some(Detected::new(
+                TRACK2_SCORES,
+                sniff.confidence(),
+                "an object with `ppl`, `bertscore` and `human`",
+            ));
+        }
         if sniff.has_any(&["track2_inputs", "leaderboard_track_scores"])
             && matches!(
                 sniff.shape,
@@ -201,6 +243,12 @@ impl Benchmark for Eotgc {
                 with_comments(vec![(GOLD, golds[0].index)]),
             ));
         }
+        // One submission's Track 2 scores belong to it when there is one submission.
+        let scores: Vec<&PlanFile<'_>> = files.iter().filter(|f| f.role == TRACK2_SCORES).collect();
+        let attached = match (&submissions[..], &scores[..]) {
+            ([_], [one]) if golds.len() == 1 => Some(one.index),
+            _ => None,
+        };
         for submission in submissions {
             let gold = the_one(
                 &golds,
@@ -211,12 +259,25 @@ impl Benchmark for Eotgc {
                 Ok(gold) => Job::new(
                     self,
                     format!("EOTGC Track 1: {}", submission.name),
-                    with_comments(vec![(GOLD, gold.index), (SUBMISSION, submission.index)]),
+                    with_comments(
+                        [(GOLD, gold.index), (SUBMISSION, submission.index)]
+                            .into_iter()
+                            .chain(attached.map(|i| (TRACK2_SCORES, i)))
+                            .collect(),
+                    ),
                 ),
                 Err(why) => Job::unusable(self, submission, why),
             });
         }
         jobs.extend(Job::one_per_file(self, files, TRACK2, "EOTGC Track 2"));
+        if attached.is_none() {
+            jobs.extend(Job::one_per_file(
+                self,
+                files,
+                TRACK2_SCORES,
+                "EOTGC Track 2 scores",
+            ));
+        }
         jobs.extend(Job::one_per_file(
             self,
             files,
@@ -238,6 +299,19 @@ impl Benchmark for Eotgc {
             return Ok(Scored::report_only(eotgc::score_track2_file(
                 input(files, i)?,
                 &parsed,
+            )?));
+        }
+        let track2_scores = match job.first(TRACK2_SCORES) {
+            Some(i) => {
+                let (name, text) = file(files, i)?;
+                Some((i, eotgc::parse_track2_scores(name, text)?))
+            }
+            None => None,
+        };
+        if let (Some((i, scores)), None) = (&track2_scores, job.first(SUBMISSION)) {
+            return Ok(Scored::report_only(eotgc::track2_scores_report(
+                input(files, *i)?,
+                scores,
             )?));
         }
         let comments = match job.first(COMMENTS) {
@@ -288,11 +362,14 @@ impl Benchmark for Eotgc {
         let gold_essays = eotgc::parse_gold(gname, gtext)?;
         let predictions = eotgc::parse_predictions(pname, ptext)?;
         let judged = eotgc::join(gname, &gold_essays, pname, &predictions)?;
-        let report = eotgc::track1_report(
+        let mut report = eotgc::track1_report(
             vec![input(files, gold)?, input(files, submission)?],
             pname,
             &judged,
         )?;
+        if let Some((i, scores)) = &track2_scores {
+            eotgc::add_track2(&mut report, input(files, *i)?, scores)?;
+        }
         let judged_records: Vec<EotgcRecord> = judged
             .iter()
             .map(|j| EotgcRecord {

@@ -53,14 +53,21 @@ impl Boards {
             .clone()
             .unwrap_or_else(|| bench.variants()[0].report_name.to_string());
         scoring::variant(bench, &variant_name).map_err(|e| LbError::BadRequest(e.0))?;
-        let metrics: Vec<String> = req
-            .metrics
-            .clone()
-            .unwrap_or_else(|| bench.metrics().iter().map(|m| (*m).to_string()).collect());
         let primary = req
             .primary
             .clone()
             .unwrap_or_else(|| bench.primary_metric().to_string());
+        // By default the headline metrics, and the ones some reports add when the board ranks
+        // by one of those (an EOTGC board by `total` shows `track2` and `total`).
+        let metrics: Vec<String> = req.metrics.clone().unwrap_or_else(|| {
+            let more = bench.more_metrics();
+            let shown = if more.contains(&primary.as_str()) {
+                [bench.metrics(), more].concat()
+            } else {
+                bench.metrics().to_vec()
+            };
+            shown.iter().map(|m| (*m).to_string()).collect()
+        });
         check_metric_names(bench, &primary, &metrics)?;
         let hidden = !req.hidden_gold.is_empty();
         if hidden && !req.gold.is_empty() {
@@ -232,7 +239,7 @@ fn check_metric_names(
     primary: &str,
     metrics: &[String],
 ) -> Result<(), LbError> {
-    let known = bench.metrics();
+    let known = [bench.metrics(), bench.more_metrics()].concat();
     for m in std::iter::once(primary).chain(metrics.iter().map(String::as_str)) {
         if !known.contains(&m) {
             return Err(LbError::BadRequest(format!(

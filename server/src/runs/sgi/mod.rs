@@ -5,7 +5,7 @@
 //!   with the official step-verification prompt; the reply is read by the official rule
 //!   ([`read_step_list`]); the step-2 log adds `exact_match`, `llm_judge` and `step_level_acc`.
 //! - Dry experiment (`task_3_dry_experiment/step_4_score.py`): one judge call per unit that needs
-//!   a verdict ([`dry::unit_outcome`] = `NeedsJudge`) with the official output-comparison
+//!   a verdict ([`metrics_core::sgibench::dry::unit_outcome`] = `NeedsJudge`) with the official output-comparison
 //!   prompt; the step-4 log adds per unit `exact_match`, `llm_judge` ({judgment, reason}) and
 //!   `pass`, per item `pass_nums`, `PassAll@5/3/1`, `AET`, `SER`.
 //! - Idea generation (`task_2_idea_generation/step_2_score.py`): each judge model twice per
