@@ -1,10 +1,15 @@
-//! Leaderboard and share-link storage: one interface ([`Store`]), two implementations.
+//! Leaderboard and share-link storage: one interface ([`Store`]), its SQL written once
+//! (`sql.rs`: every operation generic over a connection, the dialect differences in one enum),
+//! and two backends that bind values, read cells and run transactions:
 //!
 //! - [`sqlite::SqliteStore`]: the embedded default, in the `--db` file (WAL, `synchronous=FULL`,
 //!   its own numbered migrations in table `lb_schema`, beside the tables of [`crate::db`]).
 //! - [`postgres::PgStore`]: `scorebench serve --db postgres://…`, so several server processes
 //!   serve the same boards (tokio-postgres through a deadpool pool; migrations under an advisory
 //!   lock).
+//!
+//! [`backend::open`] chooses by the `--db` argument. `server/tests/all/store.rs` runs one list of
+//! operations against both.
 //!
 //! What is stored:
 //! ```text
@@ -30,6 +35,7 @@ use std::collections::{BTreeMap, HashMap};
 
 pub mod backend;
 pub mod postgres;
+mod sql;
 pub mod sqlite;
 
 #[derive(Debug, thiserror::Error)]
@@ -282,22 +288,16 @@ pub struct Job {
 /// Claims after which a job whose lease keeps expiring fails (its worker died each time).
 pub const MAX_ATTEMPTS: i64 = 5;
 
-/// SQL of the quota check (`?`-free text shared by both stores): statuses that count.
+/// The statuses a quota counts.
 pub(crate) const COUNTED: &str = "status NOT IN ('failed', 'cancelled')";
 
-/// The SQL counting a quota's submissions (total, since `since_ms`), parameters: slug, key,
-/// since; `p` is the placeholder prefix (`?` or `$`).
-pub(crate) fn quota_sql(q: &Quota, p: char) -> (String, String) {
+/// The SQL counting a quota's submissions (total, since `$3`), parameters: slug, key, since.
+pub(crate) fn quota_sql(q: &Quota) -> (String, String) {
     let (column, key) = q.who.column_and_key();
-    let since = if p == '?' {
-        format!("coalesce(sum(created_ms >= {p}3), 0)")
-    } else {
-        format!("count(*) FILTER (WHERE created_ms >= {p}3)")
-    };
     (
         format!(
-            "SELECT count(*), {since} FROM lb_entry
-             WHERE slug = {p}1 AND {column} = {p}2 AND {COUNTED}"
+            "SELECT count(*), coalesce(sum(CASE WHEN created_ms >= $3 THEN 1 ELSE 0 END), 0)
+             FROM lb_entry WHERE slug = $1 AND {column} = $2 AND {COUNTED}"
         ),
         key.to_string(),
     )
@@ -319,17 +319,10 @@ pub(crate) fn quota_error(q: &Quota, total: i64, today: i64) -> Option<StoreErro
     None
 }
 
-/// The SQL counting a board's anonymous submissions since `?3`: from the client `?2`, and all.
-pub(crate) fn anonymous_sql(p: char) -> String {
-    let of_client = if p == '?' {
-        format!("coalesce(sum(submitter = {p}2), 0)")
-    } else {
-        format!("count(*) FILTER (WHERE submitter = {p}2)")
-    };
-    format!(
-        "SELECT {of_client}, count(*) FROM lb_entry
-         WHERE slug = {p}1 AND submitter IS NOT NULL AND created_ms >= {p}3"
-    )
+/// The SQL counting a board's anonymous submissions since `$3`: from the client `$2`, and all.
+pub(crate) fn anonymous_sql() -> &'static str {
+    "SELECT coalesce(sum(CASE WHEN submitter = $2 THEN 1 ELSE 0 END), 0), count(*)
+     FROM lb_entry WHERE slug = $1 AND submitter IS NOT NULL AND created_ms >= $3"
 }
 
 pub(crate) fn anonymous_error(a: &Anonymous, of_client: i64, all: i64) -> Option<StoreError> {
@@ -349,12 +342,10 @@ pub(crate) fn anonymous_error(a: &Anonymous, of_client: i64, all: i64) -> Option
 }
 
 /// The SQL of the bytes a board's distinct files take (parameter: slug).
-pub(crate) fn board_bytes_sql(p: char) -> String {
-    format!(
-        "SELECT CAST(coalesce(sum(size_bytes), 0) AS BIGINT) FROM lb_blob WHERE sha256 IN (
-            SELECT sha256 FROM lb_entry_file WHERE slug = {p}1
-            UNION SELECT sha256 FROM lb_board_file WHERE slug = {p}1)"
-    )
+pub(crate) fn board_bytes_sql() -> &'static str {
+    "SELECT CAST(coalesce(sum(size_bytes), 0) AS BIGINT) FROM lb_blob WHERE sha256 IN (
+        SELECT sha256 FROM lb_entry_file WHERE slug = $1
+        UNION SELECT sha256 FROM lb_board_file WHERE slug = $1)"
 }
 
 /// Whether `new` bytes more fit under the cap.

@@ -1,19 +1,23 @@
 //! The SQLite [`Store`]: tables `lb_*` in the server's database file, their own numbered
 //! migrations (version in table `lb_schema`, so [`crate::db`]'s `user_version` is untouched),
 //! WAL with `synchronous=FULL` (a commit is on disk before the reply), one connection behind a
-//! mutex, used from blocking threads.
+//! mutex, used from blocking threads. The SQL of every operation is [`super::sql`]'s; this
+//! module binds values, reads cells and runs transactions.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, Waker};
 
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use rusqlite::types::{ToSqlOutput, ValueRef};
+use rusqlite::{Connection, Transaction};
 
+use super::sql::conn::{Cell, Conn, Dialect, Param, Row};
+use super::sql::{boards, entries, queue, shares};
 use super::{
-    AuditRow, Blob, BoardEdit, BoardRow, BoardSummary, EntryRow, FileRef, IntervalRow, Job,
-    JobResult, Limits, MAX_ATTEMPTS, ShareInfo, ShareRow, Store, StoreError, TeamRow,
-    anonymous_error, anonymous_sql, board_bytes_sql, bytes_error, json_text, parse_json,
-    quota_error, quota_sql, sorted_blobs,
+    AuditRow, Blob, BoardEdit, BoardRow, BoardSummary, EntryRow, IntervalRow, Job, JobResult,
+    Limits, ShareInfo, ShareRow, Store, StoreError, TeamRow,
 };
 
 /// Migrations of the leaderboard tables, oldest first. Never edit a released entry: append.
@@ -211,215 +215,100 @@ fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
     tx.commit()
 }
 
-fn put_blobs(tx: &Transaction<'_>, blobs: Vec<Blob>) -> Result<(), StoreError> {
-    let mut stmt = tx
-        .prepare_cached(
-            "INSERT INTO lb_blob (sha256, size_bytes, bytes) VALUES (?1, ?2, ?3)
-             ON CONFLICT (sha256) DO NOTHING",
-        )
-        .map_err(backend)?;
-    for b in sorted_blobs(blobs) {
-        stmt.execute(params![b.sha256, b.bytes.len() as i64, b.bytes])
-            .map_err(backend)?;
+/// The connection (or a transaction on it) as [`sql`] sees it. Its futures never wait:
+/// rusqlite is synchronous, and the operations run on a blocking thread ([`now`]).
+struct SqliteConn<'a>(&'a Connection);
+
+/// `$1`-style placeholders as SQLite's `?1`.
+fn placeholders(sql: &str) -> Cow<'_, str> {
+    if sql.contains('$') {
+        Cow::Owned(sql.replace('$', "?"))
+    } else {
+        Cow::Borrowed(sql)
     }
-    Ok(())
 }
 
-fn put_audit(tx: &Transaction<'_>, slug: &str, audit: &AuditRow) -> Result<(), StoreError> {
-    tx.execute(
-        "INSERT INTO lb_audit (slug, at_ms, actor, action, entry_id, detail_json)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![
-            slug,
-            audit.at_ms,
-            audit.actor,
-            audit.action,
-            audit.entry,
-            json_text(&audit.detail)
-        ],
-    )
-    .map_err(backend)?;
-    Ok(())
+impl Conn for SqliteConn<'_> {
+    fn dialect(&self) -> Dialect {
+        Dialect::Sqlite
+    }
+
+    async fn execute(&mut self, sql: &str, params: &[Param<'_>]) -> Result<u64, StoreError> {
+        let mut stmt = self.0.prepare_cached(&placeholders(sql)).map_err(backend)?;
+        let n = stmt
+            .execute(rusqlite::params_from_iter(params))
+            .map_err(backend)?;
+        Ok(n as u64)
+    }
+
+    async fn query(&mut self, sql: &str, params: &[Param<'_>]) -> Result<Vec<Row>, StoreError> {
+        let mut stmt = self.0.prepare_cached(&placeholders(sql)).map_err(backend)?;
+        let columns = stmt.column_count();
+        let mut rows = stmt
+            .query(rusqlite::params_from_iter(params))
+            .map_err(backend)?;
+        let mut out = Vec::new();
+        while let Some(row) = rows.next().map_err(backend)? {
+            let cells = (0..columns)
+                .map(|i| {
+                    Ok(match row.get_ref(i).map_err(backend)? {
+                        ValueRef::Null => Cell::Null,
+                        ValueRef::Integer(v) => Cell::Int(v),
+                        ValueRef::Text(t) => Cell::Text(String::from_utf8_lossy(t).into_owned()),
+                        ValueRef::Blob(b) => Cell::Bytes(b.to_vec()),
+                        ValueRef::Real(v) => {
+                            return Err(StoreError::Backend(format!(
+                                "column {i}: a real number ({v}) where none is stored"
+                            )));
+                        }
+                    })
+                })
+                .collect::<Result<_, StoreError>>()?;
+            out.push(Row(cells));
+        }
+        Ok(out)
+    }
 }
 
-fn files_of(
-    conn: &Connection,
-    sql: &str,
-    args: impl rusqlite::Params,
-) -> Result<Vec<(i64, FileRef)>, StoreError> {
-    let mut stmt = conn.prepare_cached(sql).map_err(backend)?;
-    let rows = stmt
-        .query_map(args, |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                FileRef {
-                    name: r.get(1)?,
-                    role: r.get(2)?,
-                    sha256: r.get(3)?,
-                    size_bytes: r.get::<_, i64>(4)? as u64,
-                },
-            ))
+impl rusqlite::ToSql for Param<'_> {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(match *self {
+            Param::Null => ToSqlOutput::Borrowed(ValueRef::Null),
+            Param::Int(v) => ToSqlOutput::Borrowed(ValueRef::Integer(v)),
+            Param::Bool(v) => ToSqlOutput::Borrowed(ValueRef::Integer(i64::from(v))),
+            Param::Text(v) => ToSqlOutput::Borrowed(ValueRef::Text(v.as_bytes())),
+            Param::Bytes(v) => ToSqlOutput::Borrowed(ValueRef::Blob(v)),
         })
-        .map_err(backend)?;
-    rows.collect::<Result<_, _>>().map_err(backend)
+    }
 }
 
-const ENTRY_COLUMNS: &str = "id, model, meta_json, status, state, metrics_json, scorer_json, \
-                             entry_token_sha256, created_ms, updated_ms, team, reason, attempts, \
-                             completions, scores_json, chosen";
-
-fn entry_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EntryRow> {
-    Ok(EntryRow {
-        id: r.get(0)?,
-        model: r.get(1)?,
-        meta: parse_json(&r.get::<_, String>(2)?),
-        status: r.get(3)?,
-        state: r.get(4)?,
-        files: Vec::new(),
-        metrics_json: r.get(5)?,
-        scorer_json: r.get(6)?,
-        entry_token_sha256: r.get(7)?,
-        created_ms: r.get(8)?,
-        updated_ms: r.get(9)?,
-        team: r.get(10)?,
-        reason: r.get(11)?,
-        attempts: r.get(12)?,
-        completions: r.get(13)?,
-        scores_json: r.get(14)?,
-        chosen: r.get::<_, i64>(15)? != 0,
-    })
+/// The result of an operation on a [`SqliteConn`], whose futures are ready when first polled.
+fn now<T>(operation: impl Future<Output = Result<T, StoreError>>) -> Result<T, StoreError> {
+    match std::pin::pin!(operation).poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(out) => out,
+        Poll::Pending => Err(StoreError::Backend(
+            "a SQLite operation waited (it never should)".into(),
+        )),
+    }
 }
 
-/// Refuse the insert when one of `limits` is used up (inside the writing transaction).
-fn check_limits(
-    tx: &Transaction<'_>,
-    slug: &str,
-    limits: &Limits,
-    blobs: &[Blob],
-    // SQLite's writer is one: the insert's transaction is the lock.
-    _lock: bool,
-) -> Result<(), StoreError> {
-    if let Some(q) = &limits.quota {
-        let (sql, key) = quota_sql(q, '?');
-        let (total, today): (i64, i64) = tx
-            .query_row(&sql, params![slug, key, q.since_ms], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
-            .map_err(backend)?;
-        if let Some(e) = quota_error(q, total, today) {
-            return Err(e);
-        }
-    }
-    if let Some(a) = &limits.anonymous {
-        let (of_client, all): (i64, i64) = tx
-            .query_row(
-                &anonymous_sql('?'),
-                params![slug, a.client, a.since_ms],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .map_err(backend)?;
-        if let Some(e) = anonymous_error(a, of_client, all) {
-            return Err(e);
-        }
-    }
-    if let Some(cap) = limits.max_board_bytes {
-        let held: i64 = tx
-            .query_row(&board_bytes_sql('?'), [slug], |r| r.get(0))
-            .map_err(backend)?;
-        let mut new = 0i64;
-        let mut seen = std::collections::HashSet::new();
-        for blob in blobs.iter().filter(|b| seen.insert(b.sha256.as_str())) {
-            let known: bool = tx
-                .query_row(
-                    "SELECT EXISTS (SELECT 1 FROM lb_entry_file WHERE slug = ?1 AND sha256 = ?2)
-                        OR EXISTS (SELECT 1 FROM lb_board_file WHERE slug = ?1 AND sha256 = ?2)",
-                    params![slug, blob.sha256],
-                    |r| r.get(0),
-                )
-                .map_err(backend)?;
-            if !known {
-                new += blob.bytes.len() as i64;
-            }
-        }
-        if let Some(e) = bytes_error(cap, held, new) {
-            return Err(e);
-        }
-    }
-    Ok(())
-}
-
-/// Insert an entry with the board's next number (shared by `add_entry` and `add_submission`);
-/// `submitter` is the anonymous client's hash, for the hourly limits.
-fn insert_entry(
-    tx: &Transaction<'_>,
-    slug: &str,
-    entry: &EntryRow,
-    report_json: Option<String>,
-    blobs: Vec<Blob>,
-    submitter: Option<&str>,
-    audit: &mut AuditRow,
-) -> Result<i64, StoreError> {
-    let id: Option<i64> = tx
-        .query_row(
-            "UPDATE lb_board SET next_entry = next_entry + 1 WHERE slug = ?1
-             RETURNING next_entry",
-            [slug],
-            |r| r.get(0),
-        )
-        .optional()
-        .map_err(backend)?;
-    let Some(id) = id else {
-        return Err(StoreError::NotFound(format!("no board `{slug}`")));
+/// `$m::$op(conn, args…)` in an immediate transaction on the blocking thread, committed when
+/// it succeeds. The arguments are moved there: pass owned values.
+macro_rules! in_tx {
+    ($self:ident, $m:ident::$op:ident($($arg:expr),* $(,)?)) => {
+        $self
+            .write(move |tx| now($m::$op(&mut SqliteConn(tx), $($arg),*)))
+            .await
     };
-    put_blobs(tx, blobs)?;
-    tx.execute(
-        "INSERT INTO lb_entry (slug, id, model, meta_json, status, state, metrics_json,
-            report_json, scorer_json, entry_token_sha256, created_ms, updated_ms, team, chosen,
-            submitter)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-        params![
-            slug,
-            id,
-            entry.model,
-            json_text(&entry.meta),
-            entry.status,
-            entry.state,
-            entry.metrics_json,
-            report_json,
-            entry.scorer_json,
-            entry.entry_token_sha256,
-            entry.created_ms,
-            entry.updated_ms,
-            entry.team,
-            i64::from(entry.chosen),
-            submitter
-        ],
-    )
-    .map_err(backend)?;
-    for (i, f) in entry.files.iter().enumerate() {
-        tx.execute(
-            "INSERT INTO lb_entry_file (slug, entry_id, position, name, role, sha256)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![slug, id, i as i64, f.name, f.role, f.sha256],
-        )
-        .map_err(backend)?;
-    }
-    audit.entry = Some(id);
-    put_audit(tx, slug, audit)?;
-    Ok(id)
 }
 
-fn gc_blobs(tx: &Transaction<'_>, hashes: &[String]) -> Result<(), StoreError> {
-    for h in hashes {
-        tx.execute(
-            "DELETE FROM lb_blob WHERE sha256 = ?1
-               AND NOT EXISTS (SELECT 1 FROM lb_entry_file WHERE sha256 = ?1)
-               AND NOT EXISTS (SELECT 1 FROM lb_board_file WHERE sha256 = ?1)",
-            [h],
-        )
-        .map_err(backend)?;
-    }
-    Ok(())
+/// `$m::$op(conn, args…)` on the connection, on the blocking thread (reads).
+macro_rules! on_conn {
+    ($self:ident, $m:ident::$op:ident($($arg:expr),* $(,)?)) => {
+        $self
+            .with(move |conn| now($m::$op(&mut SqliteConn(conn), $($arg),*)))
+            .await
+    };
 }
 
 #[async_trait::async_trait]
@@ -434,127 +323,16 @@ impl Store for SqliteStore {
         blobs: Vec<Blob>,
         audit: AuditRow,
     ) -> Result<(), StoreError> {
-        self.write(move |tx| {
-            let taken: Option<i64> = tx
-                .query_row(
-                    "SELECT 1 FROM lb_board WHERE slug = ?1",
-                    [&board.slug],
-                    |r| r.get(0),
-                )
-                .optional()
-                .map_err(backend)?;
-            if taken.is_some() {
-                return Err(StoreError::Conflict(format!(
-                    "a board `{}` exists already",
-                    board.slug
-                )));
-            }
-            put_blobs(tx, blobs)?;
-            tx.execute(
-                "INSERT INTO lb_board (slug, title, description, benchmark, variant,
-                    primary_metric, metrics_json, owner_token_sha256, created_ms, updated_ms,
-                    competition_json, description_html)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-                params![
-                    board.slug,
-                    board.title,
-                    board.description,
-                    board.benchmark,
-                    board.variant,
-                    board.primary_metric,
-                    json_text(&board.metrics),
-                    board.owner_token_sha256,
-                    board.created_ms,
-                    board.updated_ms,
-                    board.competition,
-                    board.description_html
-                ],
-            )
-            .map_err(backend)?;
-            for (i, f) in board.gold.iter().enumerate() {
-                tx.execute(
-                    "INSERT INTO lb_board_file (slug, position, name, role, sha256)
-                     VALUES (?1, ?2, ?3, ?4, ?5)",
-                    params![board.slug, i as i64, f.name, f.role, f.sha256],
-                )
-                .map_err(backend)?;
-            }
-            put_audit(tx, &board.slug, &audit)
-        })
-        .await
+        in_tx!(self, boards::create_board(board, blobs, audit))
     }
 
     async fn board(&self, slug: &str) -> Result<Option<BoardRow>, StoreError> {
-        let slug = slug.to_string();
-        self.with(move |conn| {
-            let board = conn
-                .query_row(
-                    "SELECT slug, title, description, benchmark, variant, primary_metric,
-                        metrics_json, owner_token_sha256, created_ms, updated_ms, competition_json,
-                        description_html
-                     FROM lb_board WHERE slug = ?1",
-                    [&slug],
-                    |r| {
-                        Ok(BoardRow {
-                            slug: r.get(0)?,
-                            title: r.get(1)?,
-                            description: r.get(2)?,
-                            benchmark: r.get(3)?,
-                            variant: r.get(4)?,
-                            primary_metric: r.get(5)?,
-                            metrics: parse_json(&r.get::<_, String>(6)?),
-                            gold: Vec::new(),
-                            owner_token_sha256: r.get(7)?,
-                            created_ms: r.get(8)?,
-                            updated_ms: r.get(9)?,
-                            competition: r.get(10)?,
-                            description_html: r.get(11)?,
-                        })
-                    },
-                )
-                .optional()
-                .map_err(backend)?;
-            let Some(mut board) = board else {
-                return Ok(None);
-            };
-            board.gold = files_of(
-                conn,
-                "SELECT f.position, f.name, f.role, f.sha256, b.size_bytes
-                 FROM lb_board_file f JOIN lb_blob b ON b.sha256 = f.sha256
-                 WHERE f.slug = ?1 ORDER BY f.position",
-                [&slug],
-            )?
-            .into_iter()
-            .map(|(_, f)| f)
-            .collect();
-            Ok(Some(board))
-        })
-        .await
+        let slug = slug.to_owned();
+        on_conn!(self, boards::board(&slug))
     }
 
     async fn boards(&self) -> Result<Vec<BoardSummary>, StoreError> {
-        self.with(|conn| {
-            let mut stmt = conn
-                .prepare(
-                    "SELECT b.slug, b.title, b.benchmark, b.created_ms,
-                        (SELECT count(*) FROM lb_entry e WHERE e.slug = b.slug AND e.state = 'visible')
-                     FROM lb_board b ORDER BY b.created_ms DESC, b.slug",
-                )
-                .map_err(backend)?;
-            let rows = stmt
-                .query_map([], |r| {
-                    Ok(BoardSummary {
-                        slug: r.get(0)?,
-                        title: r.get(1)?,
-                        benchmark: r.get(2)?,
-                        created_ms: r.get(3)?,
-                        entries: r.get(4)?,
-                    })
-                })
-                .map_err(backend)?;
-            rows.collect::<Result<_, _>>().map_err(backend)
-        })
-        .await
+        on_conn!(self, boards::boards())
     }
 
     async fn edit_board(
@@ -563,32 +341,8 @@ impl Store for SqliteStore {
         edit: BoardEdit,
         audit: AuditRow,
     ) -> Result<(), StoreError> {
-        let slug = slug.to_string();
-        self.write(move |tx| {
-            let n = tx
-                .execute(
-                    "UPDATE lb_board SET title = ?2, description = ?3, primary_metric = ?4,
-                        metrics_json = ?5, updated_ms = ?6, description_html = ?7
-                     WHERE slug = ?1",
-                    params![
-                        slug,
-                        edit.title,
-                        edit.description,
-                        edit.primary_metric,
-                        json_text(&edit.metrics),
-                        audit.at_ms,
-                        edit.description_html
-                    ],
-                )
-                .map_err(backend)?;
-            if n == 0 {
-                return Err(StoreError::NotFound(format!("no board `{slug}`")));
-            }
-            tx.execute("DELETE FROM lb_interval WHERE slug = ?1", [&slug])
-                .map_err(backend)?;
-            put_audit(tx, &slug, &audit)
-        })
-        .await
+        let slug = slug.to_owned();
+        in_tx!(self, boards::edit_board(&slug, edit, audit))
     }
 
     async fn add_entry(
@@ -598,98 +352,28 @@ impl Store for SqliteStore {
         report_json: Option<String>,
         blobs: Vec<Blob>,
         limits: Limits,
-        mut audit: AuditRow,
+        audit: AuditRow,
     ) -> Result<i64, StoreError> {
-        let slug = slug.to_string();
-        self.write(move |tx| {
-            check_limits(tx, &slug, &limits, &blobs, true)?;
-            insert_entry(
-                tx,
-                &slug,
-                &entry,
-                report_json,
-                blobs,
-                limits.client(),
-                &mut audit,
-            )
-        })
-        .await
+        let slug = slug.to_owned();
+        in_tx!(
+            self,
+            entries::add_entry(&slug, entry, report_json, blobs, limits, audit)
+        )
     }
 
     async fn entries(&self, slug: &str) -> Result<Vec<EntryRow>, StoreError> {
-        let slug = slug.to_string();
-        self.with(move |conn| {
-            let mut stmt = conn
-                .prepare_cached(&format!(
-                    "SELECT {ENTRY_COLUMNS} FROM lb_entry WHERE slug = ?1 ORDER BY id"
-                ))
-                .map_err(backend)?;
-            let mut entries: Vec<EntryRow> = stmt
-                .query_map([&slug], entry_row)
-                .map_err(backend)?
-                .collect::<Result<_, _>>()
-                .map_err(backend)?;
-            let files = files_of(
-                conn,
-                "SELECT f.entry_id, f.name, f.role, f.sha256, b.size_bytes
-                 FROM lb_entry_file f JOIN lb_blob b ON b.sha256 = f.sha256
-                 WHERE f.slug = ?1 ORDER BY f.entry_id, f.position",
-                [&slug],
-            )?;
-            let mut by_id: HashMap<i64, Vec<FileRef>> = HashMap::new();
-            for (id, f) in files {
-                by_id.entry(id).or_default().push(f);
-            }
-            for e in &mut entries {
-                e.files = by_id.remove(&e.id).unwrap_or_default();
-            }
-            Ok(entries)
-        })
-        .await
+        let slug = slug.to_owned();
+        on_conn!(self, entries::entries(&slug))
     }
 
     async fn entry(&self, slug: &str, id: i64) -> Result<Option<EntryRow>, StoreError> {
-        let slug = slug.to_string();
-        self.with(move |conn| {
-            let entry = conn
-                .query_row(
-                    &format!("SELECT {ENTRY_COLUMNS} FROM lb_entry WHERE slug = ?1 AND id = ?2"),
-                    params![slug, id],
-                    entry_row,
-                )
-                .optional()
-                .map_err(backend)?;
-            let Some(mut entry) = entry else {
-                return Ok(None);
-            };
-            entry.files = files_of(
-                conn,
-                "SELECT f.entry_id, f.name, f.role, f.sha256, b.size_bytes
-                 FROM lb_entry_file f JOIN lb_blob b ON b.sha256 = f.sha256
-                 WHERE f.slug = ?1 AND f.entry_id = ?2 ORDER BY f.position",
-                params![slug, id],
-            )?
-            .into_iter()
-            .map(|(_, f)| f)
-            .collect();
-            Ok(Some(entry))
-        })
-        .await
+        let slug = slug.to_owned();
+        on_conn!(self, entries::entry(&slug, id))
     }
 
     async fn entry_report(&self, slug: &str, id: i64) -> Result<Option<String>, StoreError> {
-        let slug = slug.to_string();
-        self.with(move |conn| {
-            conn.query_row(
-                "SELECT report_json FROM lb_entry WHERE slug = ?1 AND id = ?2",
-                params![slug, id],
-                |r| r.get::<_, Option<String>>(0),
-            )
-            .optional()
-            .map(Option::flatten)
-            .map_err(backend)
-        })
-        .await
+        let slug = slug.to_owned();
+        on_conn!(self, entries::entry_report(&slug, id))
     }
 
     async fn update_entry(
@@ -701,72 +385,21 @@ impl Store for SqliteStore {
         state: String,
         audit: AuditRow,
     ) -> Result<(), StoreError> {
-        let slug = slug.to_string();
-        self.write(move |tx| {
-            let n = tx
-                .execute(
-                    "UPDATE lb_entry SET model = ?3, meta_json = ?4, state = ?5, updated_ms = ?6
-                     WHERE slug = ?1 AND id = ?2",
-                    params![slug, id, model, json_text(&meta), state, audit.at_ms],
-                )
-                .map_err(backend)?;
-            if n == 0 {
-                return Err(StoreError::NotFound(format!("no entry {id} on `{slug}`")));
-            }
-            put_audit(tx, &slug, &audit)
-        })
-        .await
+        let slug = slug.to_owned();
+        in_tx!(
+            self,
+            entries::update_entry(&slug, id, model, meta, state, audit)
+        )
     }
 
     async fn delete_entry(&self, slug: &str, id: i64, audit: AuditRow) -> Result<(), StoreError> {
-        let slug = slug.to_string();
-        self.write(move |tx| {
-            let hashes: Vec<String> = {
-                let mut stmt = tx
-                    .prepare("SELECT sha256 FROM lb_entry_file WHERE slug = ?1 AND entry_id = ?2")
-                    .map_err(backend)?;
-                stmt.query_map(params![slug, id], |r| r.get(0))
-                    .map_err(backend)?
-                    .collect::<Result<_, _>>()
-                    .map_err(backend)?
-            };
-            tx.execute(
-                "DELETE FROM lb_entry_file WHERE slug = ?1 AND entry_id = ?2",
-                params![slug, id],
-            )
-            .map_err(backend)?;
-            let n = tx
-                .execute(
-                    "DELETE FROM lb_entry WHERE slug = ?1 AND id = ?2",
-                    params![slug, id],
-                )
-                .map_err(backend)?;
-            if n == 0 {
-                return Err(StoreError::NotFound(format!("no entry {id} on `{slug}`")));
-            }
-            tx.execute(
-                "DELETE FROM lb_interval WHERE slug = ?1 AND entry_id = ?2",
-                params![slug, id],
-            )
-            .map_err(backend)?;
-            gc_blobs(tx, &hashes)?;
-            put_audit(tx, &slug, &audit)
-        })
-        .await
+        let slug = slug.to_owned();
+        in_tx!(self, entries::delete_entry(&slug, id, audit))
     }
 
     async fn blob(&self, sha256: &str) -> Result<Option<Vec<u8>>, StoreError> {
-        let sha256 = sha256.to_string();
-        self.with(move |conn| {
-            conn.query_row(
-                "SELECT bytes FROM lb_blob WHERE sha256 = ?1",
-                [&sha256],
-                |r| r.get(0),
-            )
-            .optional()
-            .map_err(backend)
-        })
-        .await
+        let sha256 = sha256.to_owned();
+        on_conn!(self, boards::blob(&sha256))
     }
 
     async fn board_has_file(
@@ -775,46 +408,13 @@ impl Store for SqliteStore {
         sha256: &str,
         any_entry: bool,
     ) -> Result<bool, StoreError> {
-        let (slug, sha256) = (slug.to_string(), sha256.to_string());
-        self.with(move |conn| {
-            conn.query_row(
-                "SELECT EXISTS (SELECT 1 FROM lb_board_file WHERE slug = ?1 AND sha256 = ?2)
-                     OR EXISTS (SELECT 1 FROM lb_entry_file f JOIN lb_entry e
-                                  ON e.slug = f.slug AND e.id = f.entry_id
-                                WHERE f.slug = ?1 AND f.sha256 = ?2
-                                  AND (?3 OR e.state = 'visible'))",
-                params![slug, sha256, any_entry],
-                |r| r.get(0),
-            )
-            .map_err(backend)
-        })
-        .await
+        let (slug, sha256) = (slug.to_owned(), sha256.to_owned());
+        on_conn!(self, boards::board_has_file(&slug, &sha256, any_entry))
     }
 
     async fn audit(&self, slug: &str) -> Result<Vec<AuditRow>, StoreError> {
-        let slug = slug.to_string();
-        self.with(move |conn| {
-            let mut stmt = conn
-                .prepare(
-                    "SELECT at_ms, actor, action, entry_id, detail_json FROM lb_audit
-                     WHERE slug = ?1 ORDER BY id",
-                )
-                .map_err(backend)?;
-            let rows = stmt
-                .query_map([&slug], |r| {
-                    Ok(AuditRow {
-                        at_ms: r.get(0)?,
-                        actor: r.get(1)?,
-                        action: r.get(2)?,
-                        entry: r.get(3)?,
-                        detail: serde_json::from_str(&r.get::<_, String>(4)?)
-                            .unwrap_or(serde_json::Value::Null),
-                    })
-                })
-                .map_err(backend)?;
-            rows.collect::<Result<_, _>>().map_err(backend)
-        })
-        .await
+        let slug = slug.to_owned();
+        on_conn!(self, boards::audit(&slug))
     }
 
     async fn intervals(
@@ -823,45 +423,13 @@ impl Store for SqliteStore {
         leader: i64,
         key: &str,
     ) -> Result<HashMap<i64, String>, StoreError> {
-        let (slug, key) = (slug.to_string(), key.to_string());
-        self.with(move |conn| {
-            let mut stmt = conn
-                .prepare_cached(
-                    "SELECT entry_id, result_json FROM lb_interval
-                     WHERE slug = ?1 AND leader_id = ?2 AND key = ?3",
-                )
-                .map_err(backend)?;
-            let rows = stmt
-                .query_map(params![slug, leader, key], |r| Ok((r.get(0)?, r.get(1)?)))
-                .map_err(backend)?;
-            rows.collect::<Result<_, _>>().map_err(backend)
-        })
-        .await
+        let (slug, key) = (slug.to_owned(), key.to_owned());
+        on_conn!(self, boards::intervals(&slug, leader, &key))
     }
 
-    async fn put_intervals(
-        &self,
-        slug: &str,
-        mut rows: Vec<IntervalRow>,
-    ) -> Result<(), StoreError> {
-        rows.sort_by_key(|r| r.entry);
-        let slug = slug.to_string();
-        self.write(move |tx| {
-            let mut stmt = tx
-                .prepare_cached(
-                    "INSERT INTO lb_interval (slug, entry_id, leader_id, key, result_json)
-                     VALUES (?1, ?2, ?3, ?4, ?5)
-                     ON CONFLICT (slug, leader_id, key, entry_id)
-                     DO UPDATE SET result_json = excluded.result_json",
-                )
-                .map_err(backend)?;
-            for r in rows {
-                stmt.execute(params![slug, r.entry, r.leader, r.key, r.result_json])
-                    .map_err(backend)?;
-            }
-            Ok(())
-        })
-        .await
+    async fn put_intervals(&self, slug: &str, rows: Vec<IntervalRow>) -> Result<(), StoreError> {
+        let slug = slug.to_owned();
+        in_tx!(self, boards::put_intervals(&slug, rows))
     }
 
     async fn set_competition(
@@ -870,73 +438,26 @@ impl Store for SqliteStore {
         competition_json: String,
         audit: AuditRow,
     ) -> Result<(), StoreError> {
-        let slug = slug.to_string();
-        self.write(move |tx| {
-            let n = tx
-                .execute(
-                    "UPDATE lb_board SET competition_json = ?2, updated_ms = ?3 WHERE slug = ?1",
-                    params![slug, competition_json, audit.at_ms],
-                )
-                .map_err(backend)?;
-            if n == 0 {
-                return Err(StoreError::NotFound(format!("no board `{slug}`")));
-            }
-            put_audit(tx, &slug, &audit)
-        })
-        .await
+        let slug = slug.to_owned();
+        in_tx!(
+            self,
+            boards::set_competition(&slug, competition_json, audit)
+        )
     }
 
     async fn add_team(&self, slug: &str, team: TeamRow, audit: AuditRow) -> Result<(), StoreError> {
-        let slug = slug.to_string();
-        self.write(move |tx| {
-            let n = tx
-                .execute(
-                    "INSERT INTO lb_team (slug, name, token_sha256, created_ms)
-                     VALUES (?1, ?2, ?3, ?4) ON CONFLICT (slug, name) DO NOTHING",
-                    params![slug, team.name, team.token_sha256, team.created_ms],
-                )
-                .map_err(backend)?;
-            if n == 0 {
-                return Err(StoreError::Conflict(format!(
-                    "`{slug}` has a team `{}` already",
-                    team.name
-                )));
-            }
-            put_audit(tx, &slug, &audit)
-        })
-        .await
+        let slug = slug.to_owned();
+        in_tx!(self, queue::add_team(&slug, team, audit))
     }
 
     async fn teams(&self, slug: &str) -> Result<Vec<TeamRow>, StoreError> {
-        let slug = slug.to_string();
-        self.with(move |conn| {
-            let mut stmt = conn
-                .prepare_cached(
-                    "SELECT name, token_sha256, created_ms FROM lb_team WHERE slug = ?1
-                     ORDER BY created_ms, name",
-                )
-                .map_err(backend)?;
-            let rows = stmt
-                .query_map([&slug], |r| {
-                    Ok(TeamRow {
-                        name: r.get(0)?,
-                        token_sha256: r.get(1)?,
-                        created_ms: r.get(2)?,
-                    })
-                })
-                .map_err(backend)?;
-            rows.collect::<Result<_, _>>().map_err(backend)
-        })
-        .await
+        let slug = slug.to_owned();
+        on_conn!(self, queue::teams(&slug))
     }
 
     async fn check_limits(&self, slug: &str, limits: Limits) -> Result<(), StoreError> {
-        let slug = slug.to_string();
-        self.with(move |conn| {
-            let tx = conn.transaction().map_err(backend)?;
-            check_limits(&tx, &slug, &limits, &[], false)
-        })
-        .await
+        let slug = slug.to_owned();
+        on_conn!(self, entries::check_limits(&slug, limits))
     }
 
     async fn add_submission(
@@ -945,14 +466,13 @@ impl Store for SqliteStore {
         entry: EntryRow,
         blobs: Vec<Blob>,
         limits: Limits,
-        mut audit: AuditRow,
+        audit: AuditRow,
     ) -> Result<i64, StoreError> {
-        let slug = slug.to_string();
-        self.write(move |tx| {
-            check_limits(tx, &slug, &limits, &blobs, true)?;
-            insert_entry(tx, &slug, &entry, None, blobs, limits.client(), &mut audit)
-        })
-        .await
+        let slug = slug.to_owned();
+        in_tx!(
+            self,
+            queue::add_submission(&slug, entry, blobs, limits, audit)
+        )
     }
 
     async fn claim_job(
@@ -961,36 +481,8 @@ impl Store for SqliteStore {
         now_ms: i64,
         lease_ms: i64,
     ) -> Result<Option<Job>, StoreError> {
-        let worker = worker.to_string();
-        self.write(move |tx| {
-            tx.execute(
-                "UPDATE lb_entry SET status = 'failed', lease_owner = NULL,
-                    completions = completions + 1, updated_ms = ?1,
-                    reason = 'the scorer stopped before finishing ' || attempts || ' times'
-                 WHERE status = 'scoring' AND lease_until_ms < ?1 AND attempts >= ?2",
-                params![now_ms, MAX_ATTEMPTS],
-            )
-            .map_err(backend)?;
-            tx.query_row(
-                "UPDATE lb_entry SET status = 'scoring', lease_owner = ?1, lease_until_ms = ?2,
-                    attempts = attempts + 1, updated_ms = ?3
-                 WHERE (slug, id) = (
-                    SELECT slug, id FROM lb_entry
-                    WHERE status = 'queued' OR (status = 'scoring' AND lease_until_ms < ?3)
-                    ORDER BY created_ms, slug, id LIMIT 1)
-                 RETURNING slug, id",
-                params![worker, now_ms + lease_ms, now_ms],
-                |r| {
-                    Ok(Job {
-                        slug: r.get(0)?,
-                        entry: r.get(1)?,
-                    })
-                },
-            )
-            .optional()
-            .map_err(backend)
-        })
-        .await
+        let worker = worker.to_owned();
+        in_tx!(self, queue::claim_job(&worker, now_ms, lease_ms))
     }
 
     async fn renew_lease(
@@ -999,18 +491,8 @@ impl Store for SqliteStore {
         worker: &str,
         until_ms: i64,
     ) -> Result<bool, StoreError> {
-        let (job, worker) = (job.clone(), worker.to_string());
-        self.write(move |tx| {
-            let n = tx
-                .execute(
-                    "UPDATE lb_entry SET lease_until_ms = ?4
-                     WHERE slug = ?1 AND id = ?2 AND status = 'scoring' AND lease_owner = ?3",
-                    params![job.slug, job.entry, worker, until_ms],
-                )
-                .map_err(backend)?;
-            Ok(n == 1)
-        })
-        .await
+        let (job, worker) = (job.clone(), worker.to_owned());
+        in_tx!(self, queue::renew_lease(&job, &worker, until_ms))
     }
 
     async fn finish_job(
@@ -1019,48 +501,13 @@ impl Store for SqliteStore {
         worker: &str,
         result: JobResult,
     ) -> Result<bool, StoreError> {
-        let (job, worker) = (job.clone(), worker.to_string());
-        self.write(move |tx| {
-            let n = tx
-                .execute(
-                    "UPDATE lb_entry SET status = ?4, reason = ?5, metrics_json = ?6,
-                        scores_json = ?7, report_json = ?8, updated_ms = ?9, lease_owner = NULL,
-                        completions = completions + 1
-                     WHERE slug = ?1 AND id = ?2 AND status = 'scoring' AND lease_owner = ?3",
-                    params![
-                        job.slug,
-                        job.entry,
-                        worker,
-                        result.status,
-                        result.reason,
-                        result.metrics_json,
-                        result.scores_json,
-                        result.report_json,
-                        result.at_ms
-                    ],
-                )
-                .map_err(backend)?;
-            Ok(n == 1)
-        })
-        .await
+        let (job, worker) = (job.clone(), worker.to_owned());
+        in_tx!(self, queue::finish_job(&job, &worker, result))
     }
 
     async fn cancel_job(&self, job: &Job, audit: AuditRow) -> Result<bool, StoreError> {
         let job = job.clone();
-        self.write(move |tx| {
-            let n = tx
-                .execute(
-                    "UPDATE lb_entry SET status = 'cancelled', updated_ms = ?3
-                     WHERE slug = ?1 AND id = ?2 AND status = 'queued'",
-                    params![job.slug, job.entry, audit.at_ms],
-                )
-                .map_err(backend)?;
-            if n == 1 {
-                put_audit(tx, &job.slug, &audit)?;
-            }
-            Ok(n == 1)
-        })
-        .await
+        in_tx!(self, queue::cancel_job(&job, audit))
     }
 
     async fn choose_entry(
@@ -1070,110 +517,30 @@ impl Store for SqliteStore {
         entry: i64,
         audit: AuditRow,
     ) -> Result<(), StoreError> {
-        let (slug, team) = (slug.to_string(), team.to_string());
-        self.write(move |tx| {
-            tx.execute(
-                "UPDATE lb_entry SET chosen = (id = ?3) WHERE slug = ?1 AND team = ?2",
-                params![slug, team, entry],
-            )
-            .map_err(backend)?;
-            put_audit(tx, &slug, &audit)
-        })
-        .await
+        let (slug, team) = (slug.to_owned(), team.to_owned());
+        in_tx!(self, queue::choose_entry(&slug, &team, entry, audit))
     }
 
     async fn put_share(&self, share: ShareRow) -> Result<(), StoreError> {
-        self.write(move |tx| {
-            let n = tx
-                .execute(
-                    "INSERT INTO shares (id, bytes, size_bytes, created_ms, expires_ms,
-                         delete_token_sha256)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (id) DO NOTHING",
-                    params![
-                        share.id,
-                        share.bytes,
-                        share.bytes.len() as i64,
-                        share.created_ms,
-                        share.expires_ms,
-                        share.delete_token_sha256
-                    ],
-                )
-                .map_err(backend)?;
-            if n == 0 {
-                return Err(StoreError::Conflict(format!(
-                    "a share `{}` exists already",
-                    share.id
-                )));
-            }
-            Ok(())
-        })
-        .await
+        in_tx!(self, shares::put_share(share))
     }
 
     async fn share(&self, id: &str) -> Result<Option<ShareRow>, StoreError> {
-        let id = id.to_string();
-        self.with(move |conn| {
-            conn.query_row(
-                "SELECT id, bytes, created_ms, expires_ms, delete_token_sha256
-                 FROM shares WHERE id = ?1",
-                [&id],
-                |r| {
-                    Ok(ShareRow {
-                        id: r.get(0)?,
-                        bytes: r.get(1)?,
-                        created_ms: r.get(2)?,
-                        expires_ms: r.get(3)?,
-                        delete_token_sha256: r.get(4)?,
-                    })
-                },
-            )
-            .optional()
-            .map_err(backend)
-        })
-        .await
+        let id = id.to_owned();
+        on_conn!(self, shares::share(&id))
     }
 
     async fn share_info(&self, id: &str) -> Result<Option<ShareInfo>, StoreError> {
-        let id = id.to_string();
-        self.with(move |conn| {
-            conn.query_row(
-                "SELECT id, size_bytes, created_ms, expires_ms, delete_token_sha256
-                 FROM shares WHERE id = ?1",
-                [&id],
-                |r| {
-                    Ok(ShareInfo {
-                        id: r.get(0)?,
-                        size_bytes: r.get(1)?,
-                        created_ms: r.get(2)?,
-                        expires_ms: r.get(3)?,
-                        delete_token_sha256: r.get(4)?,
-                    })
-                },
-            )
-            .optional()
-            .map_err(backend)
-        })
-        .await
+        let id = id.to_owned();
+        on_conn!(self, shares::share_info(&id))
     }
 
     async fn delete_share(&self, id: &str) -> Result<bool, StoreError> {
-        let id = id.to_string();
-        self.write(move |tx| {
-            let n = tx
-                .execute("DELETE FROM shares WHERE id = ?1", [&id])
-                .map_err(backend)?;
-            Ok(n > 0)
-        })
-        .await
+        let id = id.to_owned();
+        in_tx!(self, shares::delete_share(&id))
     }
 
     async fn purge_shares(&self, now_ms: i64) -> Result<u64, StoreError> {
-        self.write(move |tx| {
-            let n = tx
-                .execute("DELETE FROM shares WHERE expires_ms <= ?1", [now_ms])
-                .map_err(backend)?;
-            Ok(n as u64)
-        })
-        .await
+        in_tx!(self, shares::purge_shares(now_ms))
     }
 }

@@ -35,3 +35,4 @@ mod run_state;
 mod serve_timeouts;
 mod serving;
 mod share;
+mod store;
