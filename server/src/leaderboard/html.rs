@@ -309,7 +309,7 @@ fn ranked_table(view: &BoardView, rows: &[EntryOut]) -> String {
                 shown(v, d.scale, d.decimals)
             ));
         }
-        let status = if e.status == "reported" {
+        let status = if e.status == crate::store::Status::Reported {
             "<span class=\"reported\">reported, not verified</span>".to_string()
         } else {
             "verified".to_string()
@@ -527,7 +527,7 @@ pub fn export_table(view: &BoardView) -> Table {
                     undefined_reason: None,
                 }
             }));
-            let label = if e.status == "reported" {
+            let label = if e.status == crate::store::Status::Reported {
                 format!("{} (reported)", e.model)
             } else {
                 e.model.clone()

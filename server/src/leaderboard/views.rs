@@ -86,9 +86,9 @@ pub struct EntryOut {
     pub model: String,
     pub metrics: IndexMap<String, Option<f64>>,
     /// `verified` | `reported`.
-    pub status: String,
+    pub status: crate::store::Status,
     /// `visible` | `hidden` | `withdrawn` (the last two only for the owner).
-    pub state: String,
+    pub state: crate::store::State,
     pub inputs: Vec<FileOut>,
     pub meta: BTreeMap<String, String>,
     pub submitted: String,
@@ -244,7 +244,7 @@ pub struct SubmissionOut {
     pub team: Option<String>,
     pub model: String,
     /// `queued` | `scoring` | `done` | `failed` | `cancelled`.
-    pub status: String,
+    pub status: crate::store::Status,
     pub reason: Option<String>,
     pub attempts: i64,
     /// Times a result was committed (1 once done or failed).

@@ -118,6 +118,69 @@ pub struct BoardSummary {
     pub created_ms: i64,
 }
 
+/// How an entry came to be, and where a competition submission is in the scoring queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Scored by this server from its files.
+    Verified,
+    /// Imported from a results table: never verified.
+    Reported,
+    Queued,
+    Scoring,
+    Done,
+    Failed,
+    Cancelled,
+}
+
+/// Who may see an entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum State {
+    Visible,
+    /// By the owner.
+    Hidden,
+    /// By the submitter.
+    Withdrawn,
+}
+
+/// The stored names of [`Status`] and [`State`] (the API and the pages show the same).
+macro_rules! stored_names {
+    ($t:ident { $($v:ident = $name:literal),* $(,)? }) => {
+        impl $t {
+            pub fn as_str(self) -> &'static str {
+                match self { $($t::$v => $name),* }
+            }
+
+            /// The value stored as `name`.
+            pub fn parse(name: &str) -> Option<Self> {
+                match name { $($name => Some($t::$v),)* _ => None }
+            }
+        }
+
+        impl std::fmt::Display for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+stored_names!(Status {
+    Verified = "verified",
+    Reported = "reported",
+    Queued = "queued",
+    Scoring = "scoring",
+    Done = "done",
+    Failed = "failed",
+    Cancelled = "cancelled",
+});
+stored_names!(State {
+    Visible = "visible",
+    Hidden = "hidden",
+    Withdrawn = "withdrawn",
+});
+
 /// An entry as stored (without its report, see [`Store::entry_report`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct EntryRow {
@@ -125,10 +188,8 @@ pub struct EntryRow {
     pub id: i64,
     pub model: String,
     pub meta: BTreeMap<String, String>,
-    /// `verified` (scored by this server from its files) or `reported` (imported from a table).
-    pub status: String,
-    /// `visible`, `hidden` (by the owner) or `withdrawn` (by the submitter).
-    pub state: String,
+    pub status: Status,
+    pub state: State,
     pub files: Vec<FileRef>,
     /// The overall scalar metrics at full precision, as JSON (`{"score": 0.8, "x": null}`).
     pub metrics_json: String,
@@ -153,13 +214,13 @@ pub struct EntryRow {
 
 impl EntryRow {
     /// A new entry with no queue state.
-    pub fn new(model: String, status: &str, now_ms: i64) -> Self {
+    pub fn new(model: String, status: Status, now_ms: i64) -> Self {
         Self {
             id: 0,
             model,
             meta: BTreeMap::new(),
-            status: status.into(),
-            state: "visible".into(),
+            status,
+            state: State::Visible,
             files: vec![],
             metrics_json: "{}".into(),
             scorer_json: "null".into(),
@@ -269,8 +330,8 @@ impl Limits {
 /// The result a worker commits for a job it holds.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JobResult {
-    /// `done` or `failed`.
-    pub status: String,
+    /// `Done` or `Failed`.
+    pub status: Status,
     pub reason: Option<String>,
     pub metrics_json: String,
     pub scores_json: Option<String>,
@@ -445,7 +506,7 @@ pub trait Store: Send + Sync {
         id: i64,
         model: String,
         meta: BTreeMap<String, String>,
-        state: String,
+        state: State,
         audit: AuditRow,
     ) -> Result<(), StoreError>;
     /// Delete the entry, its file links, cached intervals and the files nothing else uses.

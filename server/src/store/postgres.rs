@@ -21,7 +21,7 @@ use super::sql::conn::{Cell, Conn, Dialect, Param, Row};
 use super::sql::{boards, entries, queue, shares};
 use super::{
     AuditRow, Blob, BoardEdit, BoardRow, BoardSummary, EntryRow, IntervalRow, Job, JobResult,
-    Limits, ShareInfo, ShareRow, Store, StoreError, TeamRow,
+    Limits, ShareInfo, ShareRow, State, Store, StoreError, TeamRow,
 };
 
 /// Connections per server process.
@@ -388,7 +388,7 @@ impl Store for PgStore {
         id: i64,
         model: String,
         meta: BTreeMap<String, String>,
-        state: String,
+        state: State,
         audit: AuditRow,
     ) -> Result<(), StoreError> {
         in_tx!(

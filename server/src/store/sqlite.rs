@@ -17,7 +17,7 @@ use super::sql::conn::{Cell, Conn, Dialect, Param, Row};
 use super::sql::{boards, entries, queue, shares};
 use super::{
     AuditRow, Blob, BoardEdit, BoardRow, BoardSummary, EntryRow, IntervalRow, Job, JobResult,
-    Limits, ShareInfo, ShareRow, Store, StoreError, TeamRow,
+    Limits, ShareInfo, ShareRow, State, Store, StoreError, TeamRow,
 };
 
 /// Migrations of the leaderboard tables, oldest first. Never edit a released entry: append.
@@ -382,7 +382,7 @@ impl Store for SqliteStore {
         id: i64,
         model: String,
         meta: BTreeMap<String, String>,
-        state: String,
+        state: State,
         audit: AuditRow,
     ) -> Result<(), StoreError> {
         let slug = slug.to_owned();

@@ -5,7 +5,7 @@
 use serde_json::json;
 use server::store::{
     Anonymous, AuditRow, Blob, BoardEdit, BoardRow, EntryRow, FileRef, IntervalRow, JobResult,
-    Limits, Quota, ShareRow, StoreError, Submitter, TeamRow, backend,
+    Limits, Quota, ShareRow, State, Status, StoreError, Submitter, TeamRow, backend,
 };
 
 use crate::leaderboard::{queue_alone, slug, stores};
@@ -59,7 +59,7 @@ fn entry(model: &str, files: Vec<FileRef>, created_ms: i64) -> EntryRow {
         files,
         metrics_json: json!({"accuracy": 0.5}).to_string(),
         entry_token_sha256: Some("entry-hash".into()),
-        ..EntryRow::new(model.into(), "verified", created_ms)
+        ..EntryRow::new(model.into(), Status::Verified, created_ms)
     }
 }
 
@@ -163,7 +163,7 @@ fn boards_entries_files_and_audit_behave_alike() {
             // Hidden: its files are the board's for the owner only.
             let meta = [("org".to_string(), "x".to_string())].into_iter().collect();
             store
-                .update_entry(&s, 1, "m1b".into(), meta, "hidden".into(), audit("hide"))
+                .update_entry(&s, 1, "m1b".into(), meta, State::Hidden, audit("hide"))
                 .await
                 .unwrap();
             store
@@ -172,7 +172,7 @@ fn boards_entries_files_and_audit_behave_alike() {
                     2,
                     "m2".into(),
                     Default::default(),
-                    "hidden".into(),
+                    State::Hidden,
                     audit("hide"),
                 )
                 .await
@@ -412,7 +412,7 @@ fn the_queue_claims_and_finishes_alike() {
                     .await
                     .unwrap();
                 let queued = |model: &str, team: &str| EntryRow {
-                    status: "queued".into(),
+                    status: Status::Queued,
                     team: Some(team.into()),
                     // Older than any other test's leftovers: claimed first.
                     ..entry(model, vec![], i64::MIN / 2)
@@ -437,7 +437,7 @@ fn the_queue_claims_and_finishes_alike() {
                     "{kind}"
                 );
                 let result = JobResult {
-                    status: "done".into(),
+                    status: Status::Done,
                     reason: None,
                     metrics_json: json!({"accuracy": 1.0}).to_string(),
                     scores_json: Some("{}".into()),
@@ -475,7 +475,7 @@ fn the_queue_claims_and_finishes_alike() {
                 let next = store.claim_job("w", now, 10).await.unwrap();
                 assert!(next.is_none_or(|j| j.slug != s), "{kind}");
                 let failed = store.entry(&s, 3).await.unwrap().unwrap();
-                assert_eq!(failed.status, "failed", "{kind}");
+                assert_eq!(failed.status, Status::Failed, "{kind}");
                 assert_eq!(
                     failed.reason.as_deref(),
                     Some(

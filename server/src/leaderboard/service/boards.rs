@@ -13,7 +13,7 @@ use crate::leaderboard::input::{
 use crate::leaderboard::limits::{Client, HOUR_MS};
 use crate::leaderboard::scoring::{self};
 use crate::leaderboard::token;
-use crate::store::{AuditRow, BoardEdit, BoardRow, EntryRow};
+use crate::store::{AuditRow, BoardEdit, BoardRow, EntryRow, Status};
 
 impl Boards {
     /// Create a board; returns (slug, owner token).
@@ -215,7 +215,7 @@ impl Boards {
             let entry = EntryRow {
                 meta,
                 metrics_json: crate::store::json_text(&row.metrics),
-                ..EntryRow::new(row.model, "reported", now)
+                ..EntryRow::new(row.model, Status::Reported, now)
             };
             ids.push(
                 self.store

@@ -17,7 +17,7 @@ use crate::leaderboard::limits::{Client, HOUR_MS};
 use crate::leaderboard::scoring::{self};
 use crate::leaderboard::token;
 use crate::leaderboard::views::{file_out, report_table};
-use crate::store::{BoardRow, EntryRow};
+use crate::store::{BoardRow, EntryRow, State, Status};
 use metrics_core::Report;
 use tokio::sync::OwnedSemaphorePermit;
 
@@ -140,7 +140,7 @@ impl Boards {
             metrics_json: crate::store::json_text(&metrics),
             scorer_json: scorer().to_string(),
             entry_token_sha256: Some(token::hash(&entry_token)),
-            ..EntryRow::new(req.model.clone(), "verified", now)
+            ..EntryRow::new(req.model.clone(), Status::Verified, now)
         };
         let detail = json!({
             "model": req.model,
@@ -190,7 +190,7 @@ impl Boards {
             .entry(slug, id)
             .await?
             .filter(|e| {
-                e.state == "visible"
+                e.state == State::Visible
                     || owner
                     || matches!((token, &e.entry_token_sha256),
                         (Some(t), Some(h)) if token::matches(t, h))
@@ -241,12 +241,14 @@ impl Boards {
             .store
             .entry(slug, id)
             .await?
-            .filter(|e| privileged.is_some() || (e.state == "visible" && e.status == "done"))
+            .filter(|e| {
+                privileged.is_some() || (e.state == State::Visible && e.status == Status::Done)
+            })
             .ok_or_else(not_found)?;
         let owner = privileged == Some("owner");
         let shares = shares_of(&e);
         let closed = c.closed_ms.is_some();
-        let metrics: Value = if e.status != "done" {
+        let metrics: Value = if e.status != Status::Done {
             json!({})
         } else if closed {
             serde_json::from_str(&e.metrics_json).unwrap_or(Value::Null)
@@ -272,8 +274,8 @@ impl Boards {
             "status": e.status,
             "metrics": metrics,
             "metrics_on": if closed { "all items" } else { "public share" },
-            "public_metrics": (e.status == "done").then_some(&shares.public),
-            "private_metrics": (e.status == "done" && (closed || owner)).then_some(&shares.private),
+            "public_metrics": (e.status == Status::Done).then_some(&shares.public),
+            "private_metrics": (e.status == Status::Done && (closed || owner)).then_some(&shares.private),
             "inputs": e.files.iter().map(|f| file_out(slug, f)).collect::<Vec<_>>(),
             "gold": [],
             "hidden_gold": true,
@@ -341,13 +343,15 @@ impl Boards {
         let (next, verb) = match (action, actor) {
             // Withdrawal is the submitter's decision: the owner can neither hide (and then
             // restore) a withdrawn entry nor undo it.
-            (EntryAction::Hide, Actor::Owner) if e.state == "withdrawn" => {
+            (EntryAction::Hide, Actor::Owner) if e.state == State::Withdrawn => {
                 return Err(LbError::Conflict(format!(
                     "entry {id} was withdrawn by its submitter; only they can undo that"
                 )));
             }
-            (EntryAction::Hide, Actor::Owner) => ("hidden", "hide"),
-            (EntryAction::Restore, Actor::Owner) if e.state == "hidden" => ("visible", "restore"),
+            (EntryAction::Hide, Actor::Owner) => (State::Hidden, "hide"),
+            (EntryAction::Restore, Actor::Owner) if e.state == State::Hidden => {
+                (State::Visible, "restore")
+            }
             (EntryAction::Restore, Actor::Owner) => {
                 return Err(LbError::Conflict(format!(
                     "entry {id} is {}, only a hidden entry can be restored",
@@ -355,7 +359,7 @@ impl Boards {
                 )));
             }
             (EntryAction::Withdraw | EntryAction::Remove, Actor::Entry) => {
-                ("withdrawn", "withdraw")
+                (State::Withdrawn, "withdraw")
             }
             (EntryAction::Remove, Actor::Owner) => {
                 self.store
@@ -385,7 +389,7 @@ impl Boards {
                 id,
                 e.model.clone(),
                 e.meta.clone(),
-                next.into(),
+                next,
                 audit(
                     actor.name(),
                     verb,
@@ -394,7 +398,7 @@ impl Boards {
                 ),
             )
             .await?;
-        Ok(next)
+        Ok(next.as_str())
     }
 
     /// Edit an entry's model name and metadata (entry token).
@@ -432,7 +436,7 @@ impl Boards {
                 id,
                 model,
                 meta,
-                e.state.clone(),
+                e.state,
                 audit("entry", "edit", Some(id), detail),
             )
             .await?;

@@ -15,7 +15,7 @@ use crate::leaderboard::rank::{self, Candidate, LOWER_IS_BETTER, Spread};
 use crate::leaderboard::scoring::{self, LeaderInterval, ScoringError};
 use crate::leaderboard::token;
 use crate::leaderboard::views::{BoardView, BootstrapInfo, EntryOut, board_info_for, file_out};
-use crate::store::{BoardRow, EntryRow, IntervalRow};
+use crate::store::{BoardRow, EntryRow, IntervalRow, State, Status};
 
 impl Boards {
     /// The ranked board: visible entries, or every entry for the owner.
@@ -31,7 +31,7 @@ impl Boards {
             .entries(slug)
             .await?
             .into_iter()
-            .filter(|e| include_all || e.state == "visible")
+            .filter(|e| include_all || e.state == State::Visible)
             .collect();
         let comp = Competition::parse(board.competition.as_deref());
         let entries = match &comp {
@@ -92,7 +92,7 @@ impl Boards {
             .iter()
             .filter(|&&(i, r)| {
                 r.is_some()
-                    && entries[i].status == "verified"
+                    && entries[i].status == Status::Verified
                     && Some(i) != leader
                     && !intervals.contains_key(&entries[i].id)
             })
@@ -115,8 +115,8 @@ impl Boards {
                     versus_leader: versus,
                     model: e.model.clone(),
                     metrics: metrics[i].clone(),
-                    status: e.status.clone(),
-                    state: e.state.clone(),
+                    status: e.status,
+                    state: e.state,
                     inputs: e.files.iter().map(|f| file_out(slug, f)).collect(),
                     meta: e.meta.clone(),
                     submitted: iso8601(e.created_ms),
@@ -194,7 +194,7 @@ impl Boards {
             .entries(slug)
             .await?
             .into_iter()
-            .filter(|e| e.state == "visible")
+            .filter(|e| e.state == State::Visible)
             .collect();
         let ranking = ranking(&board, &entries);
         let Some(leader) = ranking.leader else {
@@ -287,7 +287,7 @@ fn ranking(board: &BoardRow, entries: &[EntryRow]) -> Ranking {
                 .get(primary)
                 .copied()
                 .flatten()
-                .filter(|_| e.state == "visible"),
+                .filter(|_| e.state == State::Visible),
             created_ms: e.created_ms,
             id: e.id,
         })
@@ -295,7 +295,7 @@ fn ranking(board: &BoardRow, entries: &[EntryRow]) -> Ranking {
     let ranked = rank::rank(&candidates, lower);
     let leader = ranked
         .iter()
-        .find(|&&(i, r)| r.is_some() && entries[i].status == "verified")
+        .find(|&&(i, r)| r.is_some() && entries[i].status == Status::Verified)
         .map(|&(i, _)| i);
     Ranking {
         metrics,
@@ -318,7 +318,7 @@ fn missing(
         .filter(|&&(i, r)| {
             r.is_some()
                 && i != leader
-                && entries[i].status == "verified"
+                && entries[i].status == Status::Verified
                 && !have.contains_key(&entries[i].id)
         })
         .map(|&(i, _)| i)

@@ -17,7 +17,7 @@ use crate::leaderboard::token;
 use crate::leaderboard::views::{
     CompetitionInfo, FileOut, SubmissionOut, competition_info, file_out,
 };
-use crate::store::{BoardRow, EntryRow, Job, JobResult, Quota, Submitter, TeamRow};
+use crate::store::{BoardRow, EntryRow, Job, JobResult, Quota, Status, Submitter, TeamRow};
 use tokio::sync::OwnedSemaphorePermit;
 
 pub(super) fn shares_of(e: &EntryRow) -> competition::ShareScores {
@@ -38,7 +38,7 @@ pub(super) fn counted(board: &BoardRow, c: &Competition, entries: Vec<EntryRow>)
         1.0
     };
     let mut best: IndexMap<String, EntryRow> = IndexMap::new();
-    for e in entries.into_iter().filter(|e| e.status == "done") {
+    for e in entries.into_iter().filter(|e| e.status == Status::Done) {
         let key = e.team.clone().unwrap_or_else(|| format!("#{}", e.id));
         let public = |e: &EntryRow| {
             shares_of(e)
@@ -145,7 +145,7 @@ impl Boards {
                 .entries(slug)
                 .await?
                 .iter()
-                .filter(|e| e.status == "queued" || e.status == "scoring")
+                .filter(|e| e.status == Status::Queued || e.status == Status::Scoring)
                 .count();
             if pending > 0 {
                 return Err(LbError::Conflict(format!(
@@ -259,7 +259,7 @@ impl Boards {
             scorer_json: scorer().to_string(),
             entry_token_sha256: Some(token::hash(&entry_token)),
             team: team.clone(),
-            ..EntryRow::new(req.model.clone(), "queued", now)
+            ..EntryRow::new(req.model.clone(), Status::Queued, now)
         };
         let detail = json!({
             "model": req.model, "team": team,
@@ -314,7 +314,7 @@ impl Boards {
             Ok((scored, shares)) => {
                 let report = scored.report;
                 JobResult {
-                    status: "done".into(),
+                    status: Status::Done,
                     reason: None,
                     metrics_json: crate::store::json_text(&scoring::overall_scalars(&report)),
                     scores_json: Some(competition::scores_json(&shares)),
@@ -323,7 +323,7 @@ impl Boards {
                 }
             }
             Err(e) => JobResult {
-                status: "failed".into(),
+                status: Status::Failed,
                 reason: Some(competition::public_reason(&e.0, &gold_names)),
                 metrics_json: "{}".into(),
                 scores_json: None,
@@ -366,17 +366,18 @@ impl Boards {
             .filter(|e| owner || e.team == team)
             .map(|e| {
                 let shares = shares_of(&e);
-                let done = e.status == "done";
+                let done = e.status == Status::Done;
                 SubmissionOut {
                     entry: e.id,
                     team: e.team.clone(),
                     model: e.model.clone(),
-                    status: e.status.clone(),
+                    status: e.status,
                     reason: e.reason.clone(),
                     attempts: e.attempts,
                     completions: e.completions,
                     chosen: e.chosen,
-                    counts_against_quota: e.status != "failed" && e.status != "cancelled",
+                    counts_against_quota: e.status != Status::Failed
+                        && e.status != Status::Cancelled,
                     public_metrics: done.then(|| shares.public.clone()),
                     private_metrics: (done && (owner || c.closed_ms.is_some()))
                         .then(|| shares.private.clone()),
@@ -431,7 +432,7 @@ impl Boards {
             slug: slug.into(),
             entry: id,
         };
-        let detail = json!({"status": {"from": e.status, "to": "cancelled"}});
+        let detail = json!({"status": {"from": e.status, "to": Status::Cancelled}});
         if self
             .store
             .cancel_job(&job, audit(actor, "cancel", Some(id), detail))
@@ -456,7 +457,7 @@ impl Boards {
         let Some(team) = e.team.clone() else {
             return Err(LbError::BadRequest(format!("entry {id} has no team")));
         };
-        if e.status != "done" {
+        if e.status != Status::Done {
             return Err(LbError::Conflict(format!(
                 "entry {id} is {}: only a scored entry can be chosen",
                 e.status
@@ -497,7 +498,7 @@ mod tests {
         }
     }
 
-    fn done(id: i64, team: Option<&str>, public: f64, status: &str, chosen: bool) -> EntryRow {
+    fn done(id: i64, team: Option<&str>, public: f64, status: Status, chosen: bool) -> EntryRow {
         EntryRow {
             id,
             team: team.map(str::to_string),
@@ -514,13 +515,13 @@ mod tests {
     fn one_entry_per_team_counts_by_the_boards_rule() {
         let entries = || {
             vec![
-                done(1, Some("a"), 0.7, "done", false),
-                done(2, Some("a"), 0.9, "done", true),
-                done(3, Some("a"), 0.9, "done", false),
-                done(4, Some("a"), 0.99, "failed", false),
-                done(5, Some("a"), 0.6, "done", false),
-                done(6, None, 0.2, "done", false),
-                done(7, None, 0.3, "queued", false),
+                done(1, Some("a"), 0.7, Status::Done, false),
+                done(2, Some("a"), 0.9, Status::Done, true),
+                done(3, Some("a"), 0.9, Status::Done, false),
+                done(4, Some("a"), 0.99, Status::Failed, false),
+                done(5, Some("a"), 0.6, Status::Done, false),
+                done(6, None, 0.2, Status::Done, false),
+                done(7, None, 0.3, Status::Queued, false),
             ]
         };
         let ids = |counts: Counts, closed: Option<i64>| {

@@ -93,6 +93,18 @@ impl From<Option<i64>> for Param<'_> {
     }
 }
 
+impl From<crate::store::Status> for Param<'_> {
+    fn from(v: crate::store::Status) -> Self {
+        Param::Text(v.as_str())
+    }
+}
+
+impl From<crate::store::State> for Param<'_> {
+    fn from(v: crate::store::State) -> Self {
+        Param::Text(v.as_str())
+    }
+}
+
 /// `&[Param]` of the values, each through `Param::from`.
 macro_rules! params {
     ($($v:expr),* $(,)?) => { &[$(Param::from($v)),*] };
@@ -158,6 +170,20 @@ impl Row {
     pub fn text(&mut self, i: usize) -> Result<String, StoreError> {
         self.opt_text(i)?
             .ok_or_else(|| Self::wrong(i, "text", &Cell::Null))
+    }
+
+    /// A [`crate::store::Status`] by its stored name.
+    pub fn status(&mut self, i: usize) -> Result<crate::store::Status, StoreError> {
+        let name = self.text(i)?;
+        crate::store::Status::parse(&name)
+            .ok_or_else(|| StoreError::Backend(format!("column {i}: no entry status `{name}`")))
+    }
+
+    /// A [`crate::store::State`] by its stored name.
+    pub fn state(&mut self, i: usize) -> Result<crate::store::State, StoreError> {
+        let name = self.text(i)?;
+        crate::store::State::parse(&name)
+            .ok_or_else(|| StoreError::Backend(format!("column {i}: no entry state `{name}`")))
     }
 
     pub fn bytes(&mut self, i: usize) -> Result<Vec<u8>, StoreError> {

@@ -7,7 +7,7 @@ use super::conn::{
     Conn, Param, Row, file_ref, lock_board, params, put_audit, put_blobs, query_one, query_opt,
 };
 use crate::store::{
-    AuditRow, Blob, EntryRow, FileRef, Limits, StoreError, anonymous_error, anonymous_sql,
+    AuditRow, Blob, EntryRow, FileRef, Limits, State, StoreError, anonymous_error, anonymous_sql,
     board_bytes_sql, bytes_error, json_text, parse_json, quota_error, quota_sql,
 };
 
@@ -20,8 +20,8 @@ pub(crate) fn entry_row(mut r: Row) -> Result<EntryRow, StoreError> {
         id: r.int(0)?,
         model: r.text(1)?,
         meta: parse_json(&r.text(2)?),
-        status: r.text(3)?,
-        state: r.text(4)?,
+        status: r.status(3)?,
+        state: r.state(4)?,
         files: Vec::new(),
         metrics_json: r.text(5)?,
         scorer_json: r.text(6)?,
@@ -127,8 +127,8 @@ pub(crate) async fn insert_entry<C: Conn>(
             id,
             &entry.model,
             &meta,
-            &entry.status,
-            &entry.state,
+            entry.status,
+            entry.state,
             &entry.metrics_json,
             &report_json,
             &entry.scorer_json,
@@ -257,7 +257,7 @@ pub(crate) async fn update_entry<C: Conn>(
     id: i64,
     model: String,
     meta: BTreeMap<String, String>,
-    state: String,
+    state: State,
     audit: AuditRow,
 ) -> Result<(), StoreError> {
     let meta = json_text(&meta);
@@ -265,7 +265,7 @@ pub(crate) async fn update_entry<C: Conn>(
         .execute(
             "UPDATE lb_entry SET model = $3, meta_json = $4, state = $5, updated_ms = $6
              WHERE slug = $1 AND id = $2",
-            params![slug, id, &model, &meta, &state, audit.at_ms],
+            params![slug, id, &model, &meta, state, audit.at_ms],
         )
         .await?;
     if n == 0 {

@@ -135,7 +135,7 @@ pub(crate) async fn finish_job<C: Conn>(
                 &job.slug,
                 job.entry,
                 worker,
-                &result.status,
+                result.status,
                 &result.reason,
                 &result.metrics_json,
                 &result.scores_json,
