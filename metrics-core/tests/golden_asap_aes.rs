@@ -16,18 +16,8 @@ use serde_json::Value;
 
 const TOLERANCE: f64 = 1e-12;
 
-fn golden_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden/asap_aes")
-}
-
 fn cases() -> Vec<PathBuf> {
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(golden_dir())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
-    cases.sort();
-    cases
+    testkit::case_dirs("asap_aes")
 }
 
 fn score(dir: &Path, variant: Variant) -> Result<Report, metrics_core::InputError> {
@@ -114,7 +104,7 @@ fn golden_cases_pass_in_both_variants() {
 #[test]
 fn missing_prediction_names_the_essay_id() {
     let e = score(
-        &golden_dir().join("asap_04_missing_prediction"),
+        &testkit::path("asap_aes/asap_04_missing_prediction"),
         Variant::Official,
     )
     .unwrap_err();

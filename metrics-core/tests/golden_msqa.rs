@@ -10,9 +10,7 @@ use metrics_core::msqa::{self, Generation};
 use serde_json::Value;
 
 fn golden(case: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/golden/msqa")
-        .join(case)
+    testkit::path("msqa").join(case)
 }
 
 fn read_json(path: &Path) -> Value {

@@ -12,26 +12,11 @@ use metrics_core::sasbench::{
 };
 use serde_json::Value;
 
-fn golden() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden/sasbench")
-}
-
 fn cases() -> Vec<PathBuf> {
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(golden())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.is_dir()
-                && p.file_name()
-                    .unwrap()
-                    .to_str()
-                    .unwrap()
-                    .starts_with("case_")
-        })
-        .collect();
-    cases.sort();
-    assert!(!cases.is_empty());
-    cases
+    testkit::case_dirs("sasbench")
+        .into_iter()
+        .filter(|p| testkit::name(p).starts_with("case_"))
+        .collect()
 }
 
 fn read(p: &Path) -> String {

@@ -4,7 +4,7 @@
 // Helpers outside #[test] fns unwrap too: a failed unwrap here is a failed golden test.
 #![allow(clippy::unwrap_used)]
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use metrics_core::sgibench::{deep_research, dry, reasoning, sgi_score, wet};
 use serde_json::Value;
@@ -12,9 +12,7 @@ use serde_json::Value;
 const EXACT: f64 = 1e-12;
 
 fn golden(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/golden/sgibench")
-        .join(rel)
+    testkit::path("sgibench").join(rel)
 }
 
 fn read(rel: &str) -> String {
@@ -26,13 +24,11 @@ fn json(rel: &str) -> Value {
 }
 
 fn cases(dir: &str) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(golden(dir))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+    testkit::case_dirs(&format!("sgibench/{dir}"))
+        .iter()
+        .map(|p| testkit::name(p))
         .filter(|n| !n.contains("_units_"))
-        .collect();
-    names.sort();
-    names
+        .collect()
 }
 
 fn assert_close(actual: f64, expected: f64, tol: f64, what: &str) {

@@ -3,12 +3,11 @@
 // whose accuracy equals the official score.json of the golden case. The key never reaches the page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { launchBrowser, tempDir, artifacts, root, scorebench, scoreJson } from './support.mjs';
+import {
+  launchBrowser, tempDir, artifacts, root, scoreJson, startServer, startMockUpstream, upstreamToml,
+} from './support.mjs';
 
 const KEY = 'sk-e2e-secret-0123456789abcdef';
 const CASE = join(root, 'tests', 'golden', 'msqa', 'msqa_01_basic_yes_no');
@@ -21,52 +20,28 @@ let sawKey = true;
 
 function startMock() {
   const table = JSON.parse(readFileSync(join(CASE, 'mock_api.json'), 'utf8')).api_responses_by_true_false_question;
-  return new Promise((resolve) => {
-    const http = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => { body += c; });
-      req.on('end', () => {
-        upstreamCalls += 1;
-        sawKey = sawKey && req.headers.authorization === `Bearer ${KEY}`;
-        const request = JSON.parse(body);
-        const question = request.messages.at(-1).content.replace(SUFFIX, '');
-        const reply = table[question];
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({
-          id: 'e2e', object: 'chat.completion', model: request.model,
-          choices: [{ index: 0, finish_reason: reply.finish_reason,
-            message: { role: 'assistant', content: reply.content, reasoning_content: reply.reasoning_content } }],
-          usage: { prompt_tokens: 10, completion_tokens: reply.completion_tokens, total_tokens: 10 + reply.completion_tokens },
-        }));
-      });
-    });
-    http.listen(0, '127.0.0.1', () => resolve(http));
+  return startMockUpstream((request, req) => {
+    upstreamCalls += 1;
+    sawKey = sawKey && req.headers.authorization === `Bearer ${KEY}`;
+    const reply = table[request.messages.at(-1).content.replace(SUFFIX, '')];
+    return {
+      content: reply.content, reasoning_content: reply.reasoning_content, finish_reason: reply.finish_reason,
+      usage: { prompt_tokens: 10, completion_tokens: reply.completion_tokens, total_tokens: 10 + reply.completion_tokens },
+    };
   });
 }
 
 before(async () => {
   mock = await startMock();
-  const dir = tempDir('run');
-  const config = join(dir, 'upstreams.toml');
-  writeFileSync(config, `[[upstream]]\nname = "mock"\nbase_url = "http://127.0.0.1:${mock.address().port}/v1"\n` +
-    `api_key_env = "E2E_UPSTREAM_KEY"\nmodels = ["test-model"]\nmax_concurrency = 4\n`);
-  const child = spawn(scorebench, ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'db.sqlite3'),
-    '--dist', join(root, 'dist'), '--config', config, '--runs-dir', join(dir, 'runs')], {
-    stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, E2E_UPSTREAM_KEY: KEY },
+  server = await startServer({
+    upstreams: upstreamToml({ name: 'mock', base_url: mock.url, api_key_env: 'E2E_UPSTREAM_KEY', models: ['test-model'], max_concurrency: 4 }),
+    env: { E2E_UPSTREAM_KEY: KEY },
   });
-  const url = await new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const m = line.match(/listening on (http:\/\/127\.0\.0\.1:\d+\/)$/);
-      if (m) resolve(m[1]);
-    });
-  });
-  server = { url, child };
   browser = await launchBrowser();
 });
 after(async () => {
   await browser?.close();
-  server?.child.kill('SIGTERM');
+  await server?.stop();
   mock?.close();
 });
 
@@ -92,7 +67,7 @@ test('a run started from the page finishes and opens with the official accuracy'
   assert.ok(sawKey, 'the server sent the key upstream');
   const html = await page.content();
   assert.ok(!html.includes(KEY), 'the key never reaches the page');
-  assert.ok(!html.includes(`127.0.0.1:${mock.address().port}`), 'the upstream URL never reaches the page');
+  assert.ok(!html.includes(`127.0.0.1:${mock.port}`), 'the upstream URL never reaches the page');
   const models = await (await page.request.get(new URL('/api/v1/models', server.url).href)).text();
   assert.ok(!models.includes(KEY) && !models.includes('127.0.0.1'), 'the models list names models only');
   await page.screenshot({ path: join(artifacts, 'run-msqa.png'), fullPage: true });
@@ -114,45 +89,19 @@ function startJudgeMock() {
   const records = JSON.parse(readFileSync(join(DR_CASE, 'step2_input.json'), 'utf8'));
   const replies = JSON.parse(readFileSync(join(DR_CASE, 'mock_llm.json'), 'utf8'));
   const judge = { asked: {}, answered: {}, held: [], hold: true };
-  judge.server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => { body += c; });
-    req.on('end', () => {
-      const request = JSON.parse(body);
-      const prompt = request.messages.at(-1).content;
-      const record = records.find((r) => prompt.includes(r.question));
-      const idx = record.idx;
-      judge.asked[idx] = (judge.asked[idx] ?? 0) + 1;
-      const answer = () => {
-        judge.answered[idx] = (judge.answered[idx] ?? 0) + 1;
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({
-          id: 'e2e-judge', object: 'chat.completion', model: request.model,
-          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: replies[idx].judge_output } }],
-          usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 },
-        }));
-      };
-      // The first call is answered; later ones wait while `hold` is set.
-      const answeredSoFar = Object.values(judge.answered).reduce((a, b) => a + b, 0);
-      if (judge.hold && answeredSoFar >= 1) judge.held.push(answer);
-      else answer();
-    });
-  });
-  return new Promise((resolve) => judge.server.listen(0, '127.0.0.1', () => resolve(judge)));
-}
-
-function serve(dir, config) {
-  const child = spawn(scorebench, ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'db.sqlite3'),
-    '--dist', join(root, 'dist'), '--config', config, '--runs-dir', join(dir, 'runs')], {
-    stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, E2E_JUDGE_KEY: KEY },
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const m = line.match(/listening on (http:\/\/127\.0\.0\.1:\d+\/)$/);
-      if (m) resolve({ url: m[1], child });
-    });
-  });
+  return startMockUpstream((request, _req, send) => {
+    const prompt = request.messages.at(-1).content;
+    const { idx } = records.find((r) => prompt.includes(r.question));
+    judge.asked[idx] = (judge.asked[idx] ?? 0) + 1;
+    const answer = () => {
+      judge.answered[idx] = (judge.answered[idx] ?? 0) + 1;
+      send({ content: replies[idx].judge_output, usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 } });
+    };
+    // The first call is answered; later ones wait while `hold` is set.
+    const answeredSoFar = Object.values(judge.answered).reduce((a, b) => a + b, 0);
+    if (judge.hold && answeredSoFar >= 1) judge.held.push(answer);
+    else answer();
+  }).then((mock) => Object.assign(judge, mock));
 }
 
 async function until(what, check, ms = 30_000) {
@@ -166,10 +115,12 @@ async function until(what, check, ms = 30_000) {
 test('an SGI deep-research judge run survives a killed server and resumes by id from the page', async () => {
   const judge = await startJudgeMock();
   const dir = tempDir('run-resume');
-  const config = join(dir, 'upstreams.toml');
-  writeFileSync(config, `[[upstream]]\nname = "judge"\nbase_url = "http://127.0.0.1:${judge.server.address().port}/v1"\n` +
-    `api_key_env = "E2E_JUDGE_KEY"\nmodels = ["judge-model"]\nmax_retries = 0\n`);
-  let first = await serve(dir, config);
+  const serve = () => startServer({
+    dir,
+    upstreams: upstreamToml({ name: 'judge', base_url: judge.url, api_key_env: 'E2E_JUDGE_KEY', models: ['judge-model'], max_retries: 0 }),
+    env: { E2E_JUDGE_KEY: KEY },
+  });
+  let first = await serve();
   const page = await browser.newPage();
   try {
     await page.goto(first.url);
@@ -190,7 +141,7 @@ test('an SGI deep-research judge run survives a killed server and resumes by id 
     first.child.kill('SIGKILL');
     await new Promise((r) => first.child.once('exit', r));
     judge.hold = false;
-    const second = await serve(dir, config);
+    const second = await serve();
     first = null;
     try {
       await page.goto(second.url);
@@ -221,7 +172,7 @@ test('an SGI deep-research judge run survives a killed server and resumes by id 
     }
   } finally {
     first?.child.kill('SIGKILL');
-    judge.server.close();
+    judge.close();
     await page.close();
   }
 });
@@ -241,38 +192,29 @@ function startSasMock() {
   const calls = readFileSync(join(SAS_FIXTURE, 'calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   const replies = new Map(calls.map((c) => [c.prompt, c.reply]));
   const mock = { asked: new Map(), answered: new Map(), unknown: 0, held: [], hold: true, calls: calls.length };
-  mock.server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => { body += c; });
-    req.on('end', () => {
-      const request = JSON.parse(body);
-      const prompt = request.messages.at(-1).content;
-      mock.asked.set(prompt, (mock.asked.get(prompt) ?? 0) + 1);
-      if (!replies.has(prompt)) mock.unknown += 1;
-      const answer = () => {
-        mock.answered.set(prompt, (mock.answered.get(prompt) ?? 0) + 1);
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({
-          id: 'e2e', object: 'chat.completion', model: request.model,
-          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: replies.get(prompt) ?? 'YES' } }],
-          usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-        }));
-      };
-      const answeredSoFar = [...mock.answered.values()].reduce((a, b) => a + b, 0);
-      if (mock.hold && answeredSoFar >= 5) mock.held.push(answer);
-      else answer();
-    });
-  });
-  return new Promise((resolve) => mock.server.listen(0, '127.0.0.1', () => resolve(mock)));
+  return startMockUpstream((request, _req, send) => {
+    const prompt = request.messages.at(-1).content;
+    mock.asked.set(prompt, (mock.asked.get(prompt) ?? 0) + 1);
+    if (!replies.has(prompt)) mock.unknown += 1;
+    const answer = () => {
+      mock.answered.set(prompt, (mock.answered.get(prompt) ?? 0) + 1);
+      send(replies.get(prompt) ?? 'YES');
+    };
+    const answeredSoFar = [...mock.answered.values()].reduce((a, b) => a + b, 0);
+    if (mock.hold && answeredSoFar >= 5) mock.held.push(answer);
+    else answer();
+  }).then((upstream) => Object.assign(mock, upstream));
 }
 
 test('a SAS-Bench step-1 run from the page survives a killed server and writes the official files', async () => {
   const mock = await startSasMock();
   const dir = tempDir('run-sas');
-  const config = join(dir, 'upstreams.toml');
-  writeFileSync(config, `[[upstream]]\nname = "model"\nbase_url = "http://127.0.0.1:${mock.server.address().port}/v1"\n` +
-    `api_key_env = "E2E_JUDGE_KEY"\nmodels = ["test-model"]\nmax_retries = 0\n`);
-  let first = await serve(dir, config);
+  const serve = () => startServer({
+    dir,
+    upstreams: upstreamToml({ name: 'model', base_url: mock.url, api_key_env: 'E2E_JUDGE_KEY', models: ['test-model'], max_retries: 0 }),
+    env: { E2E_JUDGE_KEY: KEY },
+  });
+  let first = await serve();
   const page = await browser.newPage();
   try {
     await page.goto(first.url);
@@ -292,7 +234,7 @@ test('a SAS-Bench step-1 run from the page survives a killed server and writes t
     first.child.kill('SIGKILL');
     await new Promise((r) => first.child.once('exit', r));
     mock.hold = false;
-    const second = await serve(dir, config);
+    const second = await serve();
     first = null;
     try {
       await page.goto(second.url);
@@ -333,7 +275,7 @@ test('a SAS-Bench step-1 run from the page survives a killed server and writes t
   } finally {
     first?.child.kill('SIGKILL');
     for (const answer of mock.held) answer();
-    mock.server.close();
+    mock.close();
     await page.close();
   }
 });

@@ -3,7 +3,8 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { before, after } from 'node:test';
 import { createRequire } from 'node:module';
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,11 +37,20 @@ export function scoreJson(args) {
   return JSON.parse(execFileSync(scorebench, ['score', ...args, '--json'], { encoding: 'utf8' }));
 }
 
-/** Starts `scorebench serve` on 127.0.0.1:0 and resolves with { url, stop, db } (db: its SQLite file). */
-export async function startServer({ dist = join(root, 'dist') } = {}) {
-  const dir = tempDir('server');
-  const child = spawn(scorebench, ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'db.sqlite3'), '--dist', dist], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+/** Starts `scorebench serve` on 127.0.0.1:0 and resolves with { url, stop, child, db, dir }
+ * (db: its SQLite file). With `upstreams` (TOML, see `upstreamToml`) it holds keys and runs:
+ * `--config` and `--runs-dir` in `dir`, `env` added to its environment (the keys). Pass the
+ * same `dir` to start it again on the same database. */
+export async function startServer({ dist = join(root, 'dist'), upstreams, env = {}, dir } = {}) {
+  dir ??= tempDir('server');
+  const args = ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'db.sqlite3'), '--dist', dist];
+  if (upstreams !== undefined) {
+    const config = join(dir, 'upstreams.toml');
+    writeFileSync(config, upstreams);
+    args.push('--config', config, '--runs-dir', join(dir, 'runs'));
+  }
+  const child = spawn(scorebench, args, {
+    stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env },
   });
   const lines = createInterface({ input: child.stdout });
   const url = await new Promise((resolve, reject) => {
@@ -56,7 +66,44 @@ export async function startServer({ dist = join(root, 'dist') } = {}) {
     child.once('exit', (code) => resolve(code));
     child.kill('SIGTERM');
   });
-  return { url, stop, db: join(dir, 'db.sqlite3') };
+  return { url, stop, child, db: join(dir, 'db.sqlite3'), dir };
+}
+
+/** One `[[upstream]]` table of the server's configuration, from its fields
+ * ({ name, base_url, api_key_env, models, max_concurrency, … }). */
+export function upstreamToml(fields) {
+  const lines = Object.entries(fields).map(([k, v]) => `${k} = ${JSON.stringify(v)}`);
+  return `[[upstream]]\n${lines.join('\n')}\n`;
+}
+
+/** A mock OpenAI-compatible upstream on 127.0.0.1. `reply(request, req, send)` is called with
+ * each parsed chat request: it returns what the model says (the content, or { content,
+ * reasoning_content, finish_reason, usage }), or nothing and calls `send(said)` itself later (a
+ * held call). Resolves with { url (its /v1 base), port, server, close }. */
+export function startMockUpstream(reply) {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => { body += c; });
+    req.on('end', () => {
+      const request = JSON.parse(body);
+      const send = (said) => {
+        const m = typeof said === 'string' ? { content: said } : said;
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({
+          id: 'e2e', object: 'chat.completion', model: request.model,
+          choices: [{ index: 0, finish_reason: m.finish_reason ?? 'stop',
+            message: { role: 'assistant', content: m.content, reasoning_content: m.reasoning_content } }],
+          usage: m.usage ?? { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+        }));
+      };
+      const said = reply(request, req, send);
+      if (said !== undefined) send(said);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    const { port } = server.address();
+    resolve({ url: `http://127.0.0.1:${port}/v1`, port, server, close: () => server.close() });
+  }));
 }
 
 /** Starts a server and a browser before a file's tests and stops both after them; the returned

@@ -5,12 +5,11 @@
 // progress and cost, and leaves the ones from the files untouched.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { launchBrowser, tempDir, artifacts, root, scorebench } from './support.mjs';
+import {
+  launchBrowser, tempDir, artifacts, startServer, startMockUpstream, upstreamToml,
+} from './support.mjs';
 
 const KEY = 'sk-e2e-teacher-0123456789abcdef';
 const LEVELS = ['优秀', '较好', '一般', '合格', '不合格'];
@@ -24,53 +23,32 @@ let browser;
 const calls = { levels: 0, comments: 0 };
 
 function startMock() {
-  return new Promise((resolve) => {
-    const http = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => { body += c; });
-      req.on('end', () => {
-        const request = JSON.parse(body);
-        const prompt = request.messages.at(-1).content;
-        const id = Number(prompt.match(/第(\d+)题/)[1]);
-        const track1 = prompt.includes('只回答一个等级');
-        calls[track1 ? 'levels' : 'comments'] += 1;
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({
-          id: 'e2e', object: 'chat.completion', model: request.model,
-          choices: [{ index: 0, finish_reason: 'stop',
-            message: { role: 'assistant', content: track1 ? mockLevel(id) : mockComment(id) } }],
-          usage: { prompt_tokens: 200, completion_tokens: 20, total_tokens: 220 },
-        }));
-      });
-    });
-    http.listen(0, '127.0.0.1', () => resolve(http));
+  return startMockUpstream((request) => {
+    const prompt = request.messages.at(-1).content;
+    const id = Number(prompt.match(/第(\d+)题/)[1]);
+    const track1 = prompt.includes('只回答一个等级');
+    calls[track1 ? 'levels' : 'comments'] += 1;
+    return {
+      content: track1 ? mockLevel(id) : mockComment(id),
+      usage: { prompt_tokens: 200, completion_tokens: 20, total_tokens: 220 },
+    };
   });
 }
 
 before(async () => {
   mock = await startMock();
-  const dir = tempDir('teacher-ask');
-  const config = join(dir, 'upstreams.toml');
-  writeFileSync(config, `[[upstream]]\nname = "mock-upstream"\nbase_url = "http://127.0.0.1:${mock.address().port}/v1"\n` +
-    `api_key_env = "E2E_UPSTREAM_KEY"\nmodels = ["essay-model"]\nmax_concurrency = 4\n` +
-    `price_per_million_input_tokens = 1.5\nprice_per_million_output_tokens = 6\n`);
-  const child = spawn(scorebench, ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'db.sqlite3'),
-    '--dist', join(root, 'dist'), '--config', config, '--runs-dir', join(dir, 'runs')], {
-    stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, E2E_UPSTREAM_KEY: KEY },
+  server = await startServer({
+    upstreams: upstreamToml({
+      name: 'mock-upstream', base_url: mock.url, api_key_env: 'E2E_UPSTREAM_KEY', models: ['essay-model'],
+      max_concurrency: 4, price_per_million_input_tokens: 1.5, price_per_million_output_tokens: 6,
+    }),
+    env: { E2E_UPSTREAM_KEY: KEY },
   });
-  const url = await new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const m = line.match(/listening on (http:\/\/127\.0\.0\.1:\d+\/)$/);
-      if (m) resolve(m[1]);
-    });
-  });
-  server = { url, child };
   browser = await launchBrowser();
 });
 after(async () => {
   await browser?.close();
-  server?.child.kill('SIGTERM');
+  await server?.stop();
   mock?.close();
 });
 
@@ -120,7 +98,7 @@ test('ask the model: consent first, cancel sends nothing, accept fills only what
   assert.ok(where.includes('essay-model') && where.includes('mock-upstream'), where);
   assert.ok(where.includes(`${union.size} essays`), where);
   const html = await page.content();
-  assert.ok(!html.includes(`127.0.0.1:${mock.address().port}`) && !html.includes(KEY), 'no upstream URL or key in the page');
+  assert.ok(!html.includes(`127.0.0.1:${mock.port}`) && !html.includes(KEY), 'no upstream URL or key in the page');
   await page.screenshot({ path: join(artifacts, 'teacher-ask-en.png') });
   await page.click('[data-testid=consent-cancel]');
   await dialog.waitFor({ state: 'detached' });

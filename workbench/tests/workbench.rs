@@ -23,25 +23,11 @@ fn role(key: &str) -> Role {
 }
 
 fn golden_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden")
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            walk(&path, out);
-        } else {
-            out.push(path);
-        }
-    }
+    testkit::root()
 }
 
 fn files_under(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    walk(dir, &mut files);
-    files.sort();
-    files
+    testkit::files_under(dir)
 }
 
 fn rel(path: &Path) -> String {
@@ -112,8 +98,7 @@ fn every_golden_file_is_detected() {
 #[test]
 fn asap_aes_scores_in_the_workbench_as_on_the_command_line() {
     let mut checked = 0;
-    for dir in std::fs::read_dir(golden_root().join("asap_aes")).unwrap() {
-        let dir = dir.unwrap().path();
+    for dir in testkit::case_dirs("asap_aes") {
         let gold_path = dir.join("training_set_rel3.tsv");
         let pred_path = dir.join("predictions.csv");
         let files = vec![
@@ -171,8 +156,7 @@ fn asap_aes_scores_in_the_workbench_as_on_the_command_line() {
 /// The toolkit's evaluation.json of each MSQA case (stored inside expected.json).
 fn msqa_evaluations() -> Vec<(String, String)> {
     let mut out = Vec::new();
-    for dir in std::fs::read_dir(golden_root().join("msqa")).unwrap() {
-        let dir = dir.unwrap().path();
+    for dir in testkit::case_dirs("msqa") {
         let expected: Value = serde_json::from_str(&read(&dir.join("expected.json"))).unwrap();
         if let Some(records) = expected.get("evaluation_json").filter(|v| v.is_array()) {
             out.push((
@@ -237,12 +221,7 @@ fn work_files(paths: &[PathBuf]) -> Vec<WorkFile> {
 }
 
 fn sas_cases() -> Vec<PathBuf> {
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(golden_root().join("sasbench"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
-    cases.sort();
+    let cases = testkit::case_dirs("sasbench");
     assert!(cases.len() >= 10);
     cases
 }
@@ -419,8 +398,7 @@ fn eotgc_track2_scores_attach_to_the_one_submission() {
 #[test]
 fn eotgc_and_sgi_cases_score_as_their_apis() {
     let mut essay_details = 0;
-    for dir in std::fs::read_dir(golden_root().join("eotgc")).unwrap() {
-        let dir = dir.unwrap().path();
+    for dir in testkit::case_dirs("eotgc") {
         let files = work_files(&files_under(&dir));
         let outcomes = score_files(&files, &ScoreOptions::default());
         assert_eq!(outcomes.len(), 1, "{dir:?}");

@@ -5,17 +5,12 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::support::{close, golden_dir, score_fails, score_json};
+use crate::support::{close, score_fails, score_json};
 
 const TOL: f64 = 1e-12;
 
 fn cases() -> Vec<PathBuf> {
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(golden_dir().join("asap_aes"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
-    cases.sort();
+    let cases = testkit::case_dirs("asap_aes");
     assert!(cases.len() >= 4);
     cases
 }

@@ -16,13 +16,7 @@ fn read_json(path: &Path) -> Value {
 }
 
 fn cases() -> Vec<PathBuf> {
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(golden_dir().join("eotgc"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
-    cases.sort();
-    cases
+    testkit::case_dirs("eotgc")
 }
 
 fn metric(report: &Value, subset: &str, key: &str) -> Option<f64> {

@@ -29,13 +29,7 @@ fn temp_dir(case: &str) -> PathBuf {
 }
 
 fn cases() -> Vec<PathBuf> {
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(golden_dir().join("msqa"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
-    cases.sort();
-    cases
+    testkit::case_dirs("msqa")
 }
 
 fn name(case: &Path) -> String {

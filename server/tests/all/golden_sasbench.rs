@@ -9,24 +9,16 @@ use serde_json::Value;
 use crate::support::{golden_dir, score_fails, score_json, scorebench};
 
 fn cases() -> Vec<PathBuf> {
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(golden_dir().join("sasbench"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
-    cases.sort();
+    let cases = testkit::case_dirs("sasbench");
     assert!(cases.len() >= 16, "{cases:?}");
     cases
 }
 
 fn files_with(dir: &Path, suffix: &str) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path().to_str().unwrap().to_string())
-        .filter(|p| p.ends_with(suffix))
-        .collect();
-    v.sort();
-    v
+    testkit::files_ending(dir, suffix)
+        .iter()
+        .map(|p| p.to_str().unwrap().to_string())
+        .collect()
 }
 
 fn num(v: &Value) -> Option<f64> {

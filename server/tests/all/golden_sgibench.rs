@@ -16,13 +16,10 @@ fn dir(task: &str) -> PathBuf {
 }
 
 fn cases(task: &str) -> Vec<PathBuf> {
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(dir(task))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| !p.file_name().unwrap().to_string_lossy().contains("_units_"))
-        .collect();
-    cases.sort();
-    cases
+    testkit::case_dirs(&format!("sgibench/{task}"))
+        .into_iter()
+        .filter(|p| !testkit::name(p).contains("_units_"))
+        .collect()
 }
 
 fn json(path: &Path) -> Value {

@@ -75,12 +75,10 @@ fn run_case(case: &Path) -> (Output, MockUpstream, PathBuf) {
 
 #[test]
 fn golden_cases_match_the_official_files() {
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(golden_dir().join("msqa"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
+    let cases: Vec<PathBuf> = testkit::case_dirs("msqa")
+        .into_iter()
         .filter(|p| p.join("mock_api.json").is_file())
         .collect();
-    cases.sort();
     assert_eq!(cases.len(), 6, "{cases:?}");
     for case in &cases {
         let expected = read_json(&case.join("expected.json"));

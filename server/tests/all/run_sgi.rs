@@ -13,7 +13,7 @@ use server::runs::sgi;
 use crate::mock_upstream::MockUpstream;
 use crate::proxy::temp_dir;
 use crate::run_msqa::{scorebench_cmd, write_config};
-use crate::support::{close, golden_dir, score_json};
+use crate::support::{close, score_json};
 
 const EXACT: f64 = 1e-12;
 
@@ -22,13 +22,10 @@ fn read_json(path: &Path) -> Value {
 }
 
 fn cases(task: &str) -> Vec<PathBuf> {
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(golden_dir().join("sgibench").join(task))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| !p.file_name().unwrap().to_string_lossy().contains("_units_"))
-        .collect();
-    cases.sort();
-    cases
+    testkit::case_dirs(&format!("sgibench/{task}"))
+        .into_iter()
+        .filter(|p| !testkit::name(p).contains("_units_"))
+        .collect()
 }
 
 /// A golden judge reply as a mock table entry.

@@ -131,14 +131,10 @@ fn sha(text: &str) -> String {
 }
 
 fn cases() -> Vec<PathBuf> {
-    let mut cases: Vec<PathBuf> =
-        std::fs::read_dir(golden_dir().join("sgibench").join("idea_generation"))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| !p.file_name().unwrap().to_string_lossy().contains("_units_"))
-            .collect();
-    cases.sort();
-    cases
+    testkit::case_dirs("sgibench/idea_generation")
+        .into_iter()
+        .filter(|p| !testkit::name(p).contains("_units_"))
+        .collect()
 }
 
 /// One upstream per judge model (a model is listed by one upstream only).

@@ -2,12 +2,12 @@
 
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 /// `tests/golden/` at the workspace root.
 pub fn golden_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden")
+    testkit::root()
 }
 
 /// Run `scorebench` with `args`; returns the process output.
