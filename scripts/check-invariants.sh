@@ -54,6 +54,9 @@ if grep -rnE '^\s*(pub )?fn (pearson|spearman|kendall|qwk|kappa|ccs|ecs|accuracy
   fail "app/src defines a metric function"
 fi
 
+# The app's texts: every key named has both languages, every key in the table is used.
+python3 scripts/check-i18n.py || fail "the app's texts and the keys the code names differ (see above)"
+
 # 4. No API key or upstream URL reaches the browser: the app never names one, and the built
 #    bundle (when present) carries none.
 if grep -rnE 'api_key|API_KEY|Authorization|Bearer ' app/src index.html public; then

@@ -166,7 +166,6 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "class.grade" => ("grade", "年级"),
         "class.overall" => ("all grades", "全部年级"),
         "class.no_level" => ("no level", "无等级"),
-        "class.essays" => ("essays", "篇作文"),
         "class.id" => ("id", "编号"),
         "class.title" => ("title", "题目"),
         "class.level" => ("level", "等级"),
@@ -366,7 +365,6 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
             "{subset}：错误类型，{tier}（ρ = {rho}）",
         ),
         "charts.levels_of" => ("levels · {grade}", "等级 · {grade}"),
-        "charts.png" => ("PNG", "PNG"),
         "compare.not_scored" => ("a selected model did not score", "所选模型未能计算出结果"),
         "compare.no_table" => ("a selected model has no table", "所选模型没有结果表"),
         "compare.caption" => (
@@ -380,7 +378,6 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "samples.response" => ("response", "回答"),
         "samples.gold_errors" => ("gold errors", "标准错误类型"),
         "samples.pred_errors" => ("predicted errors", "预测错误类型"),
-        "charts.svg" => ("SVG", "SVG"),
         _ => crate::leaderboard::texts::text(key).unwrap_or((key, key)),
     };
     match lang {

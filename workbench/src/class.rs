@@ -51,6 +51,17 @@ pub struct ClassRow {
     pub comment_flag: Option<String>,
 }
 
+impl ClassRow {
+    /// The essay's level (its rank) and comment after the teacher's adjustment: the teacher's
+    /// where they set one, the model's otherwise.
+    pub fn adjusted<'a>(&'a self, a: &'a Adjustment) -> (Option<usize>, Option<&'a str>) {
+        (
+            a.level.or(self.level_rank),
+            a.comment.as_deref().or(self.comment.as_deref()),
+        )
+    }
+}
+
 /// Essays per level in one grade (or `overall`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GroupCounts {
@@ -160,6 +171,14 @@ fn grade_order(g: &str) -> (u8, u64, String) {
 }
 
 impl ClassView {
+    /// The essays as a class is printed: by grade, then by id (numbers in numeric order, before
+    /// text).
+    pub fn print_order(&self) -> Vec<&ClassRow> {
+        let mut rows: Vec<&ClassRow> = self.essays.iter().collect();
+        rows.sort_by_key(|e| (grade_order(&e.grade), id_order(&e.id)));
+        rows
+    }
+
     /// A view of `essays` (file order), sorted weakest first, with the distributions.
     pub fn new(
         file: String,
@@ -501,7 +520,7 @@ pub fn adjusted(
                 .and_then(|k| view.levels.get(k))
                 .map(|l| l.label.clone())
                 .or_else(|| e.level.clone());
-            let comment = a.comment.clone().or_else(|| e.comment.clone());
+            let comment = e.adjusted(&a).1.map(str::to_string);
             (e.id.clone(), level, comment)
         })
         .collect()
@@ -775,6 +794,19 @@ mod tests {
         assert_eq!(t1.as_array().unwrap().len(), 3);
         let t2: serde_json::Value = serde_json::from_str(&track2_json(&v, adj)).unwrap();
         assert_eq!(t2[0]["comment"], "改");
+        // One essay's adjusted level and comment: the teacher's where set, else the model's.
+        let adjusted = |id: &str| {
+            let e = v.essays.iter().find(|e| e.id == id).unwrap();
+            let a = adj(id).unwrap_or_default();
+            let (rank, comment) = e.adjusted(&a);
+            (rank, comment.map(str::to_string))
+        };
+        assert_eq!(adjusted("0"), (Some(1), Some("改".into())));
+        assert_eq!(adjusted("1"), (Some(4), Some("好".into())));
+        assert_eq!(adjusted("2"), (None, Some("好".into())));
+        // Printed by grade, then id in numeric order.
+        let printed: Vec<&str> = v.print_order().iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(printed, ["1", "2", "3", "0"]);
         let csv = class_csv(&v, adj);
         assert!(csv.starts_with("\u{feff}id,grade,title,model_level"));
         assert!(csv.contains("0,10,t,优秀,,较好,改,1,yes"));

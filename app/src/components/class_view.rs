@@ -492,14 +492,25 @@ fn ClassPanel(class: ClassView, report: Option<Report>) -> impl IntoView {
         })
     };
 
-    let gold_scores = report.filter(|r| r.overall.metrics.contains_key("acc_a")).map(|r| {
-        let cells = ["acc_a", "pearson", "score"]
+    // The benchmark's metrics the report has (gold levels make Track 1 numbers), as its table
+    // shows them.
+    let gold_scores = report.and_then(|r| {
+        let benchmark = workbench::registry::get(&r.benchmark)?;
+        let table = workbench::table(&r);
+        let cells: Vec<workbench::table::Cell> = benchmark
+            .metrics()
+            .iter()
+            .chain(benchmark.more_metrics())
+            .filter_map(|m| table.cell(workbench::table::OVERALL, m).cloned())
+            .collect();
+        (!cells.is_empty()).then_some(cells)
+    }).map(|cells| {
+        let cells = cells
             .into_iter()
-            .map(|k| {
-                let v = r.overall.metrics.get(k).and_then(metrics_core::MetricValue::as_scalar);
-                let json = serde_json::to_string(&v).unwrap_or_else(|_| "null".into());
+            .map(|c| {
+                let json = c.data_value();
                 view! {
-                    <tr><th>{k}</th><td class="num metric" data-metric=k data-subset="overall" data-value=json>{v.map_or_else(|| "—".into(), |v| format!("{v:.4}"))}</td></tr>
+                    <tr><th>{c.metric.clone()}</th><td class="num metric" data-metric=c.metric data-subset="overall" data-value=json>{c.display}</td></tr>
                 }
             })
             .collect_view();
@@ -713,14 +724,13 @@ fn PrintView(class: Memo<ClassView>, adjustments: RwSignal<Adjustments>) -> impl
         let l = lang().get();
         let adj = adjustments.get();
         class.with(|c| {
-            let mut essays: Vec<&ClassRow> = c.essays.iter().collect();
-            essays.sort_by_key(|e| (e.grade.parse::<u64>().unwrap_or(u64::MAX), e.id.parse::<u64>().unwrap_or(u64::MAX)));
-            let pages = essays
+            let pages = c
+                .print_order()
                 .into_iter()
                 .map(|e| {
                     let a = adj.get(&e.id).cloned().unwrap_or_default();
-                    let rank = a.level.or(e.level_rank);
-                    let comment = a.comment.clone().or_else(|| e.comment.clone()).unwrap_or_default();
+                    let (rank, comment) = e.adjusted(&a);
+                    let comment = comment.unwrap_or_default().to_string();
                     let paragraphs = e
                         .content
                         .split('\n')

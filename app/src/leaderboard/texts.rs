@@ -8,7 +8,6 @@ pub fn text(key: &str) -> Option<(&'static str, &'static str)> {
         "lb.board" => ("Leaderboard", "排行榜"),
         "lb.benchmark" => ("Benchmark", "评测"),
         "lb.entries" => ("Entries", "条目"),
-        "lb.all_boards" => ("All leaderboards", "全部排行榜"),
         "lb.workbench" => ("Workbench", "工作台"),
         "lb.loading" => ("Loading…", "正在加载…"),
         "lb.ranked_by" => ("ranked by", "排名依据"),
@@ -41,7 +40,6 @@ pub fn text(key: &str) -> Option<(&'static str, &'static str)> {
         "lb.all_status" => ("verified and reported", "已验证和自报"),
         "lb.only_verified" => ("verified only", "仅已验证"),
         "lb.only_reported" => ("reported only", "仅自报"),
-        "lb.shown" => ("shown", "条显示"),
         "lb.of" => ("of", "共"),
         "lb.prev" => ("← previous", "← 上一页"),
         "lb.next" => ("next →", "下一页 →"),
@@ -90,7 +88,6 @@ pub fn text(key: &str) -> Option<(&'static str, &'static str)> {
             "标为“此条目未使用”的文件属于排行榜的标准答案，但此条目的评分不读取它们（例如 SAS-Bench 预测文件旁的数据集文件）；它们的 SHA-256 同样经过核对。",
         ),
         "lb.scored_by" => ("scored here by scorebench", "本机评分程序 scorebench"),
-        "lb.server_scorer" => ("published by scorer", "公布结果的评分程序"),
         "lb.hidden_gold" => (
             "This board's gold is hidden, so its entries cannot be re-scored in the browser. Compare the published SHA-256 of the predictions with the file you hold (sha256sum).",
             "该排行榜的标准答案不公开，条目无法在浏览器中重新计算。请将公布的预测文件 SHA-256 与您手中的文件比对（sha256sum）。",
