@@ -31,6 +31,7 @@ pub mod session;
 pub mod table;
 pub mod url_state;
 pub mod verify;
+pub mod wire;
 
 pub use benchmark::{Benchmark, Paired};
 pub use bootstrap::{Bootstrap, MetricInterval, Progress};

@@ -39,7 +39,7 @@ pub fn arrange(entries: &[EntryOut], filters: &Filters, order: &Order) -> Vec<us
     let mut out: Vec<usize> = entries
         .iter()
         .enumerate()
-        .filter(|(_, e)| filters.status.is_empty() || e.status == filters.status)
+        .filter(|(_, e)| filters.status.is_empty() || e.status.as_str() == filters.status)
         .filter(|(_, e)| {
             if query.is_empty() {
                 return true;
@@ -141,7 +141,7 @@ fn Board(view: BoardView) -> impl IntoView {
             .into_iter()
             .collect()
     });
-    let any_reported = entries.with_value(|e| e.iter().any(|e| e.status == "reported"));
+    let any_reported = entries.with_value(|e| e.iter().any(|e| e.status == api::Status::Reported));
     let (slug, title, description, label, variant, primary, display, metrics) =
         board.with_value(|b| {
             (
@@ -151,7 +151,7 @@ fn Board(view: BoardView) -> impl IntoView {
                 b.benchmark_label.clone(),
                 b.variant.clone(),
                 b.primary.clone(),
-                b.display.clone(),
+                b.display,
                 b.metrics.clone(),
             )
         });
@@ -205,7 +205,7 @@ fn Board(view: BoardView) -> impl IntoView {
         .collect_view();
 
     let rows = {
-        let (slug, metrics, display) = (slug.clone(), metrics.clone(), display.clone());
+        let (slug, metrics, display) = (slug.clone(), metrics.clone(), display);
         move || {
             let idx = arranged.get();
             let start = page.get() * PAGE_ROWS;
@@ -361,8 +361,8 @@ fn entry_row(
         })
         .collect_view();
     let meta = |k: &str| e.meta.get(k).cloned().unwrap_or_default();
-    let reported = e.status == "reported";
-    let state = e.state.clone();
+    let reported = e.status == api::Status::Reported;
+    let state = e.state;
     let entry_href = format!("/leaderboard/{}/entry/{id}", seg(slug));
     let badge = format!("/leaderboard/{}/badge/{id}.svg", seg(slug));
     let link = e
@@ -371,7 +371,7 @@ fn entry_row(
         .filter(|l| l.starts_with("https://") || l.starts_with("http://"))
         .cloned();
     view! {
-        <tr data-entry=id.to_string() data-status=e.status.clone() class:reported=reported>
+        <tr data-entry=id.to_string() data-status=e.status.as_str() class:reported=reported>
             <td class="num rank">
                 <span data-testid="rank">{rank}</span>
                 {range.map(|r| view! { " " <span class="muted rank-range" title=move || t(lang().get(), "lb.rank_range")>"(" {r} ")"</span> })}
@@ -380,8 +380,8 @@ fn entry_row(
             <td class="model">
                 <a href=entry_href>{e.model.clone()}</a>
                 {link.map(|l| view! { " " <a href=l rel="nofollow noopener ugc" class="muted">"↗"</a> })}
-                {(state == "hidden" || state == "withdrawn").then(|| {
-                    let key = if state == "hidden" { "lb.hidden" } else { "lb.withdrawn" };
+                {(state != api::State::Visible).then(|| {
+                    let key = if state == api::State::Hidden { "lb.hidden" } else { "lb.withdrawn" };
                     view! { " " <span class="muted">"(" {move || t(lang().get(), key)} ")"</span> }
                 })}
             </td>

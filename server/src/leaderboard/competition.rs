@@ -20,19 +20,7 @@ use serde_json::json;
 use super::scoring::{self, ScoringError};
 use workbench::compare::Xoshiro256StarStar;
 use workbench::session::{Scored, Variant, WorkFile};
-
-/// Which of a team's entries counts on the board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum Counts {
-    /// The best public score (ties: the earlier).
-    #[default]
-    Best,
-    /// The latest scored entry.
-    Latest,
-    /// The entry the team chose (else its latest).
-    Chosen,
-}
+pub use workbench::wire::Counts;
 
 /// A competition board's settings (stored as JSON on the board).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -5,7 +5,6 @@
 //! downloads with it, so both run the same code as `scorebench score` and the page.
 
 use indexmap::IndexMap;
-use serde::Serialize;
 
 use metrics_core::Report;
 use metrics_core::report::MetricValue;
@@ -228,20 +227,7 @@ pub fn overall_scalars(report: &Report) -> IndexMap<String, Option<f64>> {
 }
 
 pub use workbench::verify::{Difference, metric_differences};
-
-/// The paired bootstrap of an entry against the leader on one metric.
-#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
-pub struct LeaderInterval {
-    /// entry − leader on the aligned records.
-    pub difference: Option<f64>,
-    /// 2.5 % and 97.5 % percentiles of the resampled differences.
-    pub low: Option<f64>,
-    pub high: Option<f64>,
-    pub resamples_defined: usize,
-    /// Why there is no interval (the benchmark keeps no per-sample records, …).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub unavailable: Option<String>,
-}
+pub use workbench::wire::LeaderInterval;
 
 /// Seed of every leaderboard bootstrap (the same board gives the same intervals everywhere).
 pub const BOOTSTRAP_SEED: u64 = 20_250_601;

@@ -1,127 +1,18 @@
 //! The board, entry and submission views the API sends and the pages render (no rule: built
 //! from stored rows).
 
-use std::collections::BTreeMap;
-
 use indexmap::IndexMap;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::leaderboard::competition::{Competition, Counts};
+use crate::leaderboard::competition::Competition;
 use crate::leaderboard::dates::{iso8601, now_ms};
 use crate::leaderboard::rank::LOWER_IS_BETTER;
-use crate::leaderboard::scoring::LeaderInterval;
 use crate::store::{BoardRow, FileRef};
 use metrics_core::Report;
-
-/// A board as the API shows it.
-#[derive(Debug, Clone, Serialize)]
-pub struct BoardInfo {
-    pub slug: String,
-    pub title: String,
-    pub description: String,
-    /// The description's Markdown as sanitised HTML (`markup::markdown`: no scripts, event
-    /// handlers, `javascript:` links or images), for pages that show it rendered.
-    pub description_html: String,
-    pub benchmark: String,
-    pub benchmark_label: String,
-    pub variant: String,
-    pub primary: String,
-    pub lower_is_better: bool,
-    pub metrics: Vec<String>,
-    /// Displayed value = value × scale, rounded to `decimals` (the benchmark's table).
-    pub display: Display,
-    pub gold: Vec<FileOut>,
-    pub created: String,
-    pub updated: String,
-    /// Competition boards: the gold is hidden; the phase.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub competition: Option<CompetitionInfo>,
-}
-
-/// A competition board's public settings (the seed is the owner's).
-#[derive(Debug, Clone, Serialize)]
-pub struct CompetitionInfo {
-    pub hidden_gold: bool,
-    pub public_share: f64,
-    /// `not open yet` | `open` | `window closed` | `closed` (final).
-    pub phase: String,
-    pub opens: Option<String>,
-    pub closes: Option<String>,
-    pub closed: Option<String>,
-    pub daily_quota: Option<i64>,
-    pub total_quota: Option<i64>,
-    pub counts: Counts,
-    /// `metrics` are on the public share while open, on every item once closed.
-    pub metrics_on: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub seed: Option<u64>,
-}
-
-#[derive(Debug, Clone, Copy, Serialize)]
-pub struct Display {
-    pub scale: f64,
-    pub decimals: usize,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct FileOut {
-    pub name: String,
-    pub role: String,
-    pub sha256: String,
-    pub size_bytes: u64,
-    /// Download path.
-    pub url: String,
-}
-
-/// An entry as the API shows it.
-#[derive(Debug, Clone, Serialize)]
-pub struct EntryOut {
-    pub entry: i64,
-    pub rank: Option<usize>,
-    pub rank_range: Option<[usize; 2]>,
-    /// The interval of (entry − leader) contains 0; `null` for the leader and when not computed.
-    pub tied_with_leader: Option<bool>,
-    pub versus_leader: Option<LeaderInterval>,
-    pub model: String,
-    pub metrics: IndexMap<String, Option<f64>>,
-    /// `verified` | `reported`.
-    pub status: crate::store::Status,
-    /// `visible` | `hidden` | `withdrawn` (the last two only for the owner).
-    pub state: crate::store::State,
-    pub inputs: Vec<FileOut>,
-    pub meta: BTreeMap<String, String>,
-    pub submitted: String,
-    pub submitted_ms: i64,
-    pub scorer: Value,
-    /// Competition boards: the team, the metrics on the public share, and (once closed) on the
-    /// private share.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub team: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub public_metrics: Option<IndexMap<String, Option<f64>>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub private_metrics: Option<IndexMap<String, Option<f64>>>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct BootstrapInfo {
-    pub metric: String,
-    pub seed: u64,
-    pub resamples: usize,
-    /// The entry every interval is against.
-    pub leader: Option<i64>,
-    pub computed: usize,
-    /// Verified entries whose interval is not computed yet (a later request computes them).
-    pub pending: usize,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct BoardView {
-    pub board: BoardInfo,
-    pub bootstrap: BootstrapInfo,
-    pub entries: Vec<EntryOut>,
-}
+pub use workbench::wire::{
+    BoardInfo, BoardView, BootstrapInfo, CompetitionInfo, Display, EntryOut, FileOut,
+};
 
 /// The stored report's table in its benchmark's layout (`workbench::table`), so the page shows
 /// it without linking every benchmark's code.

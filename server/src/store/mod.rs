@@ -33,6 +33,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+pub use workbench::wire::{BoardSummary, State, Status};
+
 pub mod backend;
 pub mod postgres;
 mod sql;
@@ -107,79 +109,6 @@ pub struct BoardEdit {
     pub primary_metric: String,
     pub metrics: Vec<String>,
 }
-
-/// One line of the board list.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct BoardSummary {
-    pub slug: String,
-    pub title: String,
-    pub benchmark: String,
-    pub entries: i64,
-    pub created_ms: i64,
-}
-
-/// How an entry came to be, and where a competition submission is in the scoring queue.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// Scored by this server from its files.
-    Verified,
-    /// Imported from a results table: never verified.
-    Reported,
-    Queued,
-    Scoring,
-    Done,
-    Failed,
-    Cancelled,
-}
-
-/// Who may see an entry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum State {
-    Visible,
-    /// By the owner.
-    Hidden,
-    /// By the submitter.
-    Withdrawn,
-}
-
-/// The stored names of [`Status`] and [`State`] (the API and the pages show the same).
-macro_rules! stored_names {
-    ($t:ident { $($v:ident = $name:literal),* $(,)? }) => {
-        impl $t {
-            pub fn as_str(self) -> &'static str {
-                match self { $($t::$v => $name),* }
-            }
-
-            /// The value stored as `name`.
-            pub fn parse(name: &str) -> Option<Self> {
-                match name { $($name => Some($t::$v),)* _ => None }
-            }
-        }
-
-        impl std::fmt::Display for $t {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
-}
-
-stored_names!(Status {
-    Verified = "verified",
-    Reported = "reported",
-    Queued = "queued",
-    Scoring = "scoring",
-    Done = "done",
-    Failed = "failed",
-    Cancelled = "cancelled",
-});
-stored_names!(State {
-    Visible = "visible",
-    Hidden = "hidden",
-    Withdrawn = "withdrawn",
-});
 
 /// An entry as stored (without its report, see [`Store::entry_report`]).
 #[derive(Debug, Clone, PartialEq)]

@@ -1,0 +1,225 @@
+//! The JSON the leaderboard server sends and its pages read: one set of serde types for both
+//! (`server/src/leaderboard/views.rs` builds them, `app/src/leaderboard` reads them), so a
+//! change on one side is a compile error on the other instead of a runtime one.
+
+use std::collections::BTreeMap;
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// How an entry came to be, and where a competition submission is in the scoring queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Scored by this server from its files.
+    Verified,
+    /// Imported from a results table: never verified.
+    Reported,
+    Queued,
+    Scoring,
+    Done,
+    Failed,
+    Cancelled,
+}
+
+/// Who may see an entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum State {
+    Visible,
+    /// By the owner.
+    Hidden,
+    /// By the submitter.
+    Withdrawn,
+}
+
+/// The stored names of [`Status`] and [`State`] (the API and the pages show the same).
+macro_rules! stored_names {
+    ($t:ident { $($v:ident = $name:literal),* $(,)? }) => {
+        impl $t {
+            pub fn as_str(self) -> &'static str {
+                match self { $($t::$v => $name),* }
+            }
+
+            /// The value stored as `name`.
+            pub fn parse(name: &str) -> Option<Self> {
+                match name { $($name => Some($t::$v),)* _ => None }
+            }
+        }
+
+        impl std::fmt::Display for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+stored_names!(Status {
+    Verified = "verified",
+    Reported = "reported",
+    Queued = "queued",
+    Scoring = "scoring",
+    Done = "done",
+    Failed = "failed",
+    Cancelled = "cancelled",
+});
+stored_names!(State {
+    Visible = "visible",
+    Hidden = "hidden",
+    Withdrawn = "withdrawn",
+});
+
+/// A board as the API shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BoardInfo {
+    pub slug: String,
+    pub title: String,
+    pub description: String,
+    /// The description's Markdown as sanitised HTML (`markup::markdown`: no scripts, event
+    /// handlers, `javascript:` links or images), for pages that show it rendered.
+    pub description_html: String,
+    pub benchmark: String,
+    pub benchmark_label: String,
+    pub variant: String,
+    pub primary: String,
+    pub lower_is_better: bool,
+    pub metrics: Vec<String>,
+    /// Displayed value = value × scale, rounded to `decimals` (the benchmark's table).
+    pub display: Display,
+    pub gold: Vec<FileOut>,
+    pub created: String,
+    pub updated: String,
+    /// Competition boards: the gold is hidden; the phase.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub competition: Option<CompetitionInfo>,
+}
+
+impl BoardInfo {
+    /// A competition whose gold is never served.
+    pub fn hidden_gold(&self) -> bool {
+        self.competition.as_ref().is_some_and(|c| c.hidden_gold)
+    }
+}
+
+/// A competition board's public settings (the seed is the owner's).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompetitionInfo {
+    pub hidden_gold: bool,
+    pub public_share: f64,
+    /// `not open yet` | `open` | `window closed` | `closed` (final).
+    pub phase: String,
+    pub opens: Option<String>,
+    pub closes: Option<String>,
+    pub closed: Option<String>,
+    pub daily_quota: Option<i64>,
+    pub total_quota: Option<i64>,
+    pub counts: Counts,
+    /// `metrics` are on the public share while open, on every item once closed.
+    pub metrics_on: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+}
+
+/// Which of a team's entries counts on the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Counts {
+    /// The best public score (ties: the earlier).
+    #[default]
+    Best,
+    /// The latest scored entry.
+    Latest,
+    /// The entry the team chose (else its latest).
+    Chosen,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Display {
+    pub scale: f64,
+    pub decimals: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileOut {
+    pub name: String,
+    pub role: String,
+    pub sha256: String,
+    pub size_bytes: u64,
+    /// Download path.
+    pub url: String,
+}
+
+/// An entry as the API shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EntryOut {
+    pub entry: i64,
+    pub rank: Option<usize>,
+    pub rank_range: Option<[usize; 2]>,
+    /// The interval of (entry − leader) contains 0; `null` for the leader and when not computed.
+    pub tied_with_leader: Option<bool>,
+    pub versus_leader: Option<LeaderInterval>,
+    pub model: String,
+    pub metrics: IndexMap<String, Option<f64>>,
+    /// `verified` | `reported`.
+    pub status: Status,
+    /// `visible` | `hidden` | `withdrawn` (the last two only for the owner).
+    pub state: State,
+    pub inputs: Vec<FileOut>,
+    pub meta: BTreeMap<String, String>,
+    pub submitted: String,
+    pub submitted_ms: i64,
+    pub scorer: Value,
+    /// Competition boards: the team, the metrics on the public share, and (once closed) on the
+    /// private share.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub public_metrics: Option<IndexMap<String, Option<f64>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub private_metrics: Option<IndexMap<String, Option<f64>>>,
+}
+
+/// The paired bootstrap of an entry against the leader on one metric.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LeaderInterval {
+    /// entry − leader on the aligned records.
+    pub difference: Option<f64>,
+    /// 2.5 % and 97.5 % percentiles of the resampled differences.
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+    pub resamples_defined: usize,
+    /// Why there is no interval (the benchmark keeps no per-sample records, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unavailable: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BootstrapInfo {
+    pub metric: String,
+    pub seed: u64,
+    pub resamples: usize,
+    /// The entry every interval is against.
+    pub leader: Option<i64>,
+    pub computed: usize,
+    /// Verified entries whose interval is not computed yet (a later request computes them).
+    pub pending: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BoardView {
+    pub board: BoardInfo,
+    pub bootstrap: BootstrapInfo,
+    pub entries: Vec<EntryOut>,
+}
+
+/// One line of the board list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BoardSummary {
+    pub slug: String,
+    pub title: String,
+    pub benchmark: String,
+    pub entries: i64,
+    pub created_ms: i64,
+}
