@@ -10,63 +10,35 @@ use metrics_core::Report;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
-use workbench::bootstrap::Bootstrap;
 use workbench::compare::sample_diff;
 use workbench::detect::DETECT_HEAD_BYTES;
 use workbench::drill::Filter;
 use workbench::prepare::Preparing;
 use workbench::samples::{filter_report, page, sample_detail, sample_rows, summarize};
 use workbench::session::Prepared;
-use workbench::{Outcome, Role, ScoreOptions, Variant, WorkFile, score_files};
+use workbench::workspace::Workspace;
+use workbench::{Role, WorkFile};
 
 use crate::protocol::{
     CompareView, DetectedView, FileView, FromWorker, HeldFile, OutcomeView, RoleView, ToWorker,
 };
 use crate::webcrypto::{WEBCRYPTO_MAX_BYTES, digest, hex_of};
 
-/// Most drops (model groups) a restored share may name.
-const MAX_MODELS: usize = 4096;
-
 /// Resamples per chunk of the bootstrap; progress is posted after each chunk.
 const BOOTSTRAP_CHUNK: usize = 50;
 
-struct Held {
-    file: WorkFile,
-    /// Index into `State::models`.
-    model: usize,
-}
-
-struct Scoring {
-    /// Index into `State::models`.
-    model: usize,
-    /// The files the model's jobs were planned from (shared files + the model's own).
-    files: Vec<WorkFile>,
-    outcome: Outcome,
-}
-
+/// The worker's state between messages: the workspace (files, models, variant, scored jobs;
+/// its rules are `workbench::workspace`'s) and what the messages need besides.
 #[derive(Default)]
 struct State {
-    files: Vec<Held>,
-    models: Vec<String>,
-    variant: Variant,
-    scored: Vec<Scoring>,
-    /// `scored` changed and the page has not been told yet (`publish`).
+    ws: Workspace,
+    /// `ws.scored` changed and the page has not been told yet (`publish`).
     unpublished: bool,
     /// When the current scoring started (`Date.now()` ms).
     started: f64,
     /// The last filtered rows asked for: (outcome, filter, sample indices that pass), so that
     /// scrolling through them does not filter again.
     filtered: Option<(usize, Filter, Vec<usize>)>,
-}
-
-impl State {
-    /// Every copy of every file: the held ones and the scored jobs' (they share their bytes).
-    fn every_file_mut(&mut self) -> impl Iterator<Item = &mut WorkFile> {
-        self.files
-            .iter_mut()
-            .map(|h| &mut h.file)
-            .chain(self.scored.iter_mut().flat_map(|s| s.files.iter_mut()))
-    }
 }
 
 /// Most rows one `Rows` answer carries.
@@ -81,11 +53,6 @@ thread_local! {
 /// Note that a step of the current request ended now.
 fn mark(step: &str) {
     PHASES.with_borrow_mut(|p| p.push((step.to_string(), js_sys::Date::now())));
-}
-
-/// Gold data every model is scored against (and files not used).
-fn is_shared(role: Role) -> bool {
-    role.is_shared()
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {
@@ -640,19 +607,13 @@ struct Unfilled {
 fn fill_unread() {
     for Unfilled { head, slices } in UNREAD.with_borrow_mut(std::mem::take) {
         STATE.with_borrow_mut(|state| {
-            let size = state
-                .files
-                .iter()
-                .find(|h| std::sync::Arc::ptr_eq(&h.file.bytes, &head))
-                .map(|h| h.file.size);
             // A file no longer held (removed before its bytes came) needs none.
-            let Some(size) = size else { return };
-            let bytes = std::sync::Arc::new(joined(&slices, size));
-            for file in state.every_file_mut() {
-                if std::sync::Arc::ptr_eq(&file.bytes, &head) {
-                    file.bytes = bytes.clone();
-                }
-            }
+            let Some(size) = state.ws.size_of(&head) else {
+                return;
+            };
+            state
+                .ws
+                .replace_bytes(&head, std::sync::Arc::new(joined(&slices, size)));
         });
         mark("bytes in memory");
     }
@@ -691,23 +652,11 @@ async fn handle_one(data: JsValue) {
     };
     STATE.with_borrow_mut(|state| match request {
         ToWorker::AddFiles { .. } => {
-            let files = received;
-            let brings_predictions = files.iter().any(|f| !is_shared(f.role));
-            let model = if state.models.is_empty() || brings_predictions {
-                state
-                    .models
-                    .push(format!("model {}", state.models.len() + 1));
-                state.models.len() - 1
-            } else {
-                0
-            };
-            state
-                .files
-                .extend(files.into_iter().map(|file| Held { file, model }));
+            state.ws.add(received);
             rescore(state);
         }
         ToWorker::SetRole { index, role } => {
-            match (state.files.get_mut(index), Role::from_key(&role)) {
+            match (state.ws.files.get_mut(index), Role::from_key(&role)) {
                 (Some(held), Some(role)) => held.file.role = role,
                 _ => {
                     return send(&FromWorker::Failed {
@@ -718,25 +667,29 @@ async fn handle_one(data: JsValue) {
             rescore(state);
         }
         ToWorker::Remove { index } => {
-            if index < state.files.len() {
-                state.files.remove(index);
+            if index < state.ws.files.len() {
+                state.ws.files.remove(index);
             }
             rescore(state);
         }
         ToWorker::SetVariant { variant } => {
-            state.variant = variant;
+            state.ws.variant = variant;
             rescore(state);
         }
         ToWorker::Clear => {
             // The files go; the variant the page chose stays (a board's verification clears
             // and re-scores with the board's variant).
-            let variant = state.variant;
-            *state = State::default();
-            state.variant = variant;
+            let mut ws = std::mem::take(&mut state.ws);
+            ws.clear();
+            *state = State {
+                ws,
+                ..State::default()
+            };
             rescore(state);
         }
         ToWorker::Snapshot => {
             let files = state
+                .ws
                 .files
                 .iter()
                 .map(|h| HeldFile {
@@ -746,6 +699,7 @@ async fn handle_one(data: JsValue) {
                 })
                 .collect();
             let bytes: Vec<Uint8Array> = state
+                .ws
                 .files
                 .iter()
                 .map(|h| Uint8Array::from(h.file.bytes.as_slice()))
@@ -753,7 +707,7 @@ async fn handle_one(data: JsValue) {
             send_with_bytes(
                 &FromWorker::Snapshot {
                     files,
-                    models: state.models.len(),
+                    models: state.ws.models.len(),
                 },
                 &bytes,
             );
@@ -763,27 +717,21 @@ async fn handle_one(data: JsValue) {
             models,
             variant,
         } => {
-            // A share is data from someone else: a bounded number of model names.
-            let models = models.clamp(1, MAX_MODELS);
+            // A share is data from someone else: `restore` bounds the model groups; a file
+            // keeps the role the sender gave it (a correction included).
+            let files = files
+                .into_iter()
+                .zip(received)
+                .map(|(held, file)| (file, Role::from_key(&held.role), held.model))
+                .collect();
             *state = State {
-                models: (1..=models).map(|i| format!("model {i}")).collect(),
-                variant,
+                ws: Workspace::restore(files, models, variant),
                 ..State::default()
             };
-            for (held, mut file) in files.into_iter().zip(received) {
-                // The role the sender gave it (a correction included); detection otherwise.
-                if let Some(role) = Role::from_key(&held.role) {
-                    file.role = role;
-                }
-                state.files.push(Held {
-                    file,
-                    model: held.model.min(models - 1),
-                });
-            }
             rescore(state);
         }
         ToWorker::Detail { outcome, index } => {
-            let detail = match state.scored.get(outcome) {
+            let detail = match state.ws.scored.get(outcome) {
                 Some(s) => sample_detail(&s.files, &s.outcome, index).map_err(|e| e.to_string()),
                 None => Err(format!("no scored job {outcome}")),
             };
@@ -801,6 +749,7 @@ async fn handle_one(data: JsValue) {
         } => {
             // Asked before the page heard of a new scoring: the next `Scored` replaces the view.
             let Some(scored) = state
+                .ws
                 .scored
                 .get(outcome)
                 .and_then(|s| s.outcome.result.as_ref().ok())
@@ -822,6 +771,7 @@ async fn handle_one(data: JsValue) {
         ToWorker::Diff { a, b, limit } => {
             let report = |i: usize| {
                 state
+                    .ws
                     .scored
                     .get(i)
                     .and_then(|s| s.outcome.result.as_ref().ok())
@@ -847,21 +797,8 @@ async fn handle_one(data: JsValue) {
     });
     // The numbers go first, the dropped files' hashes follow (`Hashed`), except for a class
     // view: the teacher's adjustments are kept under the file's hash, so it waits for them.
-    let keyed_by_hash = STATE.with_borrow(|state| {
-        let pending = state
-            .files
-            .iter()
-            .any(|h| h.file.sha256.as_deref() == Some(""));
-        state.unpublished
-            && pending
-            && state
-                .scored
-                .iter()
-                .any(|s| match (s.outcome.job.benchmark(), &s.outcome.result) {
-                    (Some(b), Ok(scored)) => b.class(scored).is_some(),
-                    _ => false,
-                })
-    });
+    let keyed_by_hash =
+        STATE.with_borrow(|state| state.unpublished && state.ws.class_waits_for_hash());
     if keyed_by_hash {
         hash_pending().await;
     }
@@ -895,30 +832,15 @@ async fn pause(ms: i32) {
 
 /// Fill a file's hash, known now, wherever it was left empty: the held file, the scored jobs'
 /// copies and their reports' inputs.
-fn fill_hash(state: &mut State, bytes: &std::sync::Arc<Vec<u8>>, name: &str, sha256: &str) {
-    for file in state.every_file_mut() {
-        if std::sync::Arc::ptr_eq(&file.bytes, bytes) && file.sha256.as_deref() == Some("") {
-            file.sha256 = Some(sha256.to_string());
-        }
-    }
-    for s in &mut state.scored {
-        if let Ok(scored) = &mut s.outcome.result {
-            for input in &mut scored.report.inputs {
-                if input.path == name && input.sha256.is_empty() {
-                    input.sha256 = sha256.to_string();
-                }
-            }
-        }
-    }
-}
-
 fn rescore(state: &mut State) {
     let files = state
+        .ws
         .files
         .iter()
         .enumerate()
         .map(|(index, h)| {
             let detected = h.file.detect();
+            let model = state.ws.model_of(h).to_string();
             FileView {
                 index,
                 name: h.file.name.clone(),
@@ -930,11 +852,7 @@ fn rescore(state: &mut State) {
                     why: detected.why,
                 },
                 role: h.file.role.key().to_string(),
-                model: if is_shared(h.file.role) {
-                    "shared".into()
-                } else {
-                    state.models[h.model].clone()
-                },
+                model,
                 sha256: h.file.sha256.clone().filter(|s| !s.is_empty()),
             }
         })
@@ -952,16 +870,8 @@ fn rescore(state: &mut State) {
     state.unpublished = true;
 }
 
-fn model_files(state: &State, model: usize) -> Vec<WorkFile> {
-    state
-        .files
-        .iter()
-        .filter(|h| h.model == model || is_shared(h.file.role))
-        .map(|h| h.file.clone())
-        .collect()
-}
-
-/// Score every model's jobs into `state.scored` (`publish` tells the page).
+/// Score every model's jobs into the workspace (`publish` tells the page); the sample rows a
+/// benchmark builds from its records come after the table (`publish_rest`).
 fn score(state: &mut State) {
     state.started = js_sys::Date::now();
     send(&FromWorker::Progress {
@@ -969,36 +879,8 @@ fn score(state: &mut State) {
         done: 0,
         total: 1,
     });
-    let mut models: Vec<usize> = (0..state.models.len())
-        .filter(|&m| {
-            state
-                .files
-                .iter()
-                .any(|h| h.model == m && !is_shared(h.file.role))
-        })
-        .collect();
-    if models.is_empty() && !state.models.is_empty() {
-        models.push(0);
-    }
-    // The sample rows a benchmark builds from its records come after the table (`publish`).
-    let options = ScoreOptions {
-        variant: state.variant,
-        samples_later: true,
-    };
-    let mut scored = Vec::new();
-    for model in models {
-        let files = model_files(state, model);
-        let outcomes = score_files(&files, &options);
-        mark("parsed, scored");
-        for outcome in outcomes {
-            scored.push(Scoring {
-                model,
-                files: files.clone(),
-                outcome,
-            });
-        }
-    }
-    state.scored = scored;
+    state.ws.score(true);
+    mark("parsed, scored");
     state.filtered = None;
 }
 
@@ -1007,71 +889,35 @@ fn score(state: &mut State) {
 fn publish(state: &mut State) {
     state.unpublished = false;
     let mut views = Vec::new();
-    for Scoring {
-        model,
-        files,
-        outcome,
-    } in &state.scored
-    {
-        // The official numbers beside a corrected variant, for highlighting changed cells:
-        // `rescore` reuses the parsed records (SAS-Bench) instead of parsing every file again.
-        let official = (outcome.variant != Variant::Official)
-            .then(|| workbench::rescore(files, outcome, Variant::Official))
-            .and_then(|o| o.report().cloned());
-        let (table, changed) = match outcome.report() {
-            Some(report) => (
-                Some(workbench::table(report)),
-                official
-                    .as_ref()
-                    .map(|o| workbench::changed_cells(o, report))
-                    .unwrap_or_default(),
-            ),
-            None => (None, Vec::new()),
+    for (i, job) in state.ws.scored.iter().enumerate() {
+        let Some(view) = state.ws.job_view(i) else {
+            continue;
         };
-        mark("table");
-        let benchmark = outcome.job.benchmark();
-        let (charts, mut class) = match (benchmark, &outcome.result) {
-            (Some(b), Ok(scored)) => (b.charts(scored, outcome.variant), b.class(scored)),
-            _ => (Vec::new(), None),
-        };
-        // A hash filled in after scoring (`fill_hash`).
-        if let Some(c) = class.as_mut().filter(|c| c.sha256.is_empty())
-            && let Some(f) = files.iter().find(|f| f.name == c.file)
-        {
-            c.sha256 = f.sha256.clone().unwrap_or_default();
-        }
-        mark("charts and class view");
+        mark("table, charts and class view");
+        let outcome = &job.outcome;
         views.push(OutcomeView {
             id: views.len(),
-            model: state.models[*model].clone(),
+            model: state.ws.models[job.model].clone(),
             title: outcome.job.title.clone(),
             benchmark: outcome.job.benchmark.to_string(),
             variant: outcome.variant,
-            variants: benchmark
-                .map(|b| b.available_variants())
-                .unwrap_or_default(),
-            files: outcome
-                .job
-                .file_indices()
-                .into_iter()
-                .filter_map(|i| files.get(i))
-                .map(|f| f.name.clone())
-                .collect(),
+            variants: view.variants,
+            files: view.files,
             // The report without its samples (they stay here), not cloned with them.
             result: match &outcome.result {
                 Ok(scored) => Ok(without_samples(&scored.report)),
                 Err(e) => Err(e.clone()),
             },
-            table,
-            changed,
+            table: view.table,
+            changed: view.changed,
             summary: None,
-            class,
-            charts,
+            class: view.class,
+            charts: view.charts,
         });
     }
     mark("views built");
     send(&FromWorker::Scored {
-        variant: state.variant,
+        variant: state.ws.variant,
         outcomes: views,
         elapsed_ms: js_sys::Date::now() - state.started,
         phases: PHASES.with_borrow_mut(std::mem::take),
@@ -1082,7 +928,7 @@ fn publish(state: &mut State) {
 /// data and the filter choices, not the rows (the page asks for the window it shows; a
 /// benchmark that keeps its records builds each sample from them when it is asked for).
 fn publish_rest(state: &State) {
-    for (outcome, s) in state.scored.iter().enumerate() {
+    for (outcome, s) in state.ws.scored.iter().enumerate() {
         if let Ok(scored) = &s.outcome.result {
             send(&FromWorker::Summary {
                 outcome,
@@ -1096,14 +942,7 @@ fn publish_rest(state: &State) {
 /// by WebCrypto (it copies the bytes), in wasm past [`WEBCRYPTO_MAX_BYTES`].
 async fn hash_pending() {
     fill_unread();
-    let pending: Vec<(std::sync::Arc<Vec<u8>>, String)> = STATE.with_borrow(|state| {
-        state
-            .files
-            .iter()
-            .filter(|h| h.file.sha256.as_deref() == Some(""))
-            .map(|h| (h.file.bytes.clone(), h.file.name.clone()))
-            .collect()
-    });
+    let pending = STATE.with_borrow(|state| state.ws.unhashed());
     for (bytes, name) in pending {
         let by_webcrypto = if bytes.len() <= WEBCRYPTO_MAX_BYTES {
             hex_of(digest(&wasm_view(&bytes))).await
@@ -1114,7 +953,7 @@ async fn hash_pending() {
             by_webcrypto.unwrap_or_else(|| metrics_core::InputFile::from_bytes("", &bytes).sha256);
         mark("hashed");
         STATE.with_borrow_mut(|state| {
-            fill_hash(state, &bytes, &name, &sha256);
+            state.ws.fill_hash(&bytes, &name, &sha256);
             if !state.unpublished {
                 send(&FromWorker::Hashed { name, sha256 });
             }
@@ -1142,20 +981,7 @@ fn compare(
     seed: u64,
     resamples: usize,
 ) -> Result<CompareView, String> {
-    let scored = |i: usize| {
-        let s = state
-            .scored
-            .get(i)
-            .ok_or_else(|| format!("no scored job {i}"))?;
-        s.outcome
-            .result
-            .as_ref()
-            .map_err(|e| format!("job {i} did not score: {e}"))
-    };
-    let (sa, sb) = (scored(a)?, scored(b)?);
-    let variant = state.scored[a].outcome.variant;
-    let mut bootstrap =
-        Bootstrap::new(sa, sb, variant, seed, resamples).map_err(|e| e.to_string())?;
+    let mut bootstrap = state.ws.bootstrap(a, b, seed, resamples)?;
     while !bootstrap.is_done() {
         let p = bootstrap.step(BOOTSTRAP_CHUNK);
         send(&FromWorker::Progress {

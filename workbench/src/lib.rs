@@ -32,6 +32,7 @@ pub mod table;
 pub mod url_state;
 pub mod verify;
 pub mod wire;
+pub mod workspace;
 
 pub use benchmark::{Benchmark, Paired};
 pub use bootstrap::{Bootstrap, MetricInterval, Progress};
