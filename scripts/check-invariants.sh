@@ -58,6 +58,14 @@ if grep -rnE '^\s*(pub )?fn (pearson|spearman|kendall|qwk|kappa|ccs|ecs|accuracy
   fail "app/src defines a metric function"
 fi
 
+# The pages link no benchmark: the registry and everything that looks a benchmark up (scoring,
+# recognition, a report's table) run in the worker, so the first paint stays small (a class view
+# that built a table in the page took the page's wasm from 485 to 701 KB gzip).
+if grep -rnE "workbench::(registry|scoring|workspace|prepare)|workbench::samples::(sample_rows|sample_detail|summarize|filter_report|page|row_at|rows)\b|workbench::(table|detect|plan|score_files|score_job|rescore|sample_rows|sample_detail)\(|Role::(all|from_key)|\.benchmark\(\)" \
+    app/src --include=*.rs | grep -v '^app/src/worker.rs:\|^app/src/bin/worker.rs:'; then
+  fail "page code looks a benchmark up (see the lines above): that belongs in the worker"
+fi
+
 # The app's texts: every key named has both languages, every key in the table is used.
 python3 scripts/check-i18n.py || fail "the app's texts and the keys the code names differ (see above)"
 

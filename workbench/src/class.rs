@@ -115,6 +115,10 @@ pub struct ClassView {
     /// The page opens this view first: a class without gold, or with the model's comments (a
     /// teacher's files rather than a researcher's gold + levels).
     pub open_first: bool,
+    /// The job's numbers against the gold levels (the benchmark's metrics in the report, as its
+    /// table shows them), filled in with the job's table; empty without gold.
+    #[serde(default)]
+    pub scores: Vec<crate::table::Cell>,
 }
 
 /// The five EOTGC levels, best first, spelled as `spellings` has them (the first spelling seen
@@ -234,6 +238,7 @@ impl ClassView {
             has_gold,
             comment_limit,
             open_first,
+            scores: Vec::new(),
         }
     }
 }
@@ -311,6 +316,8 @@ impl ClassView {
             self.comment_limit,
         );
         view.open_first = self.open_first;
+        // The job's numbers against the gold do not change with the model's answers here.
+        view.scores = self.scores.clone();
         view
     }
 }

@@ -266,6 +266,16 @@ impl Workspace {
         {
             c.sha256 = f.sha256.clone().unwrap_or_default();
         }
+        // The benchmark's own numbers the report has (Track 1 against gold levels), for the
+        // class view, which does not link the benchmarks.
+        if let (Some(c), Some(t), Some(b)) = (class.as_mut(), &table, benchmark) {
+            c.scores = b
+                .metrics()
+                .iter()
+                .chain(b.more_metrics())
+                .filter_map(|m| t.cell(crate::table::OVERALL, m).cloned())
+                .collect();
+        }
         Some(JobView {
             table,
             changed,

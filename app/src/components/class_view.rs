@@ -6,7 +6,6 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use metrics_core::Report;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 use workbench::class::{
@@ -37,17 +36,13 @@ pub fn ClassTab(state: WorkbenchState) -> impl IntoView {
     move || {
         let l = lang().get();
         state.hashed.track();
-        let classes: Vec<(String, ClassView, Option<Report>)> = state
+        let classes: Vec<(String, ClassView)> = state
             .outcomes
             .get()
             .into_iter()
             .filter_map(|o| {
                 let view = o.class.clone()?;
-                Some((
-                    format!("{} · {}", model_name(l, &o.model), o.title),
-                    view,
-                    o.result.ok(),
-                ))
+                Some((format!("{} · {}", model_name(l, &o.model), o.title), view))
             })
             .collect();
         if classes.is_empty() {
@@ -59,17 +54,17 @@ pub fn ClassTab(state: WorkbenchState) -> impl IntoView {
             let options = classes
                 .iter()
                 .enumerate()
-                .map(|(i, (name, _, _))| view! { <option value=i.to_string() selected=i == pick>{name.clone()}</option> })
+                .map(|(i, (name, _))| view! { <option value=i.to_string() selected=i == pick>{name.clone()}</option> })
                 .collect_view();
             view! { <select aria-label="class" on:change=move |ev| chosen.set(event_target_value(&ev).parse().unwrap_or(0))>{options}</select> }
         });
-        let (_, class, report) = classes[pick].clone();
+        let (_, class) = classes[pick].clone();
         let file = class.file.clone();
         view! {
             <section class="card class-view" data-class=file>
                 <div class="class-share"><ShareButton state=state /></div>
                 {picker}
-                <ClassPanel class=class report=report />
+                <ClassPanel class=class />
             </section>
         }
         .into_any()
@@ -97,7 +92,7 @@ fn flag_text(l: Lang, flag: Option<&str>) -> &'static str {
 }
 
 #[component]
-fn ClassPanel(class: ClassView, report: Option<Report>) -> impl IntoView {
+fn ClassPanel(class: ClassView) -> impl IntoView {
     let key = class.sha256.clone();
     let base = StoredValue::new(class);
     // Levels and comments the model wrote on request, filled in where the files had none.
@@ -492,20 +487,10 @@ fn ClassPanel(class: ClassView, report: Option<Report>) -> impl IntoView {
         })
     };
 
-    // The benchmark's metrics the report has (gold levels make Track 1 numbers), as its table
-    // shows them.
-    let gold_scores = report.and_then(|r| {
-        let benchmark = workbench::registry::get(&r.benchmark)?;
-        let table = workbench::table(&r);
-        let cells: Vec<workbench::table::Cell> = benchmark
-            .metrics()
-            .iter()
-            .chain(benchmark.more_metrics())
-            .filter_map(|m| table.cell(workbench::table::OVERALL, m).cloned())
-            .collect();
-        (!cells.is_empty()).then_some(cells)
-    }).map(|cells| {
-        let cells = cells
+    // The job's numbers against the gold levels, as its table shows them (from the worker).
+    let gold_scores = (!class.with_untracked(|c| c.scores.is_empty())).then(|| {
+        let cells = class
+            .with_untracked(|c| c.scores.clone())
             .into_iter()
             .map(|c| {
                 let json = c.data_value();
