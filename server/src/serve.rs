@@ -246,6 +246,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", args.addr))?;
     let addr = listener.local_addr()?;
+    // Ctrl-C and SIGTERM are listened for before anyone can know the URL: a signal sent as soon
+    // as a client sees it shuts down cleanly instead of killing the process.
+    let shutdown = shutdown_signal();
     // The URL goes to stdout on its own line: people read it, scripts and tests parse it. A
     // server started with stdout closed still serves.
     if let Err(e) =
@@ -290,25 +293,27 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             .merge(shares),
         ),
         Duration::from_secs(args.header_timeout_secs),
+        shutdown,
     )
     .await;
     tracing::info!("shut down cleanly");
     Ok(())
 }
 
-/// Accept connections until Ctrl-C or SIGTERM, each served by hyper's HTTP/1.1 server with a
-/// header read timeout; then let open connections finish (at most [`SHUTDOWN_GRACE`]).
+/// Accept connections until `shutdown` ends (Ctrl-C or SIGTERM), each served by hyper's HTTP/1.1
+/// server with a header read timeout; then let open connections finish (at most
+/// [`SHUTDOWN_GRACE`]).
 async fn serve_connections(
     listener: tokio::net::TcpListener,
     app: axum::Router,
     header_timeout: Duration,
+    shutdown: impl std::future::Future<Output = ()>,
 ) {
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(header_timeout);
     let graceful = GracefulShutdown::new();
-    let shutdown = shutdown_signal();
     tokio::pin!(shutdown);
     loop {
         tokio::select! {
@@ -353,25 +358,35 @@ async fn serve_connections(
     }
 }
 
-async fn shutdown_signal() {
-    let ctrl_c = async {
+/// Ctrl-C or SIGTERM, listened for from this call on (the handlers are installed here, not when
+/// the future is first polled); the future ends at the first of them.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{Signal, SignalKind, signal};
+        let wait = |listener: std::io::Result<Signal>| async move {
+            match listener {
+                Ok(mut s) => {
+                    s.recv().await;
+                }
+                Err(_) => std::future::pending::<()>().await,
+            }
+        };
+        let (terminate, interrupt) = (
+            wait(signal(SignalKind::terminate())),
+            wait(signal(SignalKind::interrupt())),
+        );
+        async move {
+            tokio::select! {
+                () = terminate => {},
+                () = interrupt => {},
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    async {
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;
         }
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {},
-        _ = terminate => {},
     }
 }
