@@ -25,6 +25,11 @@ pub trait RunKind: Sync {
     fn key(&self) -> &'static str;
     /// One line for `scorebench run --help`.
     fn label(&self) -> &'static str;
+    /// The registered benchmark whose files the run writes (`scorebench benchmarks` lists the
+    /// run under it); its own key by default.
+    fn benchmark(&self) -> &'static str {
+        self.key()
+    }
     /// The files a run writes into its output folder that a client may download (the only
     /// names `GET /api/v1/runs/{id}/files/{name}` serves).
     fn files(&self) -> &'static [&'static str];

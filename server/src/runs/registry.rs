@@ -1,9 +1,9 @@
 //! Every run kind, listed once: `scorebench run <key>` and `POST /api/v1/runs {"benchmark": key}`
 //! dispatch through [`REGISTRY`].
 
-use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
-
 use std::sync::LazyLock;
+
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::kind::RunKind;
 
@@ -25,6 +25,27 @@ pub fn kinds_json() -> serde_json::Value {
         })
         .collect();
     serde_json::json!({ "kinds": kinds })
+}
+
+/// The run kinds of benchmark `key` as `scorebench benchmarks --json` lists them: key, label,
+/// the files a run writes, whether the page starts it, and its form when it does.
+pub fn runs_of(benchmark: &str) -> Vec<serde_json::Value> {
+    REGISTRY
+        .iter()
+        .filter(|k| k.benchmark() == benchmark)
+        .map(|k| {
+            let form = k.form().map(|f| {
+                serde_json::json!({"fields": f.fields, "open": f.open, "open_inputs": f.open_inputs})
+            });
+            serde_json::json!({
+                "key": k.key(),
+                "label": k.label(),
+                "files": k.files(),
+                "over_http": k.over_http(),
+                "form": form,
+            })
+        })
+        .collect()
 }
 
 /// Every run kind, in `scorebench run --help` order.
@@ -128,6 +149,14 @@ mod tests {
                 k.key()
             );
             assert!(!k.files().is_empty(), "{}", k.key());
+            // Listed by `scorebench benchmarks` under a registered benchmark.
+            assert!(
+                workbench::registry::get(k.benchmark()).is_some(),
+                "{}: no benchmark `{}`",
+                k.key(),
+                k.benchmark()
+            );
+            assert!(runs_of(k.benchmark()).iter().any(|r| r["key"] == k.key()));
             // A kind the page can start describes its form, and opens only its own files.
             assert_eq!(k.over_http(), k.form().is_some(), "{}", k.key());
             if let Some(form) = k.form() {

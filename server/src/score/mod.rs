@@ -123,7 +123,8 @@ pub static COMMANDS: &[&dyn ScoreCommand] = &[
 /// `scorebench benchmarks [--json]`.
 #[derive(Args)]
 pub struct BenchmarksArgs {
-    /// Print the registry as JSON: [{key, label, metrics, more_metrics, variants, roles: [{key, label, shared}]}]
+    /// Print the registry as JSON: [{key, label, metrics, more_metrics, variants, roles: [{key,
+    /// label, shared}], runs: [{key, label, files, over_http, form}]}]
     #[arg(long)]
     json: bool,
 }
@@ -132,7 +133,16 @@ pub struct BenchmarksArgs {
 pub fn list_benchmarks(args: &BenchmarksArgs) -> ExitCode {
     let listing = workbench::registry::listing();
     let text = if args.json {
-        match serde_json::to_string_pretty(&listing) {
+        // The registry's listing, and the runs `scorebench run` and the page start for each.
+        let described: Result<Vec<serde_json::Value>, serde_json::Error> = listing
+            .iter()
+            .map(|b| {
+                let mut v = serde_json::to_value(b)?;
+                v["runs"] = serde_json::Value::Array(crate::runs::registry::runs_of(b.key));
+                Ok(v)
+            })
+            .collect();
+        match described.and_then(|d| serde_json::to_string_pretty(&d)) {
             Ok(text) => format!("{text}\n"),
             Err(e) => {
                 eprintln!("error: {e}");
@@ -144,13 +154,22 @@ pub fn list_benchmarks(args: &BenchmarksArgs) -> ExitCode {
             .iter()
             .map(|b| {
                 let roles: Vec<&str> = b.roles.iter().map(|r| r.key).collect();
+                let runs: Vec<String> = crate::runs::registry::runs_of(b.key)
+                    .iter()
+                    .filter_map(|r| r["key"].as_str().map(|k| format!("scorebench run {k}")))
+                    .collect();
                 let more = if b.more_metrics.is_empty() {
                     String::new()
                 } else {
                     format!(" (and, in some reports, {})", b.more_metrics.join(", "))
                 };
+                let runs = if runs.is_empty() {
+                    String::new()
+                } else {
+                    format!("{:<18} runs: {}\n", "", runs.join(", "))
+                };
                 format!(
-                    "{:<18} {}\n{:<18} metrics: {}{more}\n{:<18} variants: {}\n{:<18} files: {}\n",
+                    "{:<18} {}\n{:<18} metrics: {}{more}\n{:<18} variants: {}\n{:<18} files: {}\n{runs}",
                     b.key,
                     b.label,
                     "",

@@ -114,6 +114,11 @@ impl RunKind for DryExec {
         "sgi-dry-exec"
     }
 
+    /// Step 3 of the dry experiment: its log is what `score sgi-dry` reads after step 4.
+    fn benchmark(&self) -> &'static str {
+        "sgi-dry"
+    }
+
     fn label(&self) -> &'static str {
         "SGI-Bench dry experiment step 3: run the model's code against the unit tests in a sandbox, write the step-3 log"
     }
