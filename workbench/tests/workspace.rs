@@ -178,3 +178,61 @@ fn job_views_and_the_bootstrap_between_two_models() {
     let missing = ws.bootstrap(0, 5, 7, 1000).err().unwrap();
     assert!(missing.contains("no scored job 5"), "{missing}");
 }
+
+/// Two submissions with their Track 2 numbers: the bootstrap resamples the leaderboard total
+/// too (the essays drawn, Track 2 fixed), so a board ranking by it has rank ranges.
+#[test]
+fn the_bootstrap_resamples_the_total_with_track2_fixed() {
+    let scores = |name: &str, text: &str| WorkFile::new(name, text.as_bytes().to_vec());
+    let mut ws = Workspace::default();
+    ws.add(vec![
+        eotgc("gold.json"),
+        eotgc("pred.json"),
+        scores(
+            "t2a.json",
+            r#"{"ppl": 5.0, "bertscore": 0.7, "human": 80.0}"#,
+        ),
+    ]);
+    ws.add(vec![
+        renamed(&eotgc("pred.json"), "pred2.json"),
+        scores(
+            "t2b.json",
+            r#"{"ppl": 12.3, "bertscore": 0.681, "human": 75.5}"#,
+        ),
+    ]);
+    ws.score(false);
+    assert_eq!(ws.scored.len(), 2);
+    let mut b = ws.bootstrap(0, 1, 7, 1000).unwrap();
+    while !b.is_done() {
+        b.step(100);
+    }
+    let total = b
+        .finish()
+        .into_iter()
+        .find(|m| m.metric == "total")
+        .expect("a total interval");
+    // The golden case's score, with Track 2 scores 0.78 and 0.683956007226739 (both from
+    // Python): the same predictions, so the difference is Track 2's alone on every draw.
+    // Python: 0.4*0.8835026811829132 + 0.6*0.78, and + 0.6*0.683956007226739
+    assert_eq!(total.a, Some(0.8214010724731653));
+    assert_eq!(total.b, Some(0.7637746768092086));
+    let d = total.difference.unwrap();
+    assert!((d - 0.6 * (0.78 - 0.683956007226739)).abs() < 1e-12, "{d}");
+    assert!((total.low.unwrap() - d).abs() < 1e-12 && (total.high.unwrap() - d).abs() < 1e-12);
+    // Without Track 2 numbers on one side there is no total to compare.
+    let mut ws = Workspace::default();
+    ws.add(vec![eotgc("gold.json"), eotgc("pred.json")]);
+    ws.add(vec![
+        renamed(&eotgc("pred.json"), "pred2.json"),
+        scores(
+            "t2b.json",
+            r#"{"ppl": 12.3, "bertscore": 0.681, "human": 75.5}"#,
+        ),
+    ]);
+    ws.score(false);
+    let mut b = ws.bootstrap(0, 1, 7, 1000).unwrap();
+    while !b.is_done() {
+        b.step(100);
+    }
+    assert!(b.finish().iter().all(|m| m.metric != "total"));
+}

@@ -98,6 +98,9 @@ const COUNTS: &[&str] = &[
 pub struct EotgcRecords {
     pub judged: Vec<EotgcRecord>,
     pub class: Option<ClassView>,
+    /// The Track 2 score when the submission carried its Track 2 numbers (the bootstrap then
+    /// resamples the total too, Track 2 held fixed).
+    pub track2: Option<f64>,
 }
 
 /// One EOTGC essay with its predicted level.
@@ -346,6 +349,7 @@ impl Benchmark for Eotgc {
             let records = EotgcRecords {
                 judged: Vec::new(),
                 class: Some(class),
+                track2: None,
             };
             return Ok(Scored::with_records(report, records));
         }
@@ -406,9 +410,14 @@ impl Benchmark for Eotgc {
         } else {
             None
         };
+        let track2 = match report.overall.metrics.get("track2") {
+            Some(MetricValue::Scalar(v)) => *v,
+            _ => None,
+        };
         let records = EotgcRecords {
             judged: judged_records,
             class,
+            track2,
         };
         Ok(Scored::with_records(report, records))
     }
@@ -493,14 +502,13 @@ impl Benchmark for Eotgc {
         b: &Scored,
         _variant: Variant,
     ) -> Result<Box<dyn Paired>, CompareError> {
-        let (Some(ea), Some(eb)) = (
-            a.records::<EotgcRecords>().map(|r| &r.judged),
-            b.records::<EotgcRecords>().map(|r| &r.judged),
-        ) else {
+        let (Some(ra), Some(rb)) = (a.records::<EotgcRecords>(), b.records::<EotgcRecords>())
+        else {
             return Err(CompareError(
                 "the bootstrap needs two EOTGC Track 1 reports".into(),
             ));
         };
+        let (ea, eb) = (&ra.judged, &rb.judged);
         let pairs = align_ids(
             ea.iter().map(|r| r.id.as_str()),
             eb.iter().map(|r| r.id.as_str()),
@@ -514,6 +522,7 @@ impl Benchmark for Eotgc {
             gold: pairs.iter().map(|&(i, _)| ea[i].gold).collect(),
             a: pairs.iter().map(|&(i, _)| ea[i].pred).collect(),
             b: pairs.iter().map(|&(_, j)| eb[j].pred).collect(),
+            track2: ra.track2.zip(rb.track2),
         }))
     }
 }
@@ -662,11 +671,19 @@ struct Aligned {
     gold: Vec<Level>,
     a: Vec<Level>,
     b: Vec<Level>,
+    /// Both submissions' Track 2 scores, when both carried them: the leaderboard total
+    /// (0.4·score + 0.6·track2) is resampled with Track 2 fixed (people and models made it; only
+    /// the essays are drawn).
+    track2: Option<(f64, f64)>,
 }
 
 impl Paired for Aligned {
     fn keys(&self) -> Vec<&'static str> {
-        vec!["acc_a", "pearson", "score"]
+        let mut keys = vec!["acc_a", "pearson", "score"];
+        if self.track2.is_some() {
+            keys.push("total");
+        }
+        keys
     }
 
     fn strata(&self) -> Vec<usize> {
@@ -684,7 +701,12 @@ impl Paired for Aligned {
             }
         };
         let (sa, sb) = (scores(&self.a), scores(&self.b));
-        (0..3).map(|k| (sa[k], sb[k])).collect()
+        let mut out: Vec<(Option<f64>, Option<f64>)> = (0..3).map(|k| (sa[k], sb[k])).collect();
+        if let Some((ta, tb)) = self.track2 {
+            let total = |score: Option<f64>, t2| score.map(|s| eotgc::leaderboard_total(s, t2));
+            out.push((total(sa[2], ta), total(sb[2], tb)));
+        }
+        out
     }
 }
 
