@@ -227,7 +227,9 @@ impl Workspace {
     /// Whether the numbers should wait for the hashes: a class view is keyed by its file's hash
     /// (the teacher's adjustments are stored under it) and some hash is still to come.
     pub fn class_waits_for_hash(&self) -> bool {
-        !self.unhashed().is_empty()
+        self.files
+            .iter()
+            .any(|h| h.file.sha256.as_deref() == Some(""))
             && self
                 .scored
                 .iter()

@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use workbench::bootstrap::MetricInterval;
 use workbench::detect::Role;
 use workbench::session::Variant;
 use workbench::workspace::Workspace;
@@ -20,6 +21,15 @@ fn golden(path: &str) -> WorkFile {
 
 fn eotgc(file: &str) -> WorkFile {
     golden(&format!("eotgc/eotgc_11_full_size_185/{file}"))
+}
+
+/// The finished bootstrap of scored jobs 0 and 1 (seed 7, 1,000 resamples).
+fn intervals(ws: &Workspace) -> Vec<MetricInterval> {
+    let mut b = ws.bootstrap(0, 1, 7, 1000).unwrap();
+    while !b.is_done() {
+        b.step(100);
+    }
+    b.finish()
 }
 
 /// `pred.json` under another name (a second model's predictions).
@@ -161,12 +171,7 @@ fn job_views_and_the_bootstrap_between_two_models() {
     assert_eq!(scores[2], ("score", Some(0.8835026811829132)));
     assert!(ws.job_view(2).is_none());
 
-    let mut b = ws.bootstrap(0, 1, 7, 1000).unwrap();
-    while !b.is_done() {
-        b.step(100);
-    }
-    let score = b
-        .finish()
+    let score = intervals(&ws)
         .into_iter()
         .find(|m| m.metric == "score")
         .unwrap();
@@ -202,12 +207,7 @@ fn the_bootstrap_resamples_the_total_with_track2_fixed() {
     ]);
     ws.score(false);
     assert_eq!(ws.scored.len(), 2);
-    let mut b = ws.bootstrap(0, 1, 7, 1000).unwrap();
-    while !b.is_done() {
-        b.step(100);
-    }
-    let total = b
-        .finish()
+    let total = intervals(&ws)
         .into_iter()
         .find(|m| m.metric == "total")
         .expect("a total interval");
@@ -230,9 +230,5 @@ fn the_bootstrap_resamples_the_total_with_track2_fixed() {
         ),
     ]);
     ws.score(false);
-    let mut b = ws.bootstrap(0, 1, 7, 1000).unwrap();
-    while !b.is_done() {
-        b.step(100);
-    }
-    assert!(b.finish().iter().all(|m| m.metric != "total"));
+    assert!(intervals(&ws).iter().all(|m| m.metric != "total"));
 }

@@ -1,14 +1,16 @@
 //! The router without a socket (`tower::ServiceExt::oneshot`) and the real process on a port.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use server::http::{AppState, app};
 use tower::ServiceExt;
+
+use crate::support::{sigterm, start_serving};
 
 fn temp_dir(tag: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("scorebench-{tag}-{}", std::process::id()));
@@ -84,38 +86,24 @@ async fn deep_links_fall_back_to_index_and_wasm_has_its_type() {
     assert!(body.contains("\"error\""));
 }
 
+/// `scorebench serve --addr 127.0.0.1:0 ARGS…`.
+fn serve_command(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_scorebench"));
+    command.args(["serve", "--addr", "127.0.0.1:0"]).args(args);
+    command
+}
+
 /// Start `scorebench serve` on a free port, read the printed URL, call it, stop it with SIGTERM.
 #[test]
 fn serve_prints_its_url_answers_and_stops_on_sigterm() {
     let dir = temp_dir("process");
     let db = dir.join("data/db.sqlite3");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_scorebench"))
-        .args([
-            "serve",
-            "--addr",
-            "127.0.0.1:0",
-            "--db",
-            db.to_str().unwrap(),
-            "--dist",
-            dir.join("dist").to_str().unwrap(),
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first_line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first_line)
-        .unwrap();
-    let url = first_line
-        .trim()
-        .strip_prefix("scorebench listening on ")
-        .expect("URL line")
-        .to_string();
-    let host = url
-        .trim_start_matches("http://")
-        .trim_end_matches('/')
-        .to_string();
+    let (mut child, host) = start_serving(serve_command(&[
+        "--db",
+        db.to_str().unwrap(),
+        "--dist",
+        dir.join("dist").to_str().unwrap(),
+    ]));
     assert!(host.starts_with("127.0.0.1:"), "{host}");
 
     let mut stream = TcpStream::connect(&host).unwrap();
@@ -130,12 +118,7 @@ fn serve_prints_its_url_answers_and_stops_on_sigterm() {
     assert!(response.contains("\"status\":\"ok\""), "{response}");
     assert!(db.is_file(), "the database file was created");
 
-    let status = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let exit = child.wait().unwrap();
+    let exit = sigterm(&mut child);
     assert!(exit.success(), "graceful shutdown exits 0, got {exit:?}");
 }
 
@@ -146,29 +129,16 @@ fn serve_prints_its_url_answers_and_stops_on_sigterm() {
 fn a_sigterm_right_after_the_url_is_a_clean_shutdown() {
     let dir = temp_dir("sigterm");
     for i in 0..10 {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_scorebench"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-            .arg(dir.join(format!("db{i}.sqlite3")))
-            .arg("--dist")
-            .arg(dir.join("dist"))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut first_line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut first_line)
-            .unwrap();
-        assert!(
-            first_line.starts_with("scorebench listening on "),
-            "{first_line}"
-        );
-        let status = Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
-        let exit = child.wait().unwrap();
+        // `start_serving` reads the URL line, and the signal follows at once.
+        let db = dir.join(format!("db{i}.sqlite3"));
+        let dist = dir.join("dist");
+        let (mut child, _) = start_serving(serve_command(&[
+            "--db",
+            db.to_str().unwrap(),
+            "--dist",
+            dist.to_str().unwrap(),
+        ]));
+        let exit = sigterm(&mut child);
         assert!(
             exit.success(),
             "run {i}: a SIGTERM after the URL exits 0, got {exit:?}"

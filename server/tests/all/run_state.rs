@@ -3,7 +3,6 @@
 //! with SIGKILL is marked interrupted at the next start and resumes (HTTP and CLI), workers are
 //! checked before a run starts, and an oversized run is refused.
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
@@ -15,7 +14,7 @@ use crate::key_hygiene::http;
 use crate::mock_upstream::MockUpstream;
 use crate::proxy::{send, state_with, temp_dir};
 use crate::run_msqa::{scorebench_cmd, write_config};
-use crate::support::golden_dir;
+use crate::support::{golden_dir, start_serving};
 
 fn msqa_case() -> (Value, Value, std::path::PathBuf) {
     let case = golden_dir().join("msqa/msqa_01_basic_yes_no");
@@ -179,7 +178,7 @@ pub struct Server {
 
 impl Server {
     pub fn start(dir: &Path, config: &Path) -> Server {
-        let mut child = scorebench_cmd(&[
+        let (child, host) = start_serving(scorebench_cmd(&[
             "serve",
             "--addr",
             "127.0.0.1:0",
@@ -191,20 +190,7 @@ impl Server {
             config.to_str().unwrap(),
             "--runs-dir",
             dir.join("runs").to_str().unwrap(),
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-        let mut first_line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut first_line)
-            .unwrap();
-        let host = first_line
-            .trim()
-            .trim_start_matches("scorebench listening on http://")
-            .trim_end_matches('/')
-            .to_string();
+        ]));
         Server { child, host }
     }
 

@@ -2,8 +2,9 @@
 
 #![allow(dead_code)]
 
+use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
 
 /// `tests/golden/` at the workspace root.
 pub fn golden_dir() -> PathBuf {
@@ -16,6 +17,38 @@ pub fn scorebench(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("scorebench runs")
+}
+
+/// Start a `scorebench serve …` command (stdout piped, stderr discarded) and read the line it
+/// prints first, `scorebench listening on http://127.0.0.1:PORT/`: the child and that URL's
+/// `host:port`.
+pub fn start_serving(mut command: Command) -> (Child, String) {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("scorebench serve starts");
+    let mut first_line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout is piped"))
+        .read_line(&mut first_line)
+        .expect("the server prints its URL");
+    let host = first_line
+        .trim()
+        .strip_prefix("scorebench listening on http://")
+        .unwrap_or_else(|| panic!("not the URL line: {first_line:?}"))
+        .trim_end_matches('/')
+        .to_string();
+    (child, host)
+}
+
+/// Stop a server with SIGTERM (its graceful shutdown); its exit status.
+pub fn sigterm(child: &mut Child) -> ExitStatus {
+    let sent = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success(), "kill -TERM {}", child.id());
+    child.wait().expect("the server exits")
 }
 
 /// Run `scorebench … --json`, assert exit 0, parse stdout.
