@@ -488,9 +488,9 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
     };
 
     // The job's numbers against the gold levels, as its table shows them (from the worker).
-    let gold_scores = (!class.with_untracked(|c| c.scores.is_empty())).then(|| {
-        let cells = class
-            .with_untracked(|c| c.scores.clone())
+    let scores = class.with_untracked(|c| c.scores.clone());
+    let gold_scores = (!scores.is_empty()).then(|| {
+        let cells = scores
             .into_iter()
             .map(|c| {
                 let json = c.data_value();
