@@ -123,6 +123,10 @@ pub trait Benchmark: Send + Sync + 'static {
             .find(|v| v.report_name == name)
             .map(|v| v.variant)
     }
+    /// `scorebench score <key>`: its arguments and how they become a report (only with the
+    /// `cli` feature; the page reads files its own way).
+    #[cfg(feature = "cli")]
+    fn command(&self) -> &'static crate::cli::Command;
     /// The roles its files play.
     fn roles(&self) -> &'static [&'static RoleInfo];
     /// The role of a file recognised by content (and names that say it all); `None` = not ours.

@@ -20,6 +20,8 @@ pub mod benchmarks;
 pub mod bootstrap;
 pub mod charts;
 pub mod class;
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod compare;
 pub mod detect;
 pub mod drill;

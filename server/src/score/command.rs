@@ -1,39 +1,102 @@
-//! A benchmark's `score` subcommand as one value: its key, its clap arguments and how they
-//! become a report.
+//! A benchmark's `score` subcommand in clap, built from its adapter's description
+//! ([`workbench::cli::Command`]), and the values clap parsed handed back as
+//! [`workbench::cli::Values`].
 
-use clap::{ArgMatches, Args, FromArgMatches};
-use metrics_core::Report;
+use std::path::PathBuf;
 
-use super::files::ScoreError;
+use clap::builder::{PossibleValue, PossibleValuesParser};
+use clap::{ArgAction, ArgMatches};
+use workbench::cli::{Command, Kind, Value, Values};
 
-/// A benchmark's `score` subcommand: its key (the benchmark's key in the workbench registry),
-/// its clap arguments and how they become a report.
-pub trait ScoreCommand: Sync {
-    fn key(&self) -> &'static str;
-    /// The subcommand with its arguments.
-    fn command(&self) -> clap::Command;
-    /// Read the files the arguments name and score them.
-    fn report(&self, matches: &ArgMatches) -> Result<Report, ScoreError>;
+/// `scorebench score <key>`, with the arguments `command` describes.
+pub fn clap_command(key: &'static str, command: &Command) -> clap::Command {
+    command
+        .args
+        .iter()
+        .fold(clap::Command::new(key).about(command.about), |cmd, arg| {
+            cmd.arg(clap_arg(arg))
+        })
 }
 
-/// A [`ScoreCommand`] from a clap `Args` type and the function that scores it.
-pub struct Command<A> {
-    pub key: &'static str,
-    pub about: &'static str,
-    pub run: fn(A) -> Result<Report, ScoreError>,
+fn clap_arg(arg: &workbench::cli::Arg) -> clap::Arg {
+    let upper = arg.name.to_uppercase();
+    let value_name = arg.value_name.map_or(upper, str::to_string);
+    let long = arg.name.replace('_', "-");
+    let mut a = clap::Arg::new(arg.name).help(arg.help);
+    a = match &arg.kind {
+        Kind::File {
+            positional,
+            required,
+            many,
+        } => {
+            let a = a
+                .value_name(value_name)
+                .value_parser(clap::value_parser!(PathBuf))
+                .required(*required);
+            let a = if *positional { a } else { a.long(long) };
+            if *many {
+                a.action(ArgAction::Append).num_args(1..)
+            } else {
+                a.action(ArgAction::Set)
+            }
+        }
+        Kind::Choice { values, default } => a
+            .long(long)
+            .value_name(value_name)
+            .action(ArgAction::Set)
+            .default_value(*default)
+            .value_parser(PossibleValuesParser::new(values.iter().map(
+                |(name, help)| {
+                    let value = PossibleValue::new(*name);
+                    if help.is_empty() {
+                        value
+                    } else {
+                        value.help(*help)
+                    }
+                },
+            ))),
+        Kind::Flag => a.long(long).action(ArgAction::SetTrue),
+        Kind::Numbers => a
+            .long(long)
+            .value_name(value_name)
+            .action(ArgAction::Append)
+            .value_delimiter(',')
+            .value_parser(clap::value_parser!(f64)),
+    };
+    for id in arg.requires {
+        a = a.requires(*id);
+    }
+    if !arg.conflicts.is_empty() {
+        a = a.conflicts_with_all(arg.conflicts.iter().copied());
+    }
+    if !arg.required_unless_all.is_empty() {
+        a = a.required_unless_present_all(arg.required_unless_all.iter().copied());
+    }
+    a
 }
 
-impl<A: Args + FromArgMatches> ScoreCommand for Command<A> {
-    fn key(&self) -> &'static str {
-        self.key
+/// What clap parsed for `command`'s arguments.
+pub fn values(command: &Command, matches: &ArgMatches, samples: bool) -> Values {
+    let mut values = Values::new(samples);
+    for arg in command.args {
+        let id = arg.name;
+        let value = match arg.kind {
+            Kind::File { .. } => Value::Paths(
+                matches
+                    .get_many::<PathBuf>(id)
+                    .map(|p| p.cloned().collect())
+                    .unwrap_or_default(),
+            ),
+            Kind::Choice { .. } => {
+                Value::Choice(matches.get_one::<String>(id).cloned().unwrap_or_default())
+            }
+            Kind::Flag => Value::Flag(matches.get_flag(id)),
+            Kind::Numbers => match matches.get_many::<f64>(id) {
+                Some(n) => Value::Numbers(n.copied().collect()),
+                None => continue,
+            },
+        };
+        values.set(id, value);
     }
-
-    fn command(&self) -> clap::Command {
-        A::augment_args(clap::Command::new(self.key).about(self.about))
-    }
-
-    fn report(&self, matches: &ArgMatches) -> Result<Report, ScoreError> {
-        let args = A::from_arg_matches(matches).map_err(|e| ScoreError::Usage(e.to_string()))?;
-        (self.run)(args)
-    }
+    values
 }

@@ -1,7 +1,8 @@
-//! Reading the files `scorebench score` is given: big inputs as streams ([`open`] →
-//! [`OpenedFile::read`]) that metrics-core parses record by record, so a file is never held
-//! whole (`scripts/bench-memory.sh`); small side files (a taxonomy, judge replies) [`load`]ed.
-//! Every failure is a [`ScoreError`] naming the file.
+//! Reading the files `scorebench score` is given, the [`workbench::cli::Host`] of every
+//! benchmark's command: big inputs as streams ([`open`] → [`Opened::read`]) that metrics-core
+//! parses record by record, so a file is never held whole (`scripts/bench-memory.sh`); small
+//! side files (a taxonomy, judge replies) [`load`]ed. Every failure is a [`ScoreError`] naming
+//! the file.
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -9,37 +10,43 @@ use std::rc::Rc;
 
 use metrics_core::{InputError, InputFile, Text};
 use sha2::{Digest, Sha256};
+use workbench::cli::{Host, Parse, Stream};
+pub use workbench::cli::{Loaded as LoadedFile, Opened, ScoreError};
 
-/// Why scoring stopped. Every variant is the user's input, so the exit status is 2.
-#[derive(Debug, thiserror::Error)]
-pub enum ScoreError {
-    #[error("{}: {message}", path.display())]
-    Io { path: PathBuf, message: String },
-    #[error(transparent)]
-    Input(#[from] InputError),
-    #[error("{0}")]
-    Usage(String),
+/// The file system, a clock and stderr: where `scorebench score` runs a benchmark's command.
+pub struct Disk {
+    started: std::time::Instant,
 }
 
-/// A file read into memory: its name as given (for messages and the report), bytes and text.
-pub struct LoadedFile {
-    pub name: String,
-    pub bytes: Vec<u8>,
+impl Disk {
+    pub fn new() -> Self {
+        Self {
+            started: std::time::Instant::now(),
+        }
+    }
 }
 
-impl LoadedFile {
-    /// The file's text; invalid UTF-8 is an input error naming the file.
-    pub fn text(&self) -> Result<&str, ScoreError> {
-        std::str::from_utf8(&self.bytes).map_err(|e| {
-            ScoreError::Input(InputError::whole_file(
-                &self.name,
-                format!("not UTF-8 text: {e}"),
-            ))
-        })
+impl Default for Disk {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Host for Disk {
+    fn open(&self, path: &Path) -> Result<Opened, ScoreError> {
+        open(path)
     }
 
-    pub fn input_file(&self) -> InputFile {
-        InputFile::from_bytes(self.name.clone(), &self.bytes)
+    fn load(&self, path: &Path) -> Result<LoadedFile, ScoreError> {
+        load(path)
+    }
+
+    fn millis(&self) -> f64 {
+        self.started.elapsed().as_secs_f64() * 1e3
+    }
+
+    fn note(&self, line: &str) {
+        eprintln!("{line}");
     }
 }
 
@@ -79,11 +86,11 @@ pub fn load_with_limit(path: &Path, max_bytes: u64) -> Result<LoadedFile, ScoreE
 }
 
 /// A file opened to be read once as a stream ([`Text::Stream`]): [`open`] checks what the
-/// file system says (exists, not a directory, not over the limit), [`OpenedFile::read`]
+/// file system says (exists, not a directory, not over the limit), [`Opened::read`]
 /// parses it while its bytes are counted against the limit, hashed and checked for UTF-8.
 /// Memory holds the parser's records and a 64 KiB buffer, never the file.
-pub struct OpenedFile {
-    pub name: String,
+struct OpenedFile {
+    name: String,
     tap: Rc<RefCell<Tap>>,
 }
 
@@ -210,70 +217,51 @@ impl std::io::Read for TapReader {
     }
 }
 
-impl OpenedFile {
-    /// The path it was opened at.
-    pub fn path(&self) -> PathBuf {
+impl Stream for OpenedFile {
+    fn path(&self) -> PathBuf {
         self.tap.borrow().path.clone()
     }
 
-    /// Whether it is a regular file (one that can be read a second time; a FIFO cannot).
-    pub fn is_regular(&self) -> bool {
+    fn is_regular(&self) -> bool {
         self.tap.borrow().regular
     }
 
-    /// Parse the file's text as a stream; the outcome of reading the whole file first, then
-    /// checking it is UTF-8, then parsing: a read error or the limit wins, then invalid UTF-8
-    /// (the message of `std::str::from_utf8` over the whole file), then the parser's error.
-    /// Returns the parsed value and the file's record in the report (name, SHA-256).
+    /// Reading the whole file first, then checking it is UTF-8, then parsing would give: a
+    /// read error or the limit wins, then invalid UTF-8 (the message of `std::str::from_utf8`
+    /// over the whole file), then the parser's error.
     ///
-    /// A regular file that fails to parse is parsed again whole, and that error is reported:
-    /// serde_json's IO reader places a few errors one column later than its string reader
-    /// (`metrics_core::text`), and a message must not depend on how the file was read.
-    pub fn read<T>(
-        self,
-        parse: impl FnMut(&str, Text<'_>) -> Result<T, InputError>,
-    ) -> Result<(T, InputFile), ScoreError> {
-        Ok(self.read_apart(parse)??)
-    }
-
-    /// [`OpenedFile::read`] with the file's own errors (read, limit, UTF-8: the outer result)
-    /// kept apart from the parser's (the inner one), for a caller that reads several files and
-    /// reports, as loading them all first would, any file's own error before a parser's.
-    pub fn read_apart<T>(
-        self,
-        mut parse: impl FnMut(&str, Text<'_>) -> Result<T, InputError>,
-    ) -> Result<Result<(T, InputFile), InputError>, ScoreError> {
+    /// A regular text file that fails to parse is parsed again whole, and that error is
+    /// reported: serde_json's IO reader places a few errors one column later than its string
+    /// reader (`metrics_core::text`), and a message must not depend on how the file was read.
+    fn read(
+        self: Box<Self>,
+        text: bool,
+        parse: &mut Parse<'_>,
+    ) -> Result<Result<InputFile, InputError>, ScoreError> {
+        if !text {
+            return self.parse(parse);
+        }
         self.tap.borrow_mut().utf8 = Some(Utf8Check::default());
         let (path, max_bytes, regular) = {
             let tap = self.tap.borrow();
             (tap.path.clone(), tap.max_bytes, tap.regular)
         };
-        match self.parse(&mut parse)? {
+        match self.parse(parse)? {
             Err(streamed) if regular => {
                 let whole = load_with_limit(&path, max_bytes)?;
                 match parse(&whole.name, Text::Whole(whole.text()?)) {
                     Err(e) => Ok(Err(e)),
-                    Ok(_) => Ok(Err(streamed)),
+                    Ok(()) => Ok(Err(streamed)),
                 }
             }
             parsed => Ok(parsed),
         }
     }
+}
 
-    /// [`OpenedFile::read`] for a file read as bytes (no UTF-8 check; the parser's errors do
-    /// not depend on how it is read).
-    pub fn read_bytes<T>(
-        self,
-        mut parse: impl FnMut(&str, Text<'_>) -> Result<T, InputError>,
-    ) -> Result<(T, InputFile), ScoreError> {
-        Ok(self.parse(&mut parse)??)
-    }
-
+impl OpenedFile {
     /// The outer error is the file's (read, limit, UTF-8), the inner the parser's.
-    fn parse<T>(
-        &self,
-        parse: &mut impl FnMut(&str, Text<'_>) -> Result<T, InputError>,
-    ) -> Result<Result<(T, InputFile), InputError>, ScoreError> {
+    fn parse(&self, parse: &mut Parse<'_>) -> Result<Result<InputFile, InputError>, ScoreError> {
         let reader = std::io::BufReader::with_capacity(64 << 10, TapReader(self.tap.clone()));
         let parsed = parse(&self.name, Text::stream(reader));
         let mut tap = self.tap.borrow_mut();
@@ -301,21 +289,16 @@ impl OpenedFile {
             .take()
             .map(|h| hex::encode(h.finalize()))
             .unwrap_or_default();
-        Ok(parsed.map(|value| {
-            (
-                value,
-                InputFile {
-                    path: self.name.clone(),
-                    sha256,
-                },
-            )
+        Ok(parsed.map(|()| InputFile {
+            path: self.name.clone(),
+            sha256,
         }))
     }
 }
 
-/// Open a file for [`OpenedFile::read`]: it must exist, be no directory and (as far as the
+/// Open a file for [`Opened::read`]: it must exist, be no directory and (as far as the
 /// file system knows) be within [`MAX_FILE_BYTES`].
-pub fn open(path: &Path) -> Result<OpenedFile, ScoreError> {
+pub fn open(path: &Path) -> Result<Opened, ScoreError> {
     open_with_limit(path, MAX_FILE_BYTES)
 }
 
@@ -345,21 +328,25 @@ fn open_checked(
 }
 
 /// [`open`] with another limit (tests use a small one).
-pub fn open_with_limit(path: &Path, max_bytes: u64) -> Result<OpenedFile, ScoreError> {
+pub fn open_with_limit(path: &Path, max_bytes: u64) -> Result<Opened, ScoreError> {
     let (file, meta) = open_checked(path, max_bytes)?;
-    Ok(OpenedFile {
-        name: path.display().to_string(),
-        tap: Rc::new(RefCell::new(Tap {
-            path: path.to_path_buf(),
-            file,
-            max_bytes,
-            read_bytes: 0,
-            hasher: Some(Sha256::new()),
-            utf8: None,
-            regular: meta.is_file(),
-            fatal: None,
-        })),
-    })
+    let name = path.display().to_string();
+    Ok(Opened::new(
+        name.clone(),
+        Box::new(OpenedFile {
+            name,
+            tap: Rc::new(RefCell::new(Tap {
+                path: path.to_path_buf(),
+                file,
+                max_bytes,
+                read_bytes: 0,
+                hasher: Some(Sha256::new()),
+                utf8: None,
+                regular: meta.is_file(),
+                fatal: None,
+            })),
+        }),
+    ))
 }
 
 fn describe_io(e: &std::io::Error) -> String {

@@ -4,8 +4,9 @@
 //! line by line or element by element into typed records, so the file is never held whole
 //! (`scripts/bench-memory.sh`); small side files (a taxonomy, judge replies) are [`load`]ed.
 //!
-//! Each benchmark has one module here with its clap arguments and a `report(args)` function;
-//! this file only dispatches and prints. Bad input exits with status 2, nothing on stdout and
+//! Each benchmark's subcommand is its adapter's ([`workbench::Benchmark::command`]: the
+//! arguments as data and the function that reads and scores the files); this module builds
+//! clap from the registry, gives the command the file system ([`files::Disk`]) and prints. Bad input exits with status 2, nothing on stdout and
 //! a `file:line: message` on stderr. A report that cannot be written exits 1 saying why (141,
 //! silently, when the reader closed the pipe).
 
@@ -13,27 +14,20 @@ use std::process::ExitCode;
 
 use clap::{ArgMatches, Args, FromArgMatches};
 
-pub mod asap_aes;
 pub mod command;
-pub mod eotgc;
 pub mod files;
-pub mod imports;
-pub mod msqa;
-pub mod pairs;
-pub mod sasbench;
-pub mod sgibench;
 pub mod table;
 
-use command::ScoreCommand;
 pub use files::{
-    LoadedFile, MAX_FILE_BYTES, OpenedFile, ScoreError, load, load_with_limit, open,
+    Disk, LoadedFile, MAX_FILE_BYTES, Opened, ScoreError, load, load_with_limit, open,
     open_with_limit,
 };
 
-/// `scorebench score <key> …`: one subcommand per entry of [`COMMANDS`].
+/// `scorebench score <key> …`: one subcommand per registered benchmark.
 pub struct ScoreArgs {
     /// The subcommand (a benchmark key) and its own arguments.
     benchmark: (String, ArgMatches),
+    /// The `--samples` flag also reaches the benchmark's command (it keeps what samples need).
     /// Print the report as JSON (the contract in specs/report.md); same as `--format json`
     json: bool,
     format: Format,
@@ -79,10 +73,10 @@ impl FromArgMatches for ScoreArgs {
 
 impl Args for ScoreArgs {
     fn augment_args(cmd: clap::Command) -> clap::Command {
-        COMMANDS
+        workbench::registry::all()
             .iter()
-            .fold(CommonArgs::augment_args(cmd), |cmd, c| {
-                cmd.subcommand(c.command())
+            .fold(CommonArgs::augment_args(cmd), |cmd, b| {
+                cmd.subcommand(command::clap_command(b.key(), b.command()))
             })
             .subcommand_required(true)
     }
@@ -101,30 +95,12 @@ enum Format {
     Latex,
 }
 
-/// Every `score` subcommand, one line per benchmark (the workbench registry's keys; a test
-/// checks both lists agree).
-pub static COMMANDS: &[&dyn ScoreCommand] = &[
-    &pairs::COMMAND,
-    &sasbench::COMMAND,
-    &eotgc::COMMAND,
-    &msqa::COMMAND,
-    &sgibench::WET,
-    &sgibench::DRY,
-    &sgibench::DEEP_RESEARCH,
-    &sgibench::IDEA,
-    &sgibench::REASONING,
-    &sgibench::SGI_SCORE,
-    &asap_aes::COMMAND,
-    &imports::LM_EVAL,
-    &imports::INSPECT,
-    &imports::EVALSCOPE,
-];
-
 /// `scorebench benchmarks [--json]`.
 #[derive(Args)]
 pub struct BenchmarksArgs {
     /// Print the registry as JSON: [{key, label, metrics, more_metrics, variants, roles: [{key,
-    /// label, shared}], runs: [{key, label, files, over_http, form}]}]
+    /// label, shared}], command: {about, args: [{name, help, kind, …}]}, runs: [{key, label,
+    /// files, over_http, form}]}]
     #[arg(long)]
     json: bool,
 }
@@ -138,6 +114,9 @@ pub fn list_benchmarks(args: &BenchmarksArgs) -> ExitCode {
             .iter()
             .map(|b| {
                 let mut v = serde_json::to_value(b)?;
+                if let Some(benchmark) = workbench::registry::get(b.key) {
+                    v["command"] = serde_json::to_value(benchmark.command())?;
+                }
                 v["runs"] = serde_json::Value::Array(crate::runs::registry::runs_of(b.key));
                 Ok(v)
             })
@@ -190,8 +169,14 @@ pub fn list_benchmarks(args: &BenchmarksArgs) -> ExitCode {
 
 pub fn run(args: ScoreArgs) -> ExitCode {
     let (key, matches) = &args.benchmark;
-    let result = match COMMANDS.iter().find(|c| c.key() == key) {
-        Some(command) => command.report(matches),
+    let result = match workbench::registry::get(key) {
+        Some(benchmark) => {
+            let command = benchmark.command();
+            (command.run)(
+                &command::values(command, matches, args.samples),
+                &files::Disk::new(),
+            )
+        }
         None => Err(ScoreError::Usage(format!("no benchmark `{key}`"))),
     };
     match result {
@@ -222,18 +207,5 @@ pub fn run(args: ScoreArgs) -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::from(2)
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn every_registered_benchmark_has_one_score_command() {
-        let mut commands: Vec<&str> = super::COMMANDS.iter().map(|c| c.key()).collect();
-        commands.sort_unstable();
-        let mut registered: Vec<&str> =
-            workbench::registry::all().iter().map(|b| b.key()).collect();
-        registered.sort_unstable();
-        assert_eq!(commands, registered);
     }
 }

@@ -11,6 +11,9 @@
 //!           and mean_qwk over the resampled sets
 //! ```
 
+#[cfg(feature = "cli")]
+mod cli;
+
 use serde_json::{Map, Value};
 
 use crate::benchmark::{Benchmark, OFFICIAL_AND_CORRECTED, Paired, VariantInfo};
@@ -50,6 +53,10 @@ fn rules(variant: Variant) -> asap_aes::Variant {
 type Records = Vec<Essay>;
 
 impl Benchmark for AsapAes {
+    #[cfg(feature = "cli")]
+    fn command(&self) -> &'static crate::cli::Command {
+        &cli::COMMAND
+    }
     fn key(&self) -> &'static str {
         "asap-aes"
     }

@@ -18,6 +18,9 @@
 //! charts    level counts per grade, gold vs predicted
 //! ```
 
+#[cfg(feature = "cli")]
+mod cli;
+
 use serde_json::{Map, Value};
 
 use crate::benchmark::{Benchmark, Paired};
@@ -113,6 +116,10 @@ pub struct EotgcRecord {
 }
 
 impl Benchmark for Eotgc {
+    #[cfg(feature = "cli")]
+    fn command(&self) -> &'static crate::cli::Command {
+        &cli::COMMAND
+    }
     fn key(&self) -> &'static str {
         "eotgc"
     }

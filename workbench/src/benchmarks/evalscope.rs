@@ -55,6 +55,10 @@ fn folder(name: &str) -> &str {
 }
 
 impl Benchmark for EvalScope {
+    #[cfg(feature = "cli")]
+    fn command(&self) -> &'static crate::cli::Command {
+        &super::imports::cli::EVALSCOPE
+    }
     fn key(&self) -> &'static str {
         evalscope::BENCHMARK
     }

@@ -9,6 +9,9 @@
 //!          strata together: a size-weighted group mean, as the tools' overall numbers)
 //! ```
 
+#[cfg(feature = "cli")]
+pub(crate) mod cli;
+
 use std::sync::Mutex;
 
 use serde_json::{Map, Value};

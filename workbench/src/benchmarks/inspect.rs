@@ -34,6 +34,10 @@ static ROLES: [&RoleInfo; 1] = [&LOG_INFO];
 const LOG: Role = Role(&LOG_INFO);
 
 impl Benchmark for Inspect {
+    #[cfg(feature = "cli")]
+    fn command(&self) -> &'static crate::cli::Command {
+        &super::imports::cli::INSPECT
+    }
     fn key(&self) -> &'static str {
         inspect::BENCHMARK
     }

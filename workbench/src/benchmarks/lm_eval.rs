@@ -55,6 +55,10 @@ fn run_date(name: &str) -> &str {
 }
 
 impl Benchmark for LmEval {
+    #[cfg(feature = "cli")]
+    fn command(&self) -> &'static crate::cli::Command {
+        &super::imports::cli::LM_EVAL
+    }
     fn key(&self) -> &'static str {
         lm_eval::BENCHMARK
     }

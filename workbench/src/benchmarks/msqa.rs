@@ -9,6 +9,9 @@
 //! bootstrap records aligned on id (official rule)
 //! ```
 
+#[cfg(feature = "cli")]
+mod cli;
+
 use serde_json::{Map, Value};
 
 use crate::benchmark::{Benchmark, Paired, VariantInfo};
@@ -61,6 +64,10 @@ fn paper_report(
 }
 
 impl Benchmark for Msqa {
+    #[cfg(feature = "cli")]
+    fn command(&self) -> &'static crate::cli::Command {
+        &cli::COMMAND
+    }
     fn key(&self) -> &'static str {
         "msqa"
     }

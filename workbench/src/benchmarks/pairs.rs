@@ -7,6 +7,9 @@
 //! bootstrap records paired by position (the same gold required)
 //! ```
 
+#[cfg(feature = "cli")]
+mod cli;
+
 use serde_json::{Map, Value};
 
 use crate::benchmark::{Benchmark, Paired, Prepare};
@@ -36,6 +39,10 @@ const PAIRS: Role = Role(&PAIRS_INFO);
 const KEYS: [&str; 5] = ["qwk", "pearson", "spearman", "kendall_tau_b", "accuracy"];
 
 impl Benchmark for PairsBenchmark {
+    #[cfg(feature = "cli")]
+    fn command(&self) -> &'static crate::cli::Command {
+        &cli::COMMAND
+    }
     fn key(&self) -> &'static str {
         "pairs"
     }

@@ -15,6 +15,9 @@
 //! charts    ECS error counts per score tier, gold vs predicted, per file
 //! ```
 
+#[cfg(feature = "cli")]
+mod cli;
+
 use serde_json::{Map, Value};
 
 use crate::benchmark::{Benchmark, OFFICIAL_AND_CORRECTED, Paired, VariantInfo};
@@ -191,6 +194,10 @@ fn within_page_limit(files: &[WorkFile], job: &Job) -> Result<(), InputError> {
 }
 
 impl Benchmark for SasBench {
+    #[cfg(feature = "cli")]
+    fn command(&self) -> &'static crate::cli::Command {
+        &cli::COMMAND
+    }
     fn key(&self) -> &'static str {
         "sasbench"
     }

@@ -12,6 +12,9 @@
 //!           detail = question, gold answer, model answer / generated idea (none for SGI-Score)
 //! ```
 
+#[cfg(feature = "cli")]
+mod cli;
+
 use serde_json::{Map, Value};
 
 use crate::benchmark::Benchmark;
@@ -91,7 +94,7 @@ fn detail(
 
 /// One SGI-Bench task as a registered benchmark.
 macro_rules! task_benchmark {
-    ($name:ident, $role:ident, $task:expr, $recognise:expr) => {
+    ($name:ident, $role:ident, $command:ident, $task:expr, $recognise:expr) => {
         pub struct $name;
 
         impl $name {
@@ -100,6 +103,10 @@ macro_rules! task_benchmark {
         }
 
         impl Benchmark for $name {
+            #[cfg(feature = "cli")]
+            fn command(&self) -> &'static crate::cli::Command {
+                &cli::$command
+            }
             fn key(&self) -> &'static str {
                 Self::TASK.key
             }
@@ -192,6 +199,7 @@ fn answers(s: &Sniff<'_>) -> bool {
 task_benchmark!(
     SgiDry,
     DRY_LOG,
+    DRY,
     Task {
         key: "sgi-dry",
         label: "SGI-Bench dry experiment",
@@ -208,6 +216,7 @@ task_benchmark!(
 task_benchmark!(
     SgiIdea,
     IDEA_LOG,
+    IDEA,
     Task {
         key: "sgi-idea",
         label: "SGI-Bench idea generation",
@@ -230,6 +239,7 @@ task_benchmark!(
 task_benchmark!(
     SgiDeepResearch,
     DEEP_RESEARCH_LOG,
+    DEEP_RESEARCH,
     Task {
         key: "sgi-deep-research",
         label: "SGI-Bench deep research",
@@ -246,6 +256,7 @@ task_benchmark!(
 task_benchmark!(
     SgiWet,
     WET_LOG,
+    WET,
     Task {
         key: "sgi-wet",
         label: "SGI-Bench wet experiment",
@@ -262,6 +273,7 @@ task_benchmark!(
 task_benchmark!(
     SgiReasoning,
     REASONING_LOG,
+    REASONING,
     Task {
         key: "sgi-reasoning",
         label: "SGI-Bench experimental reasoning",
@@ -281,6 +293,7 @@ task_benchmark!(
 task_benchmark!(
     SgiScore,
     SCORE_INPUT,
+    SGI_SCORE,
     Task {
         key: "sgi-score",
         label: "SGI-Bench SGI-Score",

@@ -8,51 +8,52 @@
 //! --variant official|corrected    --timing (read+parse/score milliseconds on stderr)
 //! ```
 
-use std::path::PathBuf;
-use std::time::Instant;
-
-use clap::Args;
 use metrics_core::sasbench::{self, Taxonomy, Variant, format, subset_name};
 use metrics_core::{InputError, Report};
 
-use super::files::{OpenedFile, ScoreError, load, open};
+use crate::cli::{Arg, Command, Host, Opened, ScoreError, Values};
 
-#[derive(Args)]
-pub struct SasbenchArgs {
-    /// Processed `*_prediction.jsonl` files, or raw `*_scored.jsonl` files with --dataset
-    #[arg(required = true)]
-    files: Vec<PathBuf>,
-    /// The error taxonomy (`error_type.jsonl`) for prediction files
-    #[arg(long, conflicts_with = "dataset")]
-    taxonomy: Option<PathBuf>,
-    /// The dataset directory (gold `<stem>.jsonl` files and `error_type.jsonl`) for raw files
-    #[arg(long)]
-    dataset: Option<PathBuf>,
-    /// `official` (the published numbers, quirks included) or `corrected`
-    #[arg(long, default_value = "official", value_parser = ["official", "corrected"])]
-    variant: String,
-    /// Print read/score times in milliseconds on stderr
-    #[arg(long)]
-    timing: bool,
-    /// `score --samples` (global): build the per-record samples only when they are printed
-    #[arg(from_global)]
-    samples: bool,
-}
+pub static COMMAND: Command = Command {
+    about: "SAS-Bench: QWK, CCS, ECS per prediction file",
+    args: &[
+        Arg::files(
+            "files",
+            "Processed `*_prediction.jsonl` files, or raw `*_scored.jsonl` files with --dataset",
+        ),
+        Arg {
+            conflicts: &["dataset"],
+            ..Arg::option(
+                "taxonomy",
+                "The error taxonomy (`error_type.jsonl`) for prediction files",
+            )
+        },
+        Arg::option(
+            "dataset",
+            "The dataset directory (gold `<stem>.jsonl` files and `error_type.jsonl`) for raw files",
+        ),
+        Arg::variant(
+            "`official` (the published numbers, quirks included) or `corrected`",
+            &[("official", ""), ("corrected", "")],
+        ),
+        Arg::flag("timing", "Print read/score times in milliseconds on stderr"),
+    ],
+    run,
+};
 
-pub fn report(args: SasbenchArgs) -> Result<Report, ScoreError> {
-    let variant = Variant::from_name(&args.variant).ok_or_else(|| {
+fn run(args: &Values, host: &dyn Host) -> Result<Report, ScoreError> {
+    let variant = Variant::from_name(args.choice("variant")).ok_or_else(|| {
         ScoreError::Usage(format!(
             "unknown variant {:?}: expected official or corrected",
-            args.variant
+            args.choice("variant")
         ))
     })?;
-    let started = Instant::now();
+    let started = host.millis();
     // The taxonomy is small and read whole; the prediction, dataset and raw files are opened
     // first (so a missing one is named before any parsing) and then read as streams, one
     // after the other, keeping only their records.
-    let taxonomy_file = match (&args.taxonomy, &args.dataset) {
-        (Some(taxonomy), None) => load(taxonomy)?,
-        (None, Some(dir)) => load(&dir.join("error_type.jsonl"))?,
+    let taxonomy_file = match (args.path("taxonomy"), args.path("dataset")) {
+        (Some(taxonomy), None) => host.load(taxonomy)?,
+        (None, Some(dir)) => host.load(&dir.join("error_type.jsonl"))?,
         _ => {
             return Err(ScoreError::Usage(
                 "give --taxonomy error_type.jsonl with *_prediction.jsonl files, or --dataset DIR with *_scored.jsonl files".into(),
@@ -60,18 +61,18 @@ pub fn report(args: SasbenchArgs) -> Result<Report, ScoreError> {
         }
     };
     let mut files = Vec::new();
-    match &args.dataset {
+    match args.path("dataset") {
         None => {
-            for p in &args.files {
-                files.push(Inputs::Prediction(open(p)?));
+            for p in args.paths("files") {
+                files.push(Inputs::Prediction(host.open(p)?));
             }
         }
         Some(dir) => {
-            for scored in &args.files {
+            for scored in args.paths("files") {
                 let stem = subset_name(&scored.display().to_string());
                 files.push(Inputs::Raw {
-                    dataset: open(&dir.join(format!("{stem}.jsonl")))?,
-                    scored: open(scored)?,
+                    dataset: host.open(&dir.join(format!("{stem}.jsonl")))?,
+                    scored: host.open(scored)?,
                 });
             }
         }
@@ -99,7 +100,7 @@ pub fn report(args: SasbenchArgs) -> Result<Report, ScoreError> {
             }
             Inputs::Raw { dataset, scored } if !dataset.is_regular() => {
                 // A gold file that cannot be read twice (a FIFO) is read whole.
-                let dataset = load(&dataset.path())?;
+                let dataset = host.load(&dataset.path())?;
                 let gold_text = dataset.text()?;
                 let (responses, scored_input) = scored.read(|name, text| {
                     let gold = sasbench::gold_steps(&dataset.name, gold_text)?;
@@ -119,40 +120,32 @@ pub fn report(args: SasbenchArgs) -> Result<Report, ScoreError> {
                     dataset.read(|name, text| sasbench::gold_steps(name, text))?;
                 let (predictions, scored_input) =
                     scored.read(|name, text| sasbench::predict_replies(&gold, name, text))?;
-                let (responses, _) = open(&dataset_path)?
+                let (responses, _) = host
+                    .open(&dataset_path)?
                     .read(|name, text| sasbench::responses_with(name, text, &predictions))?;
                 inputs.extend([dataset_input, scored_input]);
                 parsed.push((name, responses));
             }
         }
     }
-    let read_ms = started.elapsed().as_secs_f64() * 1e3;
+    let read_ms = host.millis() - started;
     let files: Vec<(&str, &[sasbench::Response])> = parsed
         .iter()
         .map(|(name, responses)| (name.as_str(), responses.as_slice()))
         .collect();
     let report = sasbench::report_from_responses(&taxonomy, &files, inputs, variant, args.samples)?;
-    if args.timing {
-        let total_ms = started.elapsed().as_secs_f64() * 1e3;
-        eprintln!(
+    if args.flag("timing") {
+        let total_ms = host.millis() - started;
+        host.note(&format!(
             "timing: read+parse {read_ms:.2} ms, score {:.2} ms",
             total_ms - read_ms
-        );
+        ));
     }
     Ok(report)
 }
 
 /// The files of one subset, opened.
 enum Inputs {
-    Prediction(OpenedFile),
-    Raw {
-        dataset: OpenedFile,
-        scored: OpenedFile,
-    },
+    Prediction(Opened),
+    Raw { dataset: Opened, scored: Opened },
 }
-
-pub const COMMAND: super::command::Command<SasbenchArgs> = super::command::Command {
-    key: "sasbench",
-    about: "SAS-Bench: QWK, CCS, ECS per prediction file",
-    run: report,
-};

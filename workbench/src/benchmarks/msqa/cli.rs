@@ -7,46 +7,46 @@
 //! `FILE` for the paper rule is an `evaluation.json` or the authors' inference file; the
 //! last-5-characters window applies with `--last-5` or when the path contains "Reasoning".
 
-use std::path::PathBuf;
-
-use clap::{Args, ValueEnum};
 use metrics_core::Report;
 use metrics_core::msqa::{self, paper};
 
-use super::files::{ScoreError, load, open};
+use crate::cli::{Arg, Command, Host, ScoreError, Values};
 
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum MsqaVariant {
-    /// ScienceEval MSQA_Short run.py (default)
-    Official,
-    /// The MSQA paper authors' case-sensitive rule (jerry3027/MSQA evaluation.py)
-    Paper,
-}
+pub static COMMAND: Command = Command {
+    about: "MSQA_Short: accuracy, answer coverage, completion tokens from an evaluation.json",
+    args: &[
+        Arg::file(
+            "file",
+            "The toolkit's evaluation.json (or its evaluation.log); for --variant paper also the authors' inference file",
+        ),
+        Arg::variant(
+            "Which rule to score with",
+            &[
+                ("official", "ScienceEval MSQA_Short run.py (default)"),
+                (
+                    "paper",
+                    "The MSQA paper authors' case-sensitive rule (jerry3027/MSQA evaluation.py)",
+                ),
+            ],
+        ),
+        Arg::flag(
+            "last_5",
+            "Paper rule: search only the last 5 characters (automatic when the path contains \"Reasoning\")",
+        ),
+        Arg::option(
+            "good_questions",
+            "Paper rule: keep only items whose question is in this JSON list (final_dataset_filtered.json)",
+        ),
+    ],
+    run,
+};
 
-#[derive(Args)]
-pub struct MsqaArgs {
-    /// The toolkit's evaluation.json (or its evaluation.log); for --variant paper also the
-    /// authors' inference file
-    file: PathBuf,
-    /// Which rule to score with
-    #[arg(long, value_enum, default_value = "official")]
-    variant: MsqaVariant,
-    /// Paper rule: search only the last 5 characters (automatic when the path contains "Reasoning")
-    #[arg(long)]
-    last_5: bool,
-    /// Paper rule: keep only items whose question is in this JSON list (final_dataset_filtered.json)
-    #[arg(long)]
-    good_questions: Option<PathBuf>,
-    /// `score --samples` (global): keep the texts the samples show
-    #[arg(from_global)]
-    samples: bool,
-}
-
-pub fn report(args: MsqaArgs) -> Result<Report, ScoreError> {
+fn run(args: &Values, host: &dyn Host) -> Result<Report, ScoreError> {
+    let path = args.required("file")?;
     // Read as a stream: only the records are kept.
-    let file = open(&args.file)?;
-    if args.variant == MsqaVariant::Official {
-        if args.last_5 || args.good_questions.is_some() {
+    let file = host.open(path)?;
+    if args.choice("variant") == "official" {
+        if args.flag("last_5") || args.path("good_questions").is_some() {
             return Err(ScoreError::Usage(
                 "--last-5 and --good-questions belong to --variant paper".into(),
             ));
@@ -58,12 +58,12 @@ pub fn report(args: MsqaArgs) -> Result<Report, ScoreError> {
     }
     let name = file.name.clone();
     let mut options = paper::PaperOptions::for_path(&name);
-    options.last_five |= args.last_5;
+    options.last_five |= args.flag("last_5");
     // Which layout it is takes a first pass over the stream (keeping nothing).
     let (inference, _) = file.read(|_, text| Ok(paper::is_inference_file(text)))?;
     let mut good_input = None;
-    if let Some(path) = &args.good_questions {
-        let good = load(path)?;
+    if let Some(path) = args.path("good_questions") {
+        let good = host.load(path)?;
         options.good_questions = Some(paper::parse_good_questions(&good.name, good.text()?)?);
         good_input = Some(good.input_file());
     }
@@ -71,7 +71,7 @@ pub fn report(args: MsqaArgs) -> Result<Report, ScoreError> {
     // question only for the good-question filter).
     let (compact, last_five) = (!args.samples, options.last_five);
     let keep_question = args.samples || options.good_questions.is_some();
-    let (items, input) = open(&args.file)?.read(|name, text| {
+    let (items, input) = host.open(path)?.read(|name, text| {
         if inference {
             paper::parse_inference_with(name, text, |item| {
                 if compact {
@@ -100,9 +100,3 @@ pub fn report(args: MsqaArgs) -> Result<Report, ScoreError> {
     let inputs = std::iter::once(input).chain(good_input).collect();
     Ok(paper::score_paper(inputs, &name, &items, &options))
 }
-
-pub const COMMAND: super::command::Command<MsqaArgs> = super::command::Command {
-    key: "msqa",
-    about: "MSQA_Short: accuracy, answer coverage, completion tokens from an evaluation.json",
-    run: report,
-};
