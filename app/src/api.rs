@@ -15,64 +15,10 @@ impl std::fmt::Display for ApiError {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct Model {
-    pub id: String,
-    pub owned_by: String,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-struct ModelList {
-    data: Vec<Model>,
-}
-
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-pub struct Usage {
-    pub upstream_calls: u64,
-    pub cache_hits: u64,
-    pub prompt_tokens: u64,
-    pub completion_tokens: u64,
-    pub cost: Option<f64>,
-}
-
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-pub struct RunUsage {
-    pub model: Usage,
-    pub judge: Usage,
-}
-
-/// A run's progress object.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct RunProgress {
-    pub id: String,
-    pub benchmark: String,
-    pub model: String,
-    pub state: String,
-    pub done: u64,
-    pub total: u64,
-    pub reused: u64,
-    pub failed: u64,
-    pub elapsed_s: f64,
-    pub rate_per_s: Option<f64>,
-    pub eta_s: Option<f64>,
-    pub error: Option<String>,
-    pub files: Vec<String>,
-    #[serde(default)]
-    pub usage: RunUsage,
-}
-
-/// The body of `POST /api/v1/runs`.
-#[derive(Debug, Clone, Serialize)]
-pub struct StartRun {
-    pub benchmark: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub track: Option<u8>,
-    pub model: String,
-    pub dataset: Vec<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub n: Option<u32>,
-    pub workers: u32,
-}
+pub use workbench::wire::runs::{
+    Field as FormField, Model, ModelList, RunKindInfo as RunKind, RunKinds, RunProgress, RunState,
+    Usage,
+};
 
 /// The response when it is a success, else its error: the server's errors are
 /// `{"error": "message"}` (leaderboards) or the OpenAI shape `{"error": {"message", …}}`.
@@ -107,45 +53,12 @@ pub async fn models() -> Result<Vec<Model>, ApiError> {
     Ok(json::<ModelList>(response).await?.data)
 }
 
-/// One field of a run kind's form (`GET /api/v1/runs/kinds`, server/API.md).
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct FormField {
-    pub name: String,
-    /// `records`, `model`, `models`, `optional_model`, `integer` or `choice`.
-    #[serde(rename = "type")]
-    pub kind: String,
-    pub label: String,
-    pub required: bool,
-    #[serde(default)]
-    pub default: Option<i64>,
-    #[serde(default)]
-    pub choices: Vec<i64>,
-}
-
-/// A kind of run the server starts over HTTP, with its form.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct RunKind {
-    pub key: String,
-    pub label: String,
-    pub files: Vec<String>,
-    pub fields: Vec<FormField>,
-    /// Files of the finished run the workbench opens.
-    pub open: Vec<String>,
-    /// Record fields handed to the workbench too.
-    pub open_inputs: Vec<String>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-struct RunKinds {
-    kinds: Vec<RunKind>,
-}
-
 pub async fn run_kinds() -> Result<Vec<RunKind>, ApiError> {
     let response = checked(Request::get("/api/v1/runs/kinds").send().await).await?;
     Ok(json::<RunKinds>(response).await?.kinds)
 }
 
-/// Start a run: `body` is a [`StartRun`] or a request built from a kind's form.
+/// Start a run: `body` is an [`workbench::wire::runs::EotgcRun`] or a request built from a kind's form.
 pub async fn start_run(body: &impl Serialize) -> Result<RunProgress, ApiError> {
     let request = Request::post("/api/v1/runs")
         .json(body)

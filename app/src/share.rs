@@ -305,13 +305,7 @@ pub async fn decrypt(stored: &Uint8Array, key_text: &str) -> Result<Uint8Array, 
 }
 
 /// The server's answer to an upload.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct Created {
-    pub id: String,
-    pub delete_token: String,
-    pub expires_ms: i64,
-    pub size_bytes: usize,
-}
+pub use workbench::wire::ShareCreated as Created;
 
 async fn error_of(response: gloo_net::http::Response) -> ShareError {
     let status = response.status();

@@ -46,34 +46,8 @@ impl Role {
     }
 }
 
-/// Token use and cost of some calls.
-#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
-pub struct UsageTotals {
-    /// Calls that reached an upstream (each retry counts).
-    pub upstream_calls: u64,
-    /// Replies answered from the cache.
-    pub cache_hits: u64,
-    /// Tokens of all replies, cached ones included.
-    pub prompt_tokens: u64,
-    pub completion_tokens: u64,
-    /// Price of the upstream (not cached) replies; `None` when no price is configured.
-    pub cost: Option<f64>,
-}
-
-impl UsageTotals {
-    pub fn add(&mut self, other: &UsageTotals) {
-        self.upstream_calls += other.upstream_calls;
-        self.cache_hits += other.cache_hits;
-        self.prompt_tokens = self.prompt_tokens.saturating_add(other.prompt_tokens);
-        self.completion_tokens = self
-            .completion_tokens
-            .saturating_add(other.completion_tokens);
-        self.cost = match (self.cost, other.cost) {
-            (None, None) => None,
-            (a, b) => Some(a.unwrap_or(0.0) + b.unwrap_or(0.0)),
-        };
-    }
-}
+/// Token use and cost of some calls (the API shows it as it is).
+pub use workbench::wire::runs::Usage as UsageTotals;
 
 #[derive(Debug, thiserror::Error)]
 pub enum CacheError {

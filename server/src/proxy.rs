@@ -15,6 +15,7 @@
 //! `Content-Type`; an upstream error becomes an OpenAI error with the upstream's status.
 
 use std::sync::Arc;
+use workbench::wire::runs::{Model, ModelList};
 
 use axum::Router;
 use axum::body::Body;
@@ -23,7 +24,7 @@ use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use futures_util::StreamExt;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::api::AppState;
 use crate::api::JsonBody;
@@ -51,18 +52,26 @@ pub fn llm(state: &AppState) -> Result<Arc<Llm>, ApiError> {
 /// The allowed models; without `--config` an empty list (the page asks on every load, so this
 /// is not an error), with `"configured": false`.
 async fn models(State(state): State<AppState>) -> Response {
-    let Some(llm) = state.llm.clone() else {
-        return axum::Json(json!({"object": "list", "data": [], "configured": false}))
-            .into_response();
+    let data = match state.llm.clone() {
+        Some(llm) => llm
+            .gateway
+            .upstreams
+            .models()
+            .into_iter()
+            .map(|(model, upstream)| Model {
+                id: model.to_string(),
+                object: "model".into(),
+                owned_by: upstream.to_string(),
+            })
+            .collect(),
+        None => Vec::new(),
     };
-    let data: Vec<Value> = llm
-        .gateway
-        .upstreams
-        .models()
-        .into_iter()
-        .map(|(model, upstream)| json!({"id": model, "object": "model", "owned_by": upstream}))
-        .collect();
-    axum::Json(json!({"object": "list", "data": data, "configured": true})).into_response()
+    axum::Json(ModelList {
+        object: "list".into(),
+        configured: state.llm.is_some(),
+        data,
+    })
+    .into_response()
 }
 
 async fn chat_completions(

@@ -26,7 +26,6 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use base64::Engine;
 use serde::Deserialize;
-use serde_json::json;
 
 use crate::error::{error_response, kind_of};
 use crate::guard::{BodyError, Guard};
@@ -216,16 +215,16 @@ async fn upload(
             Err(e) => return Err(e.into()),
         }
     };
-    let body = json!({
-        "id": id,
-        "path": format!("/s/{id}"),
-        "delete_token": token,
-        "created_ms": now,
-        "expires_ms": expires_ms,
-        "expires_in_days": days,
-        "size_bytes": size_bytes,
-        "max_bytes": MAX_SHARE_BYTES,
-    });
+    let body = workbench::wire::ShareCreated {
+        path: format!("/s/{id}"),
+        id,
+        delete_token: token,
+        created_ms: now,
+        expires_ms,
+        expires_in_days: days,
+        size_bytes,
+        max_bytes: MAX_SHARE_BYTES,
+    };
     Ok((StatusCode::CREATED, no_store(), Json(body)).into_response())
 }
 

@@ -1,6 +1,9 @@
-//! The JSON the leaderboard server sends and its pages read: one set of serde types for both
-//! (`server/src/leaderboard/views.rs` builds them, `app/src/leaderboard` reads them), so a
-//! change on one side is a compile error on the other instead of a runtime one.
+//! The JSON the server sends and the page reads: one set of serde types for both (the
+//! leaderboards here: `server/src/leaderboard` builds them, `app/src/leaderboard` reads them;
+//! models and runs in [`runs`]), so a change on one side is a compile error on the other
+//! instead of a runtime one.
+
+pub mod runs;
 
 use std::collections::BTreeMap;
 
@@ -222,4 +225,146 @@ pub struct BoardSummary {
     pub benchmark: String,
     pub entries: i64,
     pub created_ms: i64,
+}
+
+/// `GET /api/v1/leaderboards/{slug}/entries/{id}`: one entry with its stored report. `R` is the
+/// report as the server holds it (a JSON value, samples kept or not); the page reads it as a
+/// [`metrics_core::Report`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EntryDetail<R = Value> {
+    pub board: String,
+    pub benchmark: String,
+    pub variant: String,
+    pub entry: i64,
+    pub model: String,
+    #[serde(default)]
+    pub meta: BTreeMap<String, String>,
+    pub status: Status,
+    /// Not on a competition board (its entries are visible once scored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<State>,
+    #[serde(default)]
+    pub metrics: IndexMap<String, Option<f64>>,
+    #[serde(default)]
+    pub inputs: Vec<FileOut>,
+    /// The board's gold files (none on a competition board: its gold is hidden).
+    #[serde(default)]
+    pub gold: Vec<FileOut>,
+    pub submitted: String,
+    /// `{"version", "commit"}` of the scorer that scored it.
+    #[serde(default)]
+    pub scorer: Value,
+    /// The report's table in its benchmark's layout (computed by the server, so the page does
+    /// not link every benchmark's code).
+    #[serde(default)]
+    pub table: Option<crate::table::Table>,
+    /// The whole report (on a competition board only for the owner: per-item results hold the
+    /// hidden gold).
+    #[serde(default = "Option::default")]
+    pub report: Option<R>,
+    /// On a competition board.
+    #[serde(flatten, default)]
+    pub competition: Option<CompetitionEntry>,
+    /// For the owner, the entry's team and its token: where the entry is in the queue.
+    #[serde(flatten, default)]
+    pub queue: Option<QueueInfo>,
+}
+
+impl<R> EntryDetail<R> {
+    /// Whether the gold of this entry is hidden (a competition's).
+    pub fn hidden_gold(&self) -> bool {
+        self.competition.as_ref().is_some_and(|c| c.hidden_gold)
+    }
+}
+
+/// What a competition entry adds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompetitionEntry {
+    pub team: Option<String>,
+    /// Which items `metrics` covers: `public share` while the competition is open, `all items`
+    /// once closed.
+    pub metrics_on: String,
+    pub public_metrics: Option<IndexMap<String, Option<f64>>>,
+    /// Once closed (or for the owner).
+    pub private_metrics: Option<IndexMap<String, Option<f64>>>,
+    pub hidden_gold: bool,
+}
+
+/// A competition entry's place in the scoring queue.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QueueInfo {
+    /// Why scoring failed or was cancelled.
+    pub reason: Option<String>,
+    pub attempts: i64,
+    pub completions: i64,
+    /// The team's entry that counts.
+    pub chosen: bool,
+}
+
+/// A file in a request: its name and content, as UTF-8 `text` or `base64` (standard
+/// alphabet). `B` is how base64 is held: the page sends a `String`, the server decodes it while
+/// the request is parsed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileIn<B = String> {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    #[serde(default = "Option::default", skip_serializing_if = "Option::is_none")]
+    pub base64: Option<B>,
+}
+
+/// `POST /api/v1/leaderboards/{slug}/entries`: the files, and (from the workbench's Publish)
+/// the numbers the page computed: refused when any differs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Submit<B = String> {
+    pub model: String,
+    #[serde(default)]
+    pub meta: BTreeMap<String, String>,
+    pub files: Vec<FileIn<B>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_report: Option<metrics_core::Report>,
+}
+
+/// The answer to a [`Submit`]: the entry, its token (shown once) and its page; the report when
+/// it was scored at once, the queue's answer on a competition board.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Submitted {
+    pub entry: i64,
+    pub entry_token: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<metrics_core::Report>,
+    pub url: String,
+    #[serde(flatten, default)]
+    pub queued: Option<Queued>,
+}
+
+/// A competition submission waiting to be scored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Queued {
+    /// `queued`.
+    pub status: Status,
+    pub team: Option<String>,
+    pub inputs: Vec<FileOut>,
+}
+
+/// `GET /api/v1/leaderboards`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BoardList {
+    pub leaderboards: Vec<BoardSummary>,
+}
+
+/// `POST /api/v1/shares`: the stored share (an encrypted envelope the server cannot read).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShareCreated {
+    pub id: String,
+    /// `/s/{id}`.
+    pub path: String,
+    /// Shown once: deletes the share.
+    pub delete_token: String,
+    pub created_ms: i64,
+    pub expires_ms: i64,
+    pub expires_in_days: u32,
+    pub size_bytes: usize,
+    /// The largest share the server stores.
+    pub max_bytes: usize,
 }

@@ -10,12 +10,13 @@ use leptos::task::spawn_local;
 use serde_json::Value;
 use workbench::class::{ClassRow, ClassView, ModelResults};
 
-use crate::api::{self, ApiError, Model, RunProgress, StartRun};
+use crate::api::{self, ApiError, Model, RunProgress};
 use crate::components::run_panel::{POLL, sleep};
 use crate::i18n::{lang, run_state, t, tf};
+use workbench::wire::runs::EotgcRun;
 
 /// Requests in flight per run (the upstream's own limit applies on the server too).
-const WORKERS: u32 = 4;
+const WORKERS: usize = 4;
 
 /// What the teacher asked for: the whole class, or one essay (by id).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,7 +67,7 @@ fn output_file(track: u8) -> &'static str {
 /// Start one run and follow it to its end; on success its output joins `results`.
 async fn run_track(
     index: usize,
-    body: StartRun,
+    body: EotgcRun,
     jobs: RwSignal<Vec<AskJob>>,
     results: RwSignal<ModelResults>,
 ) {
@@ -77,7 +78,7 @@ async fn run_track(
             }
         })
     };
-    let track = body.track.unwrap_or(1);
+    let track = body.track;
     let mut progress = match api::start_run(&body).await {
         Ok(p) => p,
         Err(e) => return set(&|j| j.error = Some(e.to_string())),
@@ -92,7 +93,7 @@ async fn run_track(
                 let why = progress
                     .error
                     .clone()
-                    .unwrap_or_else(|| progress.state.clone());
+                    .unwrap_or_else(|| progress.state.as_str().to_string());
                 return set(&|j| j.error = Some(why.clone()));
             }
         }
@@ -182,17 +183,14 @@ pub fn AskModel(
             if rows.is_empty() {
                 continue;
             }
-            let body = StartRun {
-                benchmark: "eotgc".into(),
-                track: Some(track),
-                model: m.id.clone(),
-                dataset: rows
-                    .iter()
+            let body = EotgcRun::new(
+                track,
+                rows.iter()
                     .map(ClassRow::essay_record)
                     .collect::<Vec<Value>>(),
-                n: None,
-                workers: WORKERS,
-            };
+                m.id.clone(),
+                WORKERS,
+            );
             let index = jobs.with_untracked(Vec::len);
             jobs.update(|all| {
                 all.push(AskJob {
@@ -309,7 +307,7 @@ pub fn AskModel(
                                 ("what", what),
                                 ("done", &p.done.to_string()),
                                 ("total", &p.total.to_string()),
-                                ("state", &run_state(l, &p.state)),
+                                ("state", &run_state(l, p.state.as_str())),
                                 ("calls", &u.upstream_calls.to_string()),
                                 ("hits", &u.cache_hits.to_string()),
                                 ("tokens", &(u.prompt_tokens + u.completion_tokens).to_string()),
@@ -317,7 +315,7 @@ pub fn AskModel(
                             ],
                         );
                         let fraction = if p.total > 0 { p.done as f64 / p.total as f64 } else { 0.0 };
-                        (p.state.clone(), p.done, p.total, fraction, text)
+                        (p.state.as_str().to_string(), p.done, p.total, fraction, text)
                     }
                     None => ("starting".into(), 0, 0, 0.0, what.to_string()),
                 };

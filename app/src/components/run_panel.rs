@@ -17,6 +17,7 @@ use crate::api::{self, FormField, Model, RunKind, RunProgress};
 use crate::files::list;
 use crate::i18n::{Lang, lang, run_state, t, tf};
 use crate::worker_client::WorkbenchState;
+use workbench::wire::runs::FieldKind;
 
 /// How often a running run's progress is asked for.
 pub(crate) const POLL: Duration = Duration::from_millis(700);
@@ -55,7 +56,7 @@ fn request_body(
     let mut body = Map::new();
     body.insert("benchmark".into(), json!(kind.key));
     for field in &kind.fields {
-        let given = inputs.get(&field.name);
+        let given = inputs.get(field.name.as_ref());
         let value = match (field.kind.as_str(), given) {
             ("records", Some(Input::Records(_, rows))) => {
                 let rows: Vec<Value> = match limit {
@@ -88,7 +89,7 @@ fn request_body(
         };
         match value {
             Some(v) => {
-                body.insert(field.name.clone(), v);
+                body.insert(field.name.to_string(), v);
             }
             None if field.required => return Err(format!("{}: required", field.label)),
             None => {}
@@ -149,21 +150,24 @@ fn FieldInput(
     inputs: RwSignal<HashMap<String, Input>>,
     error: RwSignal<Option<String>>,
 ) -> impl IntoView {
-    let name = field.name.clone();
+    let name = field.name.to_string();
     let set = move |value: Input| {
         let name = name.clone();
         inputs.update(|m| {
             m.insert(name, value);
         });
     };
-    let (label_name, label_kind, server_label) =
-        (field.name.clone(), field.kind.clone(), field.label.clone());
-    let label = move || field_label(lang().get(), &label_name, &label_kind, &server_label);
+    let (label_name, label_kind, server_label) = (
+        field.name.to_string(),
+        field.kind.as_str(),
+        field.label.to_string(),
+    );
+    let label = move || field_label(lang().get(), &label_name, label_kind, &server_label);
     let aria = field.name.clone();
     let model_options = move |none: bool| {
         let mut options: Vec<_> = models
             .iter()
-            .map(|Model { id, owned_by }| {
+            .map(|Model { id, owned_by, .. }| {
                 view! { <option value=id.clone()>{format!("{id} ({owned_by})")}</option> }
                     .into_any()
             })
@@ -233,7 +237,7 @@ fn FieldInput(
                 .into_any()
         }
         "model" | "optional_model" => {
-            let none = field.kind == "optional_model";
+            let none = field.kind == FieldKind::OptionalModel;
             view! {
                 <select aria-label=aria on:change=move |ev| set(Input::Text(event_target_value(&ev)))>
                     {model_options(none)}
@@ -269,7 +273,7 @@ fn FieldInput(
         }
     };
     // `data-set`: the field holds a value the user gave (a chosen file is read by then).
-    let (field_name, given) = (field.name.clone(), field.name.clone());
+    let (field_name, given) = (field.name.to_string(), field.name.to_string());
     let set_now = move || inputs.with(|m| m.contains_key(&given)).to_string();
     view! { <label data-field=field_name data-set=set_now>{label}{control}</label> }
 }
@@ -463,7 +467,7 @@ pub fn RunPanel(state: WorkbenchState) -> impl IntoView {
                     let fraction = if p.total > 0 { p.done as f64 / p.total as f64 } else { 0.0 };
                     let id_pause = p.id.clone();
                     let id_resume = p.id.clone();
-                    let state_text = p.state.clone();
+                    let state_text = p.state.as_str().to_string();
                     let l = lang().get();
                     let usage = |key: &'static str, u: &api::Usage| {
                         let cost = u.cost.map(|c| tf(l, "run.cost", &[("c", &format!("{c:.4}"))])).unwrap_or_default();
@@ -477,7 +481,7 @@ pub fn RunPanel(state: WorkbenchState) -> impl IntoView {
                     let eta = p.eta_s.map(|s| tf(l, "run.eta", &[("s", &format!("{s:.0}"))])).unwrap_or_default();
                     let rate = p.rate_per_s.map(|r| tf(l, "run.rate", &[("r", &format!("{r:.1}"))])).unwrap_or_default();
                     let text = tf(l, "run.progress", &[
-                        ("state", &run_state(l, &p.state)), ("done", &p.done.to_string()), ("total", &p.total.to_string()),
+                        ("state", &run_state(l, p.state.as_str())), ("done", &p.done.to_string()), ("total", &p.total.to_string()),
                         ("rate", &rate), ("eta", &eta), ("model_usage", &usage("run.usage_model", &p.usage.model)),
                         ("judge_usage", &if judge_used { usage("run.usage_judge", judge) } else { String::new() }),
                     ]);

@@ -2,80 +2,21 @@
 //! their files, and publishing. Errors are the server's `{"error": "…"}` message; a refused
 //! publish also carries the values that differ.
 
-use std::collections::BTreeMap;
-
 use gloo_net::http::Request;
 use js_sys::Uint8Array;
 use metrics_core::Report;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use workbench::verify::Difference;
 
 use crate::api::{ApiError, checked, json};
 
 pub use workbench::wire::{
-    BoardInfo, BoardSummary, BoardView, BootstrapInfo, Display, EntryOut, FileOut, LeaderInterval,
-    State, Status,
+    BoardInfo, BoardList, BoardSummary, BoardView, BootstrapInfo, Display, EntryOut, FileIn,
+    FileOut, LeaderInterval, State, Status, Submit, Submitted,
 };
 
-#[derive(Debug, Clone, Deserialize)]
-struct BoardList {
-    leaderboards: Vec<BoardSummary>,
-}
-
-/// An entry with its stored report (`GET …/entries/{id}`).
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct EntryDetail {
-    pub entry: i64,
-    pub model: String,
-    #[serde(default)]
-    pub meta: BTreeMap<String, String>,
-    pub status: String,
-    #[serde(default)]
-    pub variant: String,
-    #[serde(default)]
-    pub inputs: Vec<FileOut>,
-    #[serde(default)]
-    pub gold: Vec<FileOut>,
-    #[serde(default)]
-    pub hidden_gold: bool,
-    #[serde(default)]
-    pub submitted: String,
-    #[serde(default)]
-    pub scorer: Value,
-    #[serde(default)]
-    pub report: Option<Report>,
-    /// The report's table in its benchmark's layout (computed by the server, so the page does
-    /// not link every benchmark's code).
-    #[serde(default)]
-    pub table: Option<workbench::table::Table>,
-}
-
-/// A file as a submission carries it.
-#[derive(Debug, Clone, Serialize)]
-pub struct FileIn {
-    pub name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub text: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub base64: Option<String>,
-}
-
-/// `POST …/entries`: the files and the numbers the page computed.
-#[derive(Debug, Clone, Serialize)]
-pub struct Submit {
-    pub model: String,
-    pub meta: BTreeMap<String, String>,
-    pub files: Vec<FileIn>,
-    pub client_report: Report,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct Submitted {
-    pub entry: i64,
-    pub entry_token: String,
-    pub url: String,
-}
+/// An entry with its stored report (`GET …/entries/{id}`), the report read as a [`Report`].
+pub type EntryDetail = workbench::wire::EntryDetail<Report>;
 
 /// Why a publish failed: the message, and the values that differ when the server's numbers are
 /// not the page's.

@@ -26,7 +26,7 @@ pub fn ComparePage(slug: String, a: i64, b: i64) -> impl IntoView {
                 let board = api::board(&slug).await.map_err(|e| e.to_string())?;
                 let ea: EntryDetail = api::entry(&slug, a).await.map_err(|e| e.to_string())?;
                 let eb: EntryDetail = api::entry(&slug, b).await.map_err(|e| e.to_string())?;
-                if ea.hidden_gold || board.board.hidden_gold() {
+                if ea.hidden_gold() || board.board.hidden_gold() {
                     return Err(t(ui_lang.get_untracked(), "lb.hidden_gold").to_string());
                 }
                 if ea.inputs.is_empty() || eb.inputs.is_empty() {

@@ -13,7 +13,7 @@ use workbench::Variant;
 use workbench::drill::Filter;
 use workbench::verify::Verdict;
 
-use super::api::{self, BoardView, EntryDetail, FileOut};
+use super::api::{self, BoardView, EntryDetail, FileOut, Status};
 use super::seg;
 use crate::components::charts_view::ChartsView;
 use crate::components::progress::ProgressBar;
@@ -141,8 +141,8 @@ enum Verify {
 fn Entry(board: BoardView, entry: EntryDetail) -> impl IntoView {
     let b = board.board.clone();
     let slug = b.slug.clone();
-    let hidden_gold = entry.hidden_gold || b.hidden_gold();
-    let reported = entry.status == "reported";
+    let hidden_gold = entry.hidden_gold() || b.hidden_gold();
+    let reported = entry.status == Status::Reported;
     let ranked = board
         .entries
         .iter()
@@ -256,7 +256,7 @@ fn Entry(board: BoardView, entry: EntryDetail) -> impl IntoView {
 
     view! {
         <p><a href=format!("/leaderboard/{}", seg(&slug))>{b.title.clone()}</a></p>
-        <section class="entry" data-entry=entry.entry.to_string() data-status=entry.status.clone()>
+        <section class="entry" data-entry=entry.entry.to_string() data-status=entry.status.as_str()>
             <h2 class="entry-model" data-testid="model">{entry.model.clone()}</h2>
             <p class="hint">
                 {move || t(lang().get(), "lb.entry")} " " {entry.entry} " · "

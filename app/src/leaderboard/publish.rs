@@ -162,7 +162,7 @@ pub fn PublishPanel(
                 model: name,
                 meta,
                 files,
-                client_report: report,
+                client_report: Some(report),
             };
             sent.set(match api::publish(&board, &body).await {
                 Ok(done) => Sent::Done(done, board),

@@ -13,6 +13,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 use tokio::sync::OwnedSemaphorePermit;
+use workbench::wire::{Queued, Status, Submitted};
 
 use super::error::LbError;
 use super::html;
@@ -237,7 +238,10 @@ async fn create(
 
 async fn list(State(s): State<LbState>) -> Result<Response, LbError> {
     let boards = s.boards.store.boards().await?;
-    Ok(Json(json!({"leaderboards": boards})).into_response())
+    Ok(Json(workbench::wire::BoardList {
+        leaderboards: boards,
+    })
+    .into_response())
 }
 
 async fn show(
@@ -373,10 +377,17 @@ async fn submit(
         );
         return Ok((
             StatusCode::ACCEPTED,
-            Json(
-                json!({"entry": id, "entry_token": entry_token, "status": "queued",
-                        "team": team, "inputs": inputs, "url": url}),
-            ),
+            Json(Submitted {
+                entry: id,
+                entry_token,
+                report: None,
+                url,
+                queued: Some(Queued {
+                    status: Status::Queued,
+                    team,
+                    inputs,
+                }),
+            }),
         )
             .into_response());
     }
@@ -387,7 +398,13 @@ async fn submit(
     );
     Ok((
         StatusCode::CREATED,
-        Json(json!({"entry": id, "entry_token": entry_token, "report": report, "url": url})),
+        Json(Submitted {
+            entry: id,
+            entry_token,
+            report: Some(report),
+            url,
+            queued: None,
+        }),
     )
         .into_response())
 }

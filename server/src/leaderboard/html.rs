@@ -5,12 +5,11 @@
 //! [`text`] or [`attr`] ([`super::markup`]); the description is Markdown rendered by pulldown-cmark and then
 //! cleaned by ammonia (no scripts, no event handlers, no `javascript:` links).
 
-use serde_json::Value;
-
 use super::markup::{attr, plain, text};
 use super::views::{BoardView, EntryOut};
 use crate::store::BoardSummary;
 use workbench::table::{Cell, Column, OVERALL, Row, Table};
+use workbench::wire::EntryDetail;
 
 fn shown(value: Option<f64>, scale: f64, decimals: usize) -> String {
     value.map_or_else(|| "—".into(), |v| format!("{:.*}", decimals, v * scale))
@@ -328,15 +327,15 @@ fn ranked_table(view: &BoardView, rows: &[EntryOut]) -> String {
 }
 
 /// The entry page: metadata, inputs with their SHA-256, the report's table.
-pub fn entry_page(view: &BoardView, detail: &Value, origin: &str) -> String {
+pub fn entry_page(view: &BoardView, detail: &EntryDetail, origin: &str) -> String {
     let b = &view.board;
-    let id = detail["entry"].as_i64().unwrap_or_default();
+    let id = detail.entry;
     let e = view.entries.iter().find(|e| e.entry == id);
-    let model = detail["model"].as_str().unwrap_or("");
+    let model = detail.model.as_str();
     let title = format!("{model} on {}", b.title);
     let url = format!("{origin}/leaderboard/{}/entry/{id}", b.slug);
     let d = b.display;
-    let primary_value = detail["metrics"][&b.primary].as_f64();
+    let primary_value = detail.metrics.get(&b.primary).copied().flatten();
     let description = format!(
         "{} {}: {}{}",
         b.benchmark_label,
@@ -351,35 +350,34 @@ pub fn entry_page(view: &BoardView, detail: &Value, origin: &str) -> String {
         attr(&b.slug),
         text(&b.title),
         text(model),
-        text(detail["status"].as_str().unwrap_or("")),
-        text(detail["submitted"].as_str().unwrap_or(""))
+        text(detail.status.as_str()),
+        text(&detail.submitted)
     );
-    if let Some(meta) = detail["meta"].as_object().filter(|m| !m.is_empty()) {
+    if !detail.meta.is_empty() {
         body.push_str("<table class=\"meta\">\n");
-        for (k, v) in meta {
+        for (k, v) in &detail.meta {
             body.push_str(&format!(
                 "<tr><th>{}</th><td>{}</td></tr>\n",
                 text(k),
-                text(v.as_str().unwrap_or(""))
+                text(v)
             ));
         }
         body.push_str("</table>\n");
     }
-    if let Ok(report) = serde_json::from_value::<metrics_core::Report>(detail["report"].clone()) {
-        body.push_str(&report_table(&workbench::table(&report)));
+    if let Some(table) = &detail.table {
+        body.push_str(&report_table(table));
     }
-    let files = |key: &str| detail[key].as_array().cloned().unwrap_or_default();
     body.push_str("<h2>Inputs</h2>\n<ul>\n");
-    for f in files("inputs").iter().chain(files("gold").iter()) {
+    for f in detail.inputs.iter().chain(&detail.gold) {
         body.push_str(&format!(
             "<li><a href=\"{}\">{}</a> <code>{}</code></li>\n",
-            attr(f["url"].as_str().unwrap_or("")),
-            text(f["name"].as_str().unwrap_or("")),
-            text(f["sha256"].as_str().unwrap_or(""))
+            attr(&f.url),
+            text(&f.name),
+            text(&f.sha256)
         ));
     }
     body.push_str("</ul>\n");
-    if detail["hidden_gold"] == true {
+    if detail.hidden_gold() {
         body.push_str(
             "<p class=\"muted\">The gold of this board is hidden, so this entry cannot be \
              re-scored in the browser: the SHA-256 above is that of the predictions the server \
@@ -389,7 +387,7 @@ pub fn entry_page(view: &BoardView, detail: &Value, origin: &str) -> String {
     }
     body.push_str(&format!(
         "<p class=\"muted\">scorer {}</p>\n<p><img src=\"/leaderboard/{}/badge/{id}.svg\" alt=\"badge\"></p>\n",
-        text(&detail["scorer"].to_string()),
+        text(&detail.scorer.to_string()),
         attr(&b.slug)
     ));
     document(&title, &meta_tags(&title, &description, &url), &body)

@@ -11,7 +11,6 @@ use crate::leaderboard::competition::{Competition, Counts};
 use crate::leaderboard::dates::parse_iso8601;
 use crate::leaderboard::error::LbError;
 use crate::leaderboard::scoring::Upload;
-use metrics_core::Report;
 
 /// Limits on what a request may hold.
 pub const MAX_FILES: usize = 64;
@@ -19,15 +18,9 @@ pub const MAX_TEXT_CHARS: usize = 2_000;
 pub const MAX_DESCRIPTION_CHARS: usize = 20_000;
 pub const MAX_META_KEYS: usize = 32;
 
-/// A file in a request: its name and content, base64 (standard alphabet) or UTF-8 text.
-#[derive(Debug, Clone, Deserialize)]
-pub struct FileIn {
-    pub name: String,
-    #[serde(default)]
-    pub base64: Option<Base64Bytes>,
-    #[serde(default)]
-    pub text: Option<String>,
-}
+/// A file in a request: its name and content, base64 (standard alphabet, decoded as it is
+/// parsed) or UTF-8 text.
+pub type FileIn = workbench::wire::FileIn<Base64Bytes>;
 
 /// Base64 content decoded while the request is parsed: the JSON string (borrowed from the body
 /// when it has no escapes) becomes the file's bytes with no copy of the text in between, so a
@@ -242,16 +235,7 @@ pub struct PhaseSettings {
 }
 
 /// `POST /api/v1/leaderboards/{slug}/entries` body.
-#[derive(Debug, Deserialize)]
-pub struct Submit {
-    pub model: String,
-    #[serde(default)]
-    pub meta: BTreeMap<String, String>,
-    pub files: Vec<FileIn>,
-    /// The numbers the client computed (the workbench's publish): refused when any differs.
-    #[serde(default)]
-    pub client_report: Option<Report>,
-}
+pub type Submit = workbench::wire::Submit<Base64Bytes>;
 
 /// `PATCH /api/v1/leaderboards/{slug}` body (owner).
 #[derive(Debug, Deserialize)]

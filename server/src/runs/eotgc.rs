@@ -50,36 +50,8 @@ pub struct EotgcArgs {
     track: u8,
 }
 
-/// The `POST /api/v1/runs` body (`benchmark` aside).
-#[derive(serde::Deserialize)]
-struct EotgcBody {
-    track: u8,
-    /// The test essays `[{id, grade, requirement, title, content}]`.
-    dataset: Vec<Value>,
-    model: String,
-    #[serde(default = "eight")]
-    workers: usize,
-    #[serde(default)]
-    max_tokens: Option<u64>,
-    #[serde(default)]
-    temperature: Option<f64>,
-    #[serde(default)]
-    top_p: Option<f64>,
-    #[serde(default = "hour")]
-    timeout_secs: u64,
-    #[serde(default = "ten_s")]
-    retry_wait_ms: u64,
-}
-
-fn eight() -> usize {
-    8
-}
-fn hour() -> u64 {
-    3600
-}
-fn ten_s() -> u64 {
-    10_000
-}
+/// The `POST /api/v1/runs` body.
+use workbench::wire::runs::EotgcRun as EotgcBody;
 
 impl RunKind for Eotgc {
     fn key(&self) -> &'static str {
@@ -126,14 +98,14 @@ impl RunKind for Eotgc {
     fn form(&self) -> Option<&'static Form> {
         static FORM: Form = Form {
             fields: &[
-                Field {
-                    name: "track",
-                    kind: FieldKind::Choice,
-                    label: "track (1: levels, 2: comments)",
-                    required: true,
-                    default: Some(1),
-                    choices: &[1, 2],
-                },
+                Field::with(
+                    "track",
+                    FieldKind::Choice,
+                    "track (1: levels, 2: comments)",
+                    true,
+                    Some(1),
+                    &[1, 2],
+                ),
                 Field::new("dataset", FieldKind::Records, "test essays (JSON)"),
                 Field::new("model", FieldKind::Model, "model"),
                 Field::WORKERS,

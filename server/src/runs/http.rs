@@ -2,6 +2,7 @@
 //! watch it, pause and resume it, fetch its files (documented in `server/API.md`).
 
 use std::sync::Arc;
+use workbench::wire::runs::RunProgress;
 
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
@@ -93,14 +94,14 @@ async fn start(
 }
 
 /// The kinds the page can start, with their forms.
-async fn kinds() -> Json<Value> {
-    Json(registry::kinds_json())
+async fn kinds() -> Json<workbench::wire::runs::RunKinds> {
+    Json(registry::kinds())
 }
 
 async fn status(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<RunProgress>, ApiError> {
     let llm = state.services()?;
     Ok(Json(find(&llm, &id).await?.snapshot()))
 }
@@ -108,7 +109,7 @@ async fn status(
 async fn pause(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<RunProgress>, ApiError> {
     let llm = state.services()?;
     let run = find(&llm, &id).await?;
     if !run.pause() {
@@ -183,7 +184,7 @@ async fn resume(
 async fn cancel(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<RunProgress>, ApiError> {
     let llm = state.services()?;
     if llm.progress(&id).is_none() {
         let run = find(&llm, &id).await?;

@@ -102,71 +102,7 @@ pub struct Form {
     pub open_inputs: &'static [&'static str],
 }
 
-/// One field of a run request.
-#[derive(Debug, serde::Serialize)]
-pub struct Field {
-    /// The request key.
-    pub name: &'static str,
-    #[serde(rename = "type")]
-    pub kind: FieldKind,
-    /// English label (the page translates known names).
-    pub label: &'static str,
-    pub required: bool,
-    /// The default of an integer or choice field.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub default: Option<i64>,
-    /// The values a choice field takes.
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    pub choices: &'static [i64],
-}
-
-/// How the page asks for a field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FieldKind {
-    /// A JSON file holding an array of records, sent as that array.
-    Records,
-    /// Several text files (a dataset folder's), sent as `[{"name", "text"}]`.
-    Files,
-    /// One model the server serves.
-    Model,
-    /// Several models the server serves (a list).
-    Models,
-    /// A model the server serves, or none.
-    OptionalModel,
-    /// A whole number of at least 1.
-    Integer,
-    /// One of `choices`.
-    Choice,
-}
-
-impl Field {
-    pub const fn new(name: &'static str, kind: FieldKind, label: &'static str) -> Field {
-        Field {
-            name,
-            kind,
-            label,
-            required: true,
-            default: None,
-            choices: &[],
-        }
-    }
-
-    /// An integer field with a default (not required).
-    pub const fn integer(name: &'static str, label: &'static str, default: i64) -> Field {
-        Field {
-            name,
-            kind: FieldKind::Integer,
-            label,
-            required: false,
-            default: Some(default),
-            choices: &[],
-        }
-    }
-
-    /// `workers` (default 8), as every kind takes it.
-    pub const WORKERS: Field = Field::integer("workers", "workers", 8);
-}
+pub use workbench::wire::runs::{Field, FieldKind};
 
 /// `workers` of every run: between 1 and 4096.
 pub fn check_workers(workers: usize) -> Result<(), RunError> {

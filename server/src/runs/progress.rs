@@ -2,54 +2,15 @@
 //! tokens, cost), [`RunError`], and the file helpers every run kind shares. A leaf of `runs`.
 
 use crate::cache::{Role, RunRecord, UsageTotals};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 use tokio::sync::watch;
+use workbench::wire::runs::{RunProgress, RunUsage};
 
-/// Where a run is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RunState {
-    Running,
-    Paused,
-    Finished,
-    Failed,
-    /// Stopped by `POST /api/v1/runs/{id}/cancel`.
-    Cancelled,
-    /// Its process stopped while it ran (found at start-up); resumable.
-    Interrupted,
-}
-
-impl RunState {
-    /// The name the store and the API use.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RunState::Running => "running",
-            RunState::Paused => "paused",
-            RunState::Finished => "finished",
-            RunState::Failed => "failed",
-            RunState::Cancelled => "cancelled",
-            RunState::Interrupted => "interrupted",
-        }
-    }
-
-    /// The state a stored name means (unknown names read as failed).
-    pub fn parse(name: &str) -> RunState {
-        [
-            RunState::Running,
-            RunState::Paused,
-            RunState::Finished,
-            RunState::Cancelled,
-            RunState::Interrupted,
-        ]
-        .into_iter()
-        .find(|s| s.as_str() == name)
-        .unwrap_or(RunState::Failed)
-    }
-}
+pub use workbench::wire::runs::RunState;
 
 /// The live state of one run, shared by its workers, the terminal display and the API.
 #[derive(Debug)]
@@ -260,9 +221,8 @@ impl Progress {
         self.files
     }
 
-    /// The JSON the API answers for `GET /api/v1/runs/{id}`.
-    pub fn snapshot(&self) -> Value {
-        let usage = |role| serde_json::to_value(self.usage(role)).unwrap_or(Value::Null);
+    /// What the API answers for `GET /api/v1/runs/{id}`.
+    pub fn snapshot(&self) -> RunProgress {
         let files: Vec<String> = std::fs::read_dir(&self.out_dir)
             .map(|dir| {
                 let mut names: Vec<String> = dir
@@ -274,22 +234,25 @@ impl Progress {
                 names
             })
             .unwrap_or_default();
-        json!({
-            "id": self.id,
-            "benchmark": self.benchmark,
-            "model": self.model,
-            "state": self.state(),
-            "done": self.done.load(Ordering::Relaxed),
-            "total": self.total.load(Ordering::Relaxed),
-            "reused": self.reused.load(Ordering::Relaxed),
-            "failed": self.failed.load(Ordering::Relaxed),
-            "elapsed_s": self.started.elapsed().as_secs_f64(),
-            "rate_per_s": self.rate_per_s(),
-            "eta_s": self.eta_s(),
-            "usage": {"model": usage(Role::Model), "judge": usage(Role::Judge)},
-            "error": self.error.lock().ok().and_then(|e| e.clone()),
-            "files": files,
-        })
+        RunProgress {
+            id: self.id.clone(),
+            benchmark: self.benchmark.clone(),
+            model: self.model.clone(),
+            state: self.state(),
+            done: self.done.load(Ordering::Relaxed),
+            total: self.total.load(Ordering::Relaxed),
+            reused: self.reused.load(Ordering::Relaxed),
+            failed: self.failed.load(Ordering::Relaxed),
+            elapsed_s: self.started.elapsed().as_secs_f64(),
+            rate_per_s: Some(self.rate_per_s()),
+            eta_s: self.eta_s(),
+            usage: RunUsage {
+                model: self.usage(Role::Model),
+                judge: self.usage(Role::Judge),
+            },
+            error: self.error.lock().ok().and_then(|e| e.clone()),
+            files,
+        }
     }
 
     /// One line for the terminal.

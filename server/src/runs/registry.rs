@@ -6,25 +6,27 @@ use std::sync::LazyLock;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::kind::RunKind;
+use workbench::wire::runs::{RunKindInfo, RunKinds};
 
 /// `GET /api/v1/runs/kinds`: the kinds started over HTTP, with their forms, in registry order.
-pub fn kinds_json() -> serde_json::Value {
-    let kinds: Vec<serde_json::Value> = REGISTRY
+pub fn kinds() -> RunKinds {
+    let strings = |list: &[&str]| list.iter().map(|s| s.to_string()).collect();
+    let kinds = REGISTRY
         .iter()
         .filter(|k| k.over_http())
         .filter_map(|k| {
             let form = k.form()?;
-            Some(serde_json::json!({
-                "key": k.key(),
-                "label": k.label(),
-                "files": k.files(),
-                "fields": form.fields,
-                "open": form.open,
-                "open_inputs": form.open_inputs,
-            }))
+            Some(RunKindInfo {
+                key: k.key().into(),
+                label: k.label().into(),
+                files: strings(k.files()),
+                fields: form.fields.to_vec(),
+                open: strings(form.open),
+                open_inputs: strings(form.open_inputs),
+            })
         })
         .collect();
-    serde_json::json!({ "kinds": kinds })
+    RunKinds { kinds }
 }
 
 /// The run kinds of benchmark `key` as `scorebench benchmarks --json` lists them: key, label,

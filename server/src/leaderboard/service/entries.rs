@@ -20,6 +20,7 @@ use crate::leaderboard::views::{file_out, report_table};
 use crate::store::{BoardRow, EntryRow, State, Status};
 use metrics_core::Report;
 use tokio::sync::OwnedSemaphorePermit;
+use workbench::wire::{CompetitionEntry, EntryDetail, QueueInfo};
 
 impl Boards {
     /// Score and store an entry; returns (entry id, entry token, report without samples).
@@ -176,7 +177,7 @@ impl Boards {
         id: i64,
         samples: bool,
         token: Option<&str>,
-    ) -> Result<Value, LbError> {
+    ) -> Result<EntryDetail, LbError> {
         let board = self.board(slug).await?;
         let comp = Competition::parse(board.competition.as_deref());
         if let Some(c) = &comp {
@@ -200,23 +201,25 @@ impl Boards {
             Some(text) => Some(stored_report(&text, samples).map_err(internal)?),
             None => None,
         };
-        Ok(json!({
-            "board": board.slug,
-            "benchmark": board.benchmark,
-            "variant": board.variant,
-            "entry": e.id,
-            "model": e.model,
-            "meta": e.meta,
-            "status": e.status,
-            "state": e.state,
-            "metrics": crate::store::parse_json::<IndexMap<String, Option<f64>>>(&e.metrics_json),
-            "inputs": e.files.iter().map(|f| file_out(slug, f)).collect::<Vec<_>>(),
-            "gold": board.gold.iter().map(|f| file_out(slug, f)).collect::<Vec<_>>(),
-            "submitted": iso8601(e.created_ms),
-            "scorer": serde_json::from_str::<Value>(&e.scorer_json).unwrap_or(Value::Null),
-            "table": report_table(report.as_ref()),
-            "report": report,
-        }))
+        Ok(EntryDetail {
+            board: board.slug.clone(),
+            benchmark: board.benchmark.clone(),
+            variant: board.variant.clone(),
+            entry: e.id,
+            model: e.model,
+            meta: e.meta,
+            status: e.status,
+            state: Some(e.state),
+            metrics: crate::store::parse_json(&e.metrics_json),
+            inputs: e.files.iter().map(|f| file_out(slug, f)).collect(),
+            gold: board.gold.iter().map(|f| file_out(slug, f)).collect(),
+            submitted: iso8601(e.created_ms),
+            scorer: serde_json::from_str::<Value>(&e.scorer_json).unwrap_or(Value::Null),
+            table: report_table(report.as_ref()),
+            report,
+            competition: None,
+            queue: None,
+        })
     }
 
     async fn competition_entry(
@@ -226,7 +229,7 @@ impl Boards {
         id: i64,
         samples: bool,
         token: Option<&str>,
-    ) -> Result<Value, LbError> {
+    ) -> Result<EntryDetail, LbError> {
         let slug = &board.slug;
         let not_found = || LbError::NotFound(format!("no entry {id} on `{slug}`"));
         let privileged = match token {
@@ -248,12 +251,12 @@ impl Boards {
         let owner = privileged == Some("owner");
         let shares = shares_of(&e);
         let closed = c.closed_ms.is_some();
-        let metrics: Value = if e.status != Status::Done {
-            json!({})
+        let metrics = if e.status != Status::Done {
+            IndexMap::new()
         } else if closed {
-            serde_json::from_str(&e.metrics_json).unwrap_or(Value::Null)
+            crate::store::parse_json(&e.metrics_json)
         } else {
-            json!(shares.public)
+            shares.public.clone()
         };
         let report: Option<Value> = if owner {
             match self.store.entry_report(slug, id).await? {
@@ -263,34 +266,37 @@ impl Boards {
         } else {
             None
         };
-        let mut out = json!({
-            "board": board.slug,
-            "benchmark": board.benchmark,
-            "variant": board.variant,
-            "entry": e.id,
-            "model": e.model,
-            "team": e.team,
-            "meta": e.meta,
-            "status": e.status,
-            "metrics": metrics,
-            "metrics_on": if closed { "all items" } else { "public share" },
-            "public_metrics": (e.status == Status::Done).then_some(&shares.public),
-            "private_metrics": (e.status == Status::Done && (closed || owner)).then_some(&shares.private),
-            "inputs": e.files.iter().map(|f| file_out(slug, f)).collect::<Vec<_>>(),
-            "gold": [],
-            "hidden_gold": true,
-            "submitted": iso8601(e.created_ms),
-            "scorer": serde_json::from_str::<Value>(&e.scorer_json).unwrap_or(Value::Null),
-            "table": report_table(report.as_ref()),
-            "report": report,
-        });
-        if privileged.is_some() {
-            out["reason"] = json!(e.reason);
-            out["attempts"] = json!(e.attempts);
-            out["completions"] = json!(e.completions);
-            out["chosen"] = json!(e.chosen);
-        }
-        Ok(out)
+        let done = e.status == Status::Done;
+        Ok(EntryDetail {
+            board: board.slug.clone(),
+            benchmark: board.benchmark.clone(),
+            variant: board.variant.clone(),
+            entry: e.id,
+            model: e.model,
+            meta: e.meta,
+            status: e.status,
+            state: None,
+            metrics,
+            inputs: e.files.iter().map(|f| file_out(slug, f)).collect(),
+            gold: Vec::new(),
+            submitted: iso8601(e.created_ms),
+            scorer: serde_json::from_str::<Value>(&e.scorer_json).unwrap_or(Value::Null),
+            table: report_table(report.as_ref()),
+            report,
+            competition: Some(CompetitionEntry {
+                team: e.team,
+                metrics_on: if closed { "all items" } else { "public share" }.into(),
+                public_metrics: done.then(|| shares.public.clone()),
+                private_metrics: (done && (closed || owner)).then(|| shares.private.clone()),
+                hidden_gold: true,
+            }),
+            queue: privileged.is_some().then_some(QueueInfo {
+                reason: e.reason,
+                attempts: e.attempts,
+                completions: e.completions,
+                chosen: e.chosen,
+            }),
+        })
     }
 
     /// A file of the board (gold or an entry's), by SHA-256. A competition's gold is never

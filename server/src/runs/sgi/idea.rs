@@ -107,14 +107,11 @@ impl RunKind for Idea {
                     FieldKind::Models,
                     "judge models (official: three)",
                 ),
-                Field {
-                    required: false,
-                    ..Field::new(
-                        "embedding_model",
-                        FieldKind::OptionalModel,
-                        "embedding model (official: all-MiniLM-L6-v2)",
-                    )
-                },
+                Field::optional(
+                    "embedding_model",
+                    FieldKind::OptionalModel,
+                    "embedding model (official: all-MiniLM-L6-v2)",
+                ),
                 Field::WORKERS,
             ],
             open: &[],
