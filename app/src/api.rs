@@ -58,7 +58,7 @@ pub async fn run_kinds() -> Result<Vec<RunKind>, ApiError> {
     Ok(json::<RunKinds>(response).await?.kinds)
 }
 
-/// Start a run: `body` is an [`workbench::wire::runs::EotgcRun`] or a request built from a kind's form.
+/// Start a run: `body` is an [`workbench::benchmarks::eotgc::RunRequest`] or a request built from a kind's form.
 pub async fn start_run(body: &impl Serialize) -> Result<RunProgress, ApiError> {
     let request = Request::post("/api/v1/runs")
         .json(body)

@@ -278,6 +278,10 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         ),
         "run.field.few_shot" => ("few-shot examples ", "少样本示例数 "),
         "run.field.seed" => ("few-shot seed ", "示例抽取种子 "),
+        "run.field.step2_model" => (
+            "model name step 2 used (main_[model].py) ",
+            "第 2 步所用的模型名（main_[模型].py） ",
+        ),
         "run.id" => ("run id ", "运行编号 "),
         "run.show" => ("Show", "查看"),
         "class.export_xlsx_busy" => ("XLSX…", "XLSX…"),

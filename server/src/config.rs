@@ -13,15 +13,32 @@
 //! retry_backoff_ms = 500               # optional, default 500 (doubles per retry)
 //! price_per_million_input_tokens = 0.15   # optional, any currency (reported as "cost")
 //! price_per_million_output_tokens = 0.60  # optional
+//!
+//! [sgi_dry_exec]                       # optional: lets POST /api/v1/runs start `sgi-dry-exec`
+//! codes = "/srv/sgi/task_3_dry_experiment/codes"   # the folder official step 1 built
+//! python = "/opt/dryexp/bin/python"    # optional, default python3
+//! read_only = ["/srv/models"]          # optional: more folders the units may read
+//! timeout_s = 300                      # optional limits per unit, the CLI's defaults:
+//! cpu_s = 1200                         #   CPU seconds per process
+//! memory_mb = 4096                     #   address space per process
+//! processes = 256                      #   processes and threads per unit
+//! scratch_mb = 1024                    #   the unit's writable tmpfs
+//! workers = 4                          # optional: the largest `workers` a request may ask
 //! ```
+//!
+//! Without `[sgi_dry_exec]` the server runs no code: a request (anyone who can reach the API)
+//! sends the model code that step 3 executes, so an operator opts in, on a server whose
+//! sandbox (`crate::sandbox`) they trust.
 //!
 //! **Invariant:** the key is held only in [`ApiKey`], whose `Debug` and `Display` print `***`;
 //! it is never serialised (the type has no `Serialize`).
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+
+use crate::sandbox::{Limits, SandboxConfig};
 
 /// An API key. Only [`ApiKey::expose`] gives the text, for the `Authorization` header.
 #[derive(Clone, Default)]
@@ -72,6 +89,18 @@ pub struct UpstreamConfig {
 #[derive(Debug, Clone)]
 pub struct Config {
     pub upstreams: Vec<UpstreamConfig>,
+    /// `[sgi_dry_exec]`: SGI-Bench dry-experiment step 3 over HTTP (off without it).
+    pub dry_exec: Option<DryExecConfig>,
+}
+
+/// `[sgi_dry_exec]`: where step 3's unit folders are and how each unit runs.
+#[derive(Debug, Clone)]
+pub struct DryExecConfig {
+    /// The `codes` folder official step 1 built (`<idx>/unit_test_<k>/`).
+    pub codes: PathBuf,
+    pub sandbox: SandboxConfig,
+    /// The most units a request may run at once.
+    pub max_workers: usize,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -89,6 +118,12 @@ pub enum ConfigError {
         upstream: String,
         message: String,
     },
+    #[error("{path}: [{section}]: {message}")]
+    Section {
+        path: String,
+        section: &'static str,
+        message: String,
+    },
 }
 
 #[derive(Deserialize)]
@@ -96,6 +131,71 @@ pub enum ConfigError {
 struct RawConfig {
     #[serde(default)]
     upstream: Vec<RawUpstream>,
+    #[serde(default)]
+    sgi_dry_exec: Option<RawDryExec>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDryExec {
+    codes: PathBuf,
+    #[serde(default = "default_python")]
+    python: PathBuf,
+    #[serde(default)]
+    read_only: Vec<PathBuf>,
+    #[serde(default = "default_unit_timeout")]
+    timeout_s: u64,
+    #[serde(default = "default_cpu_s")]
+    cpu_s: u64,
+    #[serde(default = "default_memory_mb")]
+    memory_mb: u64,
+    #[serde(default = "default_processes")]
+    processes: u64,
+    #[serde(default = "default_scratch_mb")]
+    scratch_mb: u64,
+    #[serde(default = "default_unit_workers")]
+    workers: usize,
+}
+
+/// The defaults of `[sgi_dry_exec]` and of `scorebench run sgi-dry-exec`'s options.
+pub fn default_python() -> PathBuf {
+    PathBuf::from("python3")
+}
+pub fn default_unit_timeout() -> u64 {
+    300
+}
+pub fn default_cpu_s() -> u64 {
+    1200
+}
+pub fn default_memory_mb() -> u64 {
+    4096
+}
+pub fn default_processes() -> u64 {
+    256
+}
+pub fn default_scratch_mb() -> u64 {
+    1024
+}
+pub fn default_unit_workers() -> usize {
+    4
+}
+
+/// The sandbox limits of one unit from the options' numbers (seconds, MiB).
+pub fn unit_limits(
+    timeout_s: u64,
+    cpu_s: u64,
+    memory_mb: u64,
+    processes: u64,
+    scratch_mb: u64,
+) -> Limits {
+    Limits {
+        wall: std::time::Duration::from_secs(timeout_s),
+        cpu_s,
+        memory_bytes: memory_mb << 20,
+        processes,
+        scratch_bytes: scratch_mb << 20,
+        ..Limits::default()
+    }
 }
 
 #[derive(Deserialize)]
@@ -255,7 +355,50 @@ impl Config {
                 price_per_million_output_tokens: u.price_per_million_output_tokens,
             });
         }
-        Ok(Config { upstreams })
+        let dry_exec = raw
+            .sgi_dry_exec
+            .map(|d| {
+                let invalid = |message: String| ConfigError::Section {
+                    path: path.to_string(),
+                    section: "sgi_dry_exec",
+                    message,
+                };
+                if !d.codes.is_dir() {
+                    return Err(invalid(format!(
+                        "codes {} is not a folder (the `codes` folder official step 1 built)",
+                        d.codes.display()
+                    )));
+                }
+                if d.workers == 0 || d.workers > crate::sandbox::MAX_JOBS {
+                    return Err(invalid(format!(
+                        "workers must be between 1 and {}",
+                        crate::sandbox::MAX_JOBS
+                    )));
+                }
+                if d.timeout_s == 0 {
+                    return Err(invalid("timeout_s must be at least 1".into()));
+                }
+                Ok(DryExecConfig {
+                    codes: d.codes,
+                    sandbox: SandboxConfig {
+                        python: d.python,
+                        extra_ro: d.read_only,
+                        limits: unit_limits(
+                            d.timeout_s,
+                            d.cpu_s,
+                            d.memory_mb,
+                            d.processes,
+                            d.scratch_mb,
+                        ),
+                    },
+                    max_workers: d.workers,
+                })
+            })
+            .transpose()?;
+        Ok(Config {
+            upstreams,
+            dry_exec,
+        })
     }
 }
 

@@ -16,11 +16,14 @@ use crate::upstream::{Endpoint, RetryPolicy, Upstream, UpstreamError, Upstreams}
 /// Largest upstream reply read into memory (non-streaming).
 pub const MAX_REPLY_BYTES: usize = 64 * 1024 * 1024;
 
-/// Upstreams plus cache.
+/// What runs reach outside the process: the upstreams, the cache, and (when the config allows
+/// it) where `sgi-dry-exec` runs code.
 #[derive(Debug)]
 pub struct Gateway {
     pub upstreams: Upstreams,
     pub cache: Cache,
+    /// `[sgi_dry_exec]` of the config: step 3 may run over HTTP.
+    pub dry_exec: Option<crate::config::DryExecConfig>,
 }
 
 /// Which sample of a request a call is (part of the cache key: n samples of one prompt are n
@@ -167,6 +170,7 @@ impl Gateway {
             upstreams: Upstreams::new(config)
                 .map_err(|e| anyhow::anyhow!("cannot build the HTTP client: {e}"))?,
             cache: Cache::open(db)?,
+            dry_exec: config.dry_exec.clone(),
         })
     }
 

@@ -13,7 +13,7 @@ use workbench::class::{ClassRow, ClassView, ModelResults};
 use crate::api::{self, ApiError, Model, RunProgress};
 use crate::components::run_panel::{POLL, sleep};
 use crate::i18n::{lang, run_state, t, tf};
-use workbench::wire::runs::EotgcRun;
+use workbench::benchmarks::eotgc::RunRequest as EotgcRun;
 
 /// Requests in flight per run (the upstream's own limit applies on the server too).
 const WORKERS: usize = 4;

@@ -74,7 +74,9 @@ fn request_body(
             )),
             ("model", Some(Input::Text(m))) if !m.is_empty() => Some(json!(m)),
             ("model", _) => first_model.map(|m| json!(m)),
-            ("optional_model", Some(Input::Text(m))) if !m.is_empty() => Some(json!(m)),
+            ("optional_model" | "text", Some(Input::Text(m))) if !m.trim().is_empty() => {
+                Some(json!(m.trim()))
+            }
             ("models", Some(Input::Text(list))) => {
                 let names: Vec<&str> = list
                     .split(',')
@@ -125,6 +127,7 @@ fn field_label(l: Lang, name: &str, kind: &str, server_label: &str) -> String {
     let key = match name {
         "dataset" if kind == "files" => "run.field.dataset_files",
         "dataset" => "run.dataset",
+        "model" if kind == "text" => "run.field.step2_model",
         "model" => "run.model",
         "n" => "run.samples",
         "workers" => "run.workers",
@@ -247,6 +250,11 @@ fn FieldInput(
         }
         "models" => view! {
             <input type="text" aria-label=aria placeholder="a, b, c"
+                on:input=move |ev| set(Input::Text(event_target_value(&ev))) />
+        }
+        .into_any(),
+        "text" => view! {
+            <input type="text" aria-label=aria
                 on:input=move |ev| set(Input::Text(event_target_value(&ev))) />
         }
         .into_any(),

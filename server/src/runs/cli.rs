@@ -229,7 +229,10 @@ async fn execute(
     let model = plan.model();
     let config = match config {
         Some(config) => Config::load(&config).map_err(|e| RunError::Input(e.to_string()))?,
-        None => Config { upstreams: vec![] },
+        None => Config {
+            upstreams: vec![],
+            dry_exec: None,
+        },
     };
     let gateway = Gateway::open(&config, &db).map_err(|e| RunError::Internal(format!("{e:#}")))?;
     let benchmark = kind.key();

@@ -51,7 +51,7 @@ pub struct EotgcArgs {
 }
 
 /// The `POST /api/v1/runs` body.
-use workbench::wire::runs::EotgcRun as EotgcBody;
+use workbench::benchmarks::eotgc::RunRequest as EotgcBody;
 
 impl RunKind for Eotgc {
     fn key(&self) -> &'static str {

@@ -94,8 +94,8 @@ async fn start(
 }
 
 /// The kinds the page can start, with their forms.
-async fn kinds() -> Json<workbench::wire::runs::RunKinds> {
-    Json(registry::kinds())
+async fn kinds(State(state): State<AppState>) -> Json<workbench::wire::runs::RunKinds> {
+    Json(registry::kinds(state.llm.as_ref().map(|l| &l.gateway)))
 }
 
 async fn status(

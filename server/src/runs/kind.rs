@@ -42,6 +42,11 @@ pub trait RunKind: Sync {
     fn over_http(&self) -> bool {
         false
     }
+    /// Whether this server can start it over HTTP now (`gateway`: the server's upstreams and
+    /// settings, `None` without `--config`); the page lists only the kinds that are.
+    fn available(&self, _gateway: Option<&Gateway>) -> bool {
+        true
+    }
     /// The form the page's Run panel renders for this kind (`GET /api/v1/runs/kinds`).
     fn form(&self) -> Option<&'static Form> {
         None

@@ -9,11 +9,11 @@ use super::kind::RunKind;
 use workbench::wire::runs::{RunKindInfo, RunKinds};
 
 /// `GET /api/v1/runs/kinds`: the kinds started over HTTP, with their forms, in registry order.
-pub fn kinds() -> RunKinds {
+pub fn kinds(gateway: Option<&crate::gateway::Gateway>) -> RunKinds {
     let strings = |list: &[&str]| list.iter().map(|s| s.to_string()).collect();
     let kinds = REGISTRY
         .iter()
-        .filter(|k| k.over_http())
+        .filter(|k| k.over_http() && k.available(gateway))
         .filter_map(|k| {
             let form = k.form()?;
             Some(RunKindInfo {
@@ -184,7 +184,7 @@ mod tests {
         assert_eq!(err("[]"), "missing field `benchmark` at line 1 column 2");
         assert_eq!(
             err(r#"{"benchmark": "sgi"}"#),
-            "unknown variant `sgi`, expected one of `msqa`, `eotgc`, `sgi-deep-research`, `sgi-dry`, `sgi-idea`, `sasbench` at line 1 column 19"
+            "unknown variant `sgi`, expected one of `msqa`, `eotgc`, `sgi-deep-research`, `sgi-dry`, `sgi-dry-exec`, `sgi-idea`, `sasbench` at line 1 column 19"
         );
         assert_eq!(
             err(r#"{"benchmark": 3}"#),

@@ -506,3 +506,102 @@ fn a_sandbox_that_cannot_start_is_bad_input() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Step 3 over `POST /api/v1/runs` on a server whose config has `[sgi_dry_exec]`: the kind is
+/// offered with its form (and names no folder of the server), the run writes the command
+/// line's step-3 log (as `step3_log.json`), twice alike; a body asking for more workers than
+/// the config allows is refused before anything runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn step3_over_http_writes_the_command_lines_log() {
+    use crate::mock_upstream::MockUpstream;
+    use crate::proxy::{send, state_with};
+    use axum::http::StatusCode;
+
+    let dir = temp_dir("dry-http");
+    let codes = dir.join("codes");
+    for (unit, case) in ["ok", "fail", "exit3", "ok"].iter().enumerate() {
+        unit_dir(&codes, "GOLDEN", unit, &[("case.txt", case)]);
+    }
+    let records = json!([golden_item()]);
+    let log = dir.join("step2.json");
+    std::fs::write(&log, records.to_string()).unwrap();
+    exec_run(&dir, &log, &codes, &[]);
+    let cli = read_json(&dir.join("out/step2.json"));
+
+    let python = venv(&dir);
+    let section = format!(
+        "[sgi_dry_exec]\ncodes = {:?}\npython = {:?}\ntimeout_s = 5\nworkers = 2\n",
+        codes.display().to_string(),
+        python.display().to_string()
+    );
+    let mock = MockUpstream::start(std::collections::HashMap::new());
+    let (state, _) = state_with(&mock, "dry-http-server", &section);
+    let (code, _, text) = send(&state, "GET", "/api/v1/runs/kinds", &[], None).await;
+    assert_eq!(code, StatusCode::OK, "{text}");
+    let kinds: Value = serde_json::from_str(&text).unwrap();
+    let exec = kinds["kinds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["key"] == "sgi-dry-exec")
+        .unwrap_or_else(|| panic!("sgi-dry-exec not offered: {text}"))
+        .clone();
+    assert_eq!(exec["fields"][1]["type"], "text", "{exec}");
+    assert_eq!(exec["open"], json!(["step3_log.json"]));
+    assert!(
+        !text.contains(&codes.display().to_string()),
+        "the folder stays on the server"
+    );
+
+    let body = json!({"benchmark": "sgi-dry-exec", "log": records, "model": "org/test-model", "workers": 3});
+    let (code, _, text) = send(&state, "POST", "/api/v1/runs", &[], Some(body)).await;
+    assert_eq!(code, StatusCode::BAD_REQUEST, "{text}");
+    assert!(text.contains("workers must be between 1 and 2"), "{text}");
+
+    let body = json!({"benchmark": "sgi-dry-exec", "log": records, "model": "org/test-model", "workers": 2});
+    for round in 0..2 {
+        let (code, _, text) = send(&state, "POST", "/api/v1/runs", &[], Some(body.clone())).await;
+        assert_eq!(code, StatusCode::ACCEPTED, "{text}");
+        let id = serde_json::from_str::<Value>(&text).unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let done = loop {
+            let (_, _, text) = send(&state, "GET", &format!("/api/v1/runs/{id}"), &[], None).await;
+            let v: Value = serde_json::from_str(&text).unwrap();
+            match v["state"].as_str().unwrap() {
+                "finished" => break v,
+                "running" => {}
+                other => panic!("run {other}: {v}"),
+            }
+            assert!(Instant::now() < deadline, "timed out: {v}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        assert_eq!(
+            done["files"],
+            json!(["step3_log.json", "units.jsonl"]),
+            "{done}"
+        );
+        let (code, _, text) = send(
+            &state,
+            "GET",
+            &format!("/api/v1/runs/{id}/files/step3_log.json"),
+            &[],
+            None,
+        )
+        .await;
+        assert_eq!(code, StatusCode::OK, "{text}");
+        let http: Value = serde_json::from_str(&text).unwrap();
+        let units = |v: &Value| -> Vec<Value> {
+            v[0]["unit_test"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(without_runtime)
+                .collect()
+        };
+        assert_eq!(units(&http), units(&cli), "round {round}");
+        assert_eq!(http[0]["idx"], cli[0]["idx"]);
+    }
+}

@@ -218,8 +218,8 @@ async fn sgi_run_bodies_are_checked_before_the_run() {
             "workers must be between 1 and 4096",
         ),
         (
-            json!({"benchmark": "sgi-dry-exec", "log": record}),
-            "unknown variant `sgi-dry-exec`",
+            json!({"benchmark": "sgi-dry-exec", "log": record, "model": "m"}),
+            "this server runs no code: its config has no [sgi_dry_exec] section",
         ),
     ] {
         let (code, answer) = post(&state, body).await;

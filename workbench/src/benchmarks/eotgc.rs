@@ -21,6 +21,7 @@
 #[cfg(feature = "cli")]
 mod cli;
 
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::benchmark::{Benchmark, Paired};
@@ -755,6 +756,62 @@ pub fn levels_per_grade(records: &[EotgcRecord]) -> Vec<LevelDistribution> {
         .collect();
     out.push(distribution(OVERALL.into(), records.iter().collect()));
     out
+}
+
+/// `POST /api/v1/runs` for an EOTGC run: the class view's "ask a model" sends it, the server
+/// reads it (a [`crate::wire`] type kept here, with the benchmark's key). `benchmark` is
+/// `eotgc`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunRequest {
+    #[serde(default)]
+    pub benchmark: String,
+    /// 1: relevance levels, 2: comments.
+    pub track: u8,
+    /// The test essays `[{id, grade, requirement, title, content}]`.
+    pub dataset: Vec<serde_json::Value>,
+    pub model: String,
+    #[serde(default = "eight")]
+    pub workers: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top_p: Option<f64>,
+    /// Per-request timeout (default an hour).
+    #[serde(default = "hour")]
+    pub timeout_secs: u64,
+    /// Wait between the attempts of a failed request (default 10 s).
+    #[serde(default = "ten_s")]
+    pub retry_wait_ms: u64,
+}
+
+impl RunRequest {
+    /// A run of `track` over `dataset` with `model`, the rest as the server's defaults.
+    pub fn new(track: u8, dataset: Vec<serde_json::Value>, model: String, workers: usize) -> Self {
+        Self {
+            benchmark: "eotgc".into(),
+            track,
+            dataset,
+            model,
+            workers,
+            max_tokens: None,
+            temperature: None,
+            top_p: None,
+            timeout_secs: hour(),
+            retry_wait_ms: ten_s(),
+        }
+    }
+}
+
+fn eight() -> usize {
+    8
+}
+fn hour() -> u64 {
+    3600
+}
+fn ten_s() -> u64 {
+    10_000
 }
 
 #[cfg(test)]

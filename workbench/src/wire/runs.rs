@@ -193,6 +193,8 @@ pub enum FieldKind {
     Models,
     /// A model the server serves, or none.
     OptionalModel,
+    /// A line of text (a name).
+    Text,
     /// A whole number of at least 1.
     Integer,
     /// One of `choices`.
@@ -208,6 +210,7 @@ impl FieldKind {
             FieldKind::Model => "model",
             FieldKind::Models => "models",
             FieldKind::OptionalModel => "optional_model",
+            FieldKind::Text => "text",
             FieldKind::Integer => "integer",
             FieldKind::Choice => "choice",
         }
@@ -251,59 +254,4 @@ impl Field {
 
     /// `workers` (default 8), as every kind takes it.
     pub const WORKERS: Field = Field::integer("workers", "workers", 8);
-}
-
-/// `POST /api/v1/runs` for an EOTGC run (the class view's "ask a model" sends it; the server
-/// reads it). `benchmark` is `eotgc`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct EotgcRun {
-    #[serde(default)]
-    pub benchmark: String,
-    /// 1: relevance levels, 2: comments.
-    pub track: u8,
-    /// The test essays `[{id, grade, requirement, title, content}]`.
-    pub dataset: Vec<serde_json::Value>,
-    pub model: String,
-    #[serde(default = "eight")]
-    pub workers: usize,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_tokens: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub temperature: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub top_p: Option<f64>,
-    /// Per-request timeout (default an hour).
-    #[serde(default = "hour")]
-    pub timeout_secs: u64,
-    /// Wait between the attempts of a failed request (default 10 s).
-    #[serde(default = "ten_s")]
-    pub retry_wait_ms: u64,
-}
-
-impl EotgcRun {
-    /// A run of `track` over `dataset` with `model`, the rest as the server's defaults.
-    pub fn new(track: u8, dataset: Vec<serde_json::Value>, model: String, workers: usize) -> Self {
-        Self {
-            benchmark: "eotgc".into(),
-            track,
-            dataset,
-            model,
-            workers,
-            max_tokens: None,
-            temperature: None,
-            top_p: None,
-            timeout_secs: hour(),
-            retry_wait_ms: ten_s(),
-        }
-    }
-}
-
-fn eight() -> usize {
-    8
-}
-fn hour() -> u64 {
-    3600
-}
-fn ten_s() -> u64 {
-    10_000
 }

@@ -30,7 +30,6 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::Duration;
 
 use clap::{Args, FromArgMatches};
 use futures_util::StreamExt;
@@ -38,11 +37,12 @@ use futures_util::future::BoxFuture;
 use metrics_core::python::{py_repr_str, strip};
 use serde_json::{Map, Value, json};
 
-use super::common::{idx_text, out_paths, parse_log};
+use super::common::{LogInput, idx_text};
+use crate::config::unit_limits;
 use crate::gateway::Gateway;
-use crate::runs::kind::{CliPlan, Plan, RunKind};
-use crate::runs::progress::{JsonlLog, Progress, RunError, read_input, write_json};
-use crate::sandbox::{Job, Limits, Outcome, Sandbox, SandboxConfig};
+use crate::runs::kind::{CliPlan, Field, FieldKind, Form, Plan, RunKind, body_as};
+use crate::runs::progress::{JsonlLog, Progress, RunError, write_json};
+use crate::sandbox::{Job, Outcome, Sandbox, SandboxConfig};
 
 /// `scorebench run sgi-dry-exec`.
 pub struct DryExec;
@@ -96,18 +96,34 @@ pub struct DryExecArgs {
 }
 
 impl DryExecArgs {
-    fn limits(&self) -> Limits {
-        Limits {
-            wall: Duration::from_secs(self.timeout_s),
-            cpu_s: self.cpu_s,
-            memory_bytes: self.memory_mb << 20,
-            processes: self.processes,
-            scratch_bytes: self.scratch_mb << 20,
-            open_files: Limits::default().open_files,
-            output_bytes: Limits::default().output_bytes,
+    fn sandbox(&self) -> SandboxConfig {
+        SandboxConfig {
+            python: self.python.clone(),
+            extra_ro: self.read_only.clone(),
+            limits: unit_limits(
+                self.timeout_s,
+                self.cpu_s,
+                self.memory_mb,
+                self.processes,
+                self.scratch_mb,
+            ),
         }
     }
 }
+
+/// The `POST /api/v1/runs` body (`benchmark` aside): the step-2 log's records and the model
+/// name step 2 used; the folders, interpreter and limits are the server's (`[sgi_dry_exec]`).
+#[derive(serde::Deserialize)]
+struct DryExecBody {
+    log: Vec<Value>,
+    model: String,
+    #[serde(default = "crate::config::default_unit_workers")]
+    workers: usize,
+}
+
+/// The name of the step-3 log a run started over HTTP writes (the CLI names it after its
+/// input).
+pub const STEP3_LOG: &str = "step3_log.json";
 
 impl RunKind for DryExec {
     fn key(&self) -> &'static str {
@@ -124,7 +140,7 @@ impl RunKind for DryExec {
     }
 
     fn files(&self) -> &'static [&'static str] {
-        &[UNITS_FILE]
+        &[STEP3_LOG, UNITS_FILE]
     }
 
     fn args(&self, command: clap::Command) -> clap::Command {
@@ -137,8 +153,74 @@ impl RunKind for DryExec {
             config: args.config.clone(),
             db: args.db.clone(),
             out: args.out.clone(),
-            plan: Box::new(DryExecPlan { args }),
+            plan: Box::new(DryExecPlan {
+                log: LogInput::File(args.log.clone()),
+                codes: args.codes.clone(),
+                model: args.model.clone(),
+                workers: args.workers,
+                max_workers: crate::sandbox::MAX_JOBS,
+                sandbox: args.sandbox(),
+            }),
         })
+    }
+
+    /// Over HTTP only when the server's config has `[sgi_dry_exec]` (it runs the code a request
+    /// sends).
+    fn over_http(&self) -> bool {
+        true
+    }
+
+    fn available(&self, gateway: Option<&Gateway>) -> bool {
+        gateway.is_some_and(|g| g.dry_exec.is_some())
+    }
+
+    fn form(&self) -> Option<&'static Form> {
+        static FORM: Form = Form {
+            fields: &[
+                Field::new("log", FieldKind::Records, "step-2 log (JSON)"),
+                Field::new(
+                    "model",
+                    FieldKind::Text,
+                    "model name step 2 used (main_[model].py)",
+                ),
+                Field::integer("workers", "units at once", 4),
+            ],
+            open: &[STEP3_LOG],
+            open_inputs: &[],
+        };
+        Some(&FORM)
+    }
+
+    fn plan_from_body(&self, body: Value, gateway: &Gateway) -> Result<Box<dyn Plan>, RunError> {
+        let Some(config) = &gateway.dry_exec else {
+            return Err(RunError::Input(
+                "this server runs no code: its config has no [sgi_dry_exec] section (server/API.md)"
+                    .into(),
+            ));
+        };
+        let body: DryExecBody = body_as(body)?;
+        if body.workers == 0 || body.workers > config.max_workers {
+            return Err(RunError::Input(format!(
+                "workers must be between 1 and {} (this server's [sgi_dry_exec] workers)",
+                config.max_workers
+            )));
+        }
+        if body.model.is_empty() || body.model.len() > 200 {
+            return Err(RunError::Input(
+                "model must be the name step 2 used (1 to 200 characters)".into(),
+            ));
+        }
+        Ok(Box::new(DryExecPlan {
+            log: LogInput::Records {
+                records: body.log,
+                out_name: STEP3_LOG,
+            },
+            codes: config.codes.clone(),
+            model: body.model,
+            workers: body.workers,
+            max_workers: config.max_workers,
+            sandbox: config.sandbox.clone(),
+        }))
     }
 }
 
@@ -146,12 +228,17 @@ impl RunKind for DryExec {
 pub const UNITS_FILE: &str = "units.jsonl";
 
 struct DryExecPlan {
-    args: DryExecArgs,
+    log: LogInput,
+    codes: PathBuf,
+    model: String,
+    workers: usize,
+    max_workers: usize,
+    sandbox: SandboxConfig,
 }
 
 impl Plan for DryExecPlan {
     fn model(&self) -> String {
-        self.args.model.clone()
+        self.model.clone()
     }
 
     fn execute<'a>(
@@ -161,27 +248,23 @@ impl Plan for DryExecPlan {
         progress: Arc<Progress>,
     ) -> BoxFuture<'a, Result<String, RunError>> {
         Box::pin(async move {
-            let a = &self.args;
-            if a.workers == 0 || a.workers > crate::sandbox::MAX_JOBS {
+            let plan = *self;
+            if plan.workers == 0 || plan.workers > plan.max_workers {
                 return Err(RunError::Input(format!(
                     "--workers must be between 1 and {}",
-                    crate::sandbox::MAX_JOBS
+                    plan.max_workers
                 )));
             }
-            let sandbox = Sandbox::new(SandboxConfig {
-                python: a.python.clone(),
-                extra_ro: a.read_only.clone(),
-                limits: a.limits(),
-            })
-            .await
-            .map_err(|e| RunError::Input(e.to_string()))?;
+            let sandbox = Sandbox::new(plan.sandbox)
+                .await
+                .map_err(|e| RunError::Input(e.to_string()))?;
             let s = run_step3(
                 &sandbox,
-                &Step3Input {
-                    log: &a.log,
-                    codes: &a.codes,
-                    model: &a.model,
-                    workers: a.workers,
+                Step3Input {
+                    log: plan.log,
+                    codes: &plan.codes,
+                    model: &plan.model,
+                    workers: plan.workers,
                 },
                 out_dir,
                 progress,
@@ -339,7 +422,7 @@ pub fn unit_run_of(outcome: Outcome, timeout_s: u64) -> UnitRun {
 
 /// The inputs of a step-3 run.
 pub struct Step3Input<'a> {
-    pub log: &'a Path,
+    pub log: LogInput,
     pub codes: &'a Path,
     pub model: &'a str,
     pub workers: usize,
@@ -386,13 +469,13 @@ struct UnitTask {
 /// name in `out_dir` (plus [`UNITS_FILE`]: units finished so far, reused on a resume).
 pub async fn run_step3(
     sandbox: &Sandbox,
-    input: &Step3Input<'_>,
+    mut input: Step3Input<'_>,
     out_dir: &Path,
     progress: Arc<Progress>,
 ) -> Result<Step3Summary, RunError> {
-    let name = input.log.display().to_string();
-    let mut records = parse_log(&name, &read_input(input.log)?)?;
-    let out = out_paths(input.log, out_dir)?;
+    let name = input.log.name();
+    let mut records = input.log.take_records()?;
+    let out = input.log.out_path(out_dir)?;
     let script = script_name(input.model);
     let timeout_s = sandbox.limits().wall.as_secs();
     // Units an earlier attempt of this run finished.
