@@ -16,6 +16,7 @@
 //!   their own names.
 
 pub mod accuracy;
+pub mod agreement;
 pub mod confusion;
 pub mod error;
 pub mod imports;

@@ -620,8 +620,14 @@ pub fn class_table(
 /// every cell [`crate::table::csv_safe`] (a comment starting with `=` is text, not a formula; the
 /// XLSX export writes cells as strings, which are never formulas).
 pub fn class_csv(view: &ClassView, adjustment: impl Fn(&str) -> Option<Adjustment>) -> String {
+    table_csv(class_table(view, adjustment))
+}
+
+/// A class table ([`class_table`], perhaps with more columns) as CSV, UTF-8 with a BOM, every
+/// cell [`crate::table::csv_safe`].
+pub fn table_csv(rows: Vec<Vec<String>>) -> String {
     let mut out = csv::Writer::from_writer(Vec::new());
-    for row in class_table(view, adjustment) {
+    for row in rows {
         // Writing to memory cannot fail.
         let _ = out.write_record(row.iter().map(|c| crate::table::csv_safe(c)));
     }

@@ -25,6 +25,7 @@ pub mod cli;
 pub mod compare;
 pub mod detect;
 pub mod drill;
+pub mod norming;
 pub mod prepare;
 pub mod registry;
 pub mod samples;

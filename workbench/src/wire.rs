@@ -262,43 +262,65 @@ pub struct EntryDetail<R = Value> {
     /// hidden gold).
     #[serde(default = "Option::default")]
     pub report: Option<R>,
-    /// On a competition board.
-    #[serde(flatten, default)]
-    pub competition: Option<CompetitionEntry>,
-    /// For the owner, the entry's team and its token: where the entry is in the queue.
-    #[serde(flatten, default)]
-    pub queue: Option<QueueInfo>,
+    // A competition board's entry adds these (absent on an open board; `Some(None)` is a
+    // `null` the API sends). Plain fields, not a flattened struct: serde's `flatten` buffers the
+    // whole entry and compiles the report's reader twice into the page.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub team: Option<Option<String>>,
+    /// Which items `metrics` covers: `public share` while the competition is open, `all items`
+    /// once closed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metrics_on: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub public_metrics: Option<Option<IndexMap<String, Option<f64>>>>,
+    /// Once closed (or for the owner).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub private_metrics: Option<Option<IndexMap<String, Option<f64>>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden_gold: Option<bool>,
+    // For the owner, the entry's team and its token: where the entry is in the scoring queue.
+    /// Why scoring failed or was cancelled.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub reason: Option<Option<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attempts: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completions: Option<i64>,
+    /// The team's entry that counts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chosen: Option<bool>,
 }
 
 impl<R> EntryDetail<R> {
     /// Whether the gold of this entry is hidden (a competition's).
     pub fn hidden_gold(&self) -> bool {
-        self.competition.as_ref().is_some_and(|c| c.hidden_gold)
+        self.hidden_gold == Some(true)
     }
 }
 
-/// What a competition entry adds.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CompetitionEntry {
-    pub team: Option<String>,
-    /// Which items `metrics` covers: `public share` while the competition is open, `all items`
-    /// once closed.
-    pub metrics_on: String,
-    pub public_metrics: Option<IndexMap<String, Option<f64>>>,
-    /// Once closed (or for the owner).
-    pub private_metrics: Option<IndexMap<String, Option<f64>>>,
-    pub hidden_gold: bool,
-}
-
-/// A competition entry's place in the scoring queue.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct QueueInfo {
-    /// Why scoring failed or was cancelled.
-    pub reason: Option<String>,
-    pub attempts: i64,
-    pub completions: i64,
-    /// The team's entry that counts.
-    pub chosen: bool,
+/// A field that may be absent (`None`) or present and `null` (`Some(None)`).
+fn present<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(deserializer).map(Some)
 }
 
 /// A file in a request: its name and content, as UTF-8 `text` or `base64` (standard
@@ -326,25 +348,24 @@ pub struct Submit<B = String> {
 }
 
 /// The answer to a [`Submit`]: the entry, its token (shown once) and its page; the report when
-/// it was scored at once, the queue's answer on a competition board.
+/// it was scored at once; on a competition board `status` `queued`, the team and the inputs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Submitted {
     pub entry: i64,
     pub entry_token: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Sent, never read back: the page that submitted has the numbers (skipping it keeps the
+    /// report's reader out of the page).
+    #[serde(default, skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub report: Option<metrics_core::Report>,
     pub url: String,
-    #[serde(flatten, default)]
-    pub queued: Option<Queued>,
-}
-
-/// A competition submission waiting to be scored.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Queued {
-    /// `queued`.
-    pub status: Status,
-    pub team: Option<String>,
-    pub inputs: Vec<FileOut>,
+    // A competition board's answer adds these; like the report, the page does not read them
+    // back (it links the entry's page), which keeps their readers out of its first paint.
+    #[serde(default, skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub status: Option<Status>,
+    #[serde(default, skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub team: Option<Option<String>>,
+    #[serde(default, skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub inputs: Option<Vec<FileOut>>,
 }
 
 /// `GET /api/v1/leaderboards`.

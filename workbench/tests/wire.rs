@@ -27,7 +27,7 @@ fn an_open_board_entry_has_a_state_and_no_competition() {
     let e: EntryDetail = serde_json::from_value(v.clone()).unwrap();
     assert_eq!(e.state, Some(workbench::wire::State::Hidden));
     assert_eq!(e.metrics["pearson"], None);
-    assert!(e.competition.is_none() && e.queue.is_none() && !e.hidden_gold());
+    assert!(e.metrics_on.is_none() && e.attempts.is_none() && !e.hidden_gold());
     assert_eq!(serde_json::to_value(&e).unwrap(), v);
 }
 
@@ -37,7 +37,8 @@ fn a_competition_entry_keeps_its_fields_and_the_owners_queue_fields() {
         "public_metrics": {"qwk": 0.5}, "private_metrics": null, "hidden_gold": true});
     let v = entry(competition.clone());
     let e: EntryDetail = serde_json::from_value(v.clone()).unwrap();
-    assert!(e.hidden_gold() && e.state.is_none() && e.queue.is_none());
+    assert!(e.hidden_gold() && e.state.is_none() && e.attempts.is_none());
+    assert_eq!(e.team, Some(None), "a null team is kept as present");
     assert_eq!(serde_json::to_value(&e).unwrap(), v);
 
     let mut owner = competition;
@@ -51,18 +52,30 @@ fn a_competition_entry_keeps_its_fields_and_the_owners_queue_fields() {
     }
     let v = entry(owner);
     let e: EntryDetail = serde_json::from_value(v.clone()).unwrap();
-    assert_eq!(e.queue.as_ref().map(|q| q.attempts), Some(2));
+    assert_eq!(e.attempts, Some(2));
     assert_eq!(serde_json::to_value(&e).unwrap(), v);
 }
 
 #[test]
-fn a_submission_answer_is_scored_or_queued() {
+fn a_queued_submission_answer_is_written_whole_and_read_for_its_link() {
     let queued = json!({"entry": 1, "entry_token": "t", "url": "/u", "status": "queued",
         "team": "a", "inputs": []});
-    let s: Submitted = serde_json::from_value(queued.clone()).unwrap();
-    assert_eq!(s.queued.as_ref().map(|q| q.status), Some(Status::Queued));
-    assert!(s.report.is_none());
-    assert_eq!(serde_json::to_value(&s).unwrap(), queued);
+    let sent = Submitted {
+        entry: 1,
+        entry_token: "t".into(),
+        report: None,
+        url: "/u".into(),
+        status: Some(Status::Queued),
+        team: Some(Some("a".into())),
+        inputs: Some(Vec::new()),
+    };
+    assert_eq!(serde_json::to_value(&sent).unwrap(), queued);
+    // The page reads what it links; the rest stays on the wire.
+    let read: Submitted = serde_json::from_value(queued).unwrap();
+    assert_eq!(
+        (read.entry, read.url.as_str(), read.status),
+        (1, "/u", None)
+    );
 }
 
 #[test]

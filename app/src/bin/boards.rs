@@ -4,5 +4,6 @@
 
 fn main() {
     console_error_panic_hook::set_once();
+    app::leaderboard::texts::register_boards();
     app::leaderboard::mount_if_routed();
 }

@@ -1,7 +1,76 @@
-//! The leaderboard pages' texts (English, Simplified Chinese), looked up by [`crate::i18n::t`]
-//! for keys starting with `lb.`.
+//! The leaderboard texts (English, Simplified Chinese), looked up by [`crate::i18n::t`] for keys
+//! starting with `lb.`: [`publish`] holds the workbench's Publish form's (every bundle carries
+//! them), [`boards`] the board pages' — registered by the boards binary ([`register_boards`]), so
+//! the workbench's first paint carries none of them.
 
+use std::sync::OnceLock;
+
+/// A table of texts: a key's (English, Chinese).
+type Texts = fn(&str) -> Option<(&'static str, &'static str)>;
+
+/// The board pages' texts, once the boards binary registered them.
+static BOARDS: OnceLock<Texts> = OnceLock::new();
+
+/// Make the board pages' texts available to [`crate::i18n::t`] (the boards binary, at start).
+pub fn register_boards() {
+    let _ = BOARDS.set(boards);
+}
+
+/// A leaderboard text: the Publish form's, else the board pages' when registered.
 pub fn text(key: &str) -> Option<(&'static str, &'static str)> {
+    publish(key).or_else(|| BOARDS.get().and_then(|boards| boards(key)))
+}
+
+/// The workbench's Publish form.
+fn publish(key: &str) -> Option<(&'static str, &'static str)> {
+    Some(match key {
+        "lb.model" => ("Model", "模型"),
+        "lb.organisation" => ("Organisation", "机构"),
+        "lb.parameters" => ("Parameters", "参数量"),
+        "lb.open_weights" => ("Open weights", "开放权重"),
+        "lb.publish" => ("Publish to a leaderboard", "发布到排行榜"),
+        "lb.publish_hint" => (
+            "Uploads the prediction files and the numbers computed here; the server scores the files again and refuses the entry if any number differs in any bit.",
+            "上传预测文件和本页计算出的数字；服务器会重新计算，若任何数字有任何一位不同则拒绝。",
+        ),
+        "lb.slug" => ("board (slug)", "排行榜（标识）"),
+        "lb.job" => ("scored job", "评分任务"),
+        "lb.link" => ("link", "链接"),
+        "lb.date" => ("date", "日期"),
+        "lb.notes" => ("notes", "备注"),
+        "lb.yes" => ("yes", "是"),
+        "lb.no" => ("no", "否"),
+        "lb.unknown" => ("—", "—"),
+        "lb.publish_go" => ("Publish", "发布"),
+        "lb.publishing" => ("Publishing…", "正在发布…"),
+        "lb.published" => ("Published: ", "已发布："),
+        "lb.entry_token" => (
+            "Entry token (shown once; keep it to edit or withdraw the entry): ",
+            "条目令牌（只显示一次，用于编辑或撤回条目）：",
+        ),
+        "lb.refused" => ("The server refused the entry: ", "服务器拒绝了该条目："),
+        "lb.differs" => (
+            "These values differ (server → this page):",
+            "以下数值不同（服务器 → 本页）：",
+        ),
+        "lb.need_model" => (
+            "Give the board and the model's name.",
+            "请填写排行榜和模型名称。",
+        ),
+        "lb.no_files" => (
+            "This job has no prediction files of its own to publish.",
+            "该任务没有可发布的预测文件。",
+        ),
+        "lb.not_dropped" => (
+            "only files dropped into this page can be published (save a run's outputs and drop them)",
+            "只能发布拖入本页的文件（请先保存运行结果再拖入）",
+        ),
+        _ => return None,
+    })
+}
+
+/// The board, entry and compare pages.
+fn boards(key: &str) -> Option<(&'static str, &'static str)> {
     Some(match key {
         "lb.boards" => ("Leaderboards", "排行榜"),
         "lb.no_boards" => ("No leaderboards yet.", "还没有排行榜。"),
@@ -15,11 +84,7 @@ pub fn text(key: &str) -> Option<(&'static str, &'static str)> {
         "lb.variant" => ("variant", "版本"),
         "lb.values_x" => ("values ×", "数值 ×"),
         "lb.rank" => ("Rank", "排名"),
-        "lb.model" => ("Model", "模型"),
         "lb.status" => ("Status", "状态"),
-        "lb.organisation" => ("Organisation", "机构"),
-        "lb.parameters" => ("Parameters", "参数量"),
-        "lb.open_weights" => ("Open weights", "开放权重"),
         "lb.submitted" => ("Submitted", "提交时间"),
         "lb.verified" => ("verified", "已验证"),
         "lb.reported" => ("reported, not verified", "自报，未验证"),
@@ -95,43 +160,6 @@ pub fn text(key: &str) -> Option<(&'static str, &'static str)> {
         "lb.reported_entry" => (
             "A reported entry: its numbers were imported from a table and cannot be verified.",
             "自报条目：数字从表格导入，无法验证。",
-        ),
-        "lb.publish" => ("Publish to a leaderboard", "发布到排行榜"),
-        "lb.publish_hint" => (
-            "Uploads the prediction files and the numbers computed here; the server scores the files again and refuses the entry if any number differs in any bit.",
-            "上传预测文件和本页计算出的数字；服务器会重新计算，若任何数字有任何一位不同则拒绝。",
-        ),
-        "lb.slug" => ("board (slug)", "排行榜（标识）"),
-        "lb.job" => ("scored job", "评分任务"),
-        "lb.link" => ("link", "链接"),
-        "lb.date" => ("date", "日期"),
-        "lb.notes" => ("notes", "备注"),
-        "lb.yes" => ("yes", "是"),
-        "lb.no" => ("no", "否"),
-        "lb.unknown" => ("—", "—"),
-        "lb.publish_go" => ("Publish", "发布"),
-        "lb.publishing" => ("Publishing…", "正在发布…"),
-        "lb.published" => ("Published: ", "已发布："),
-        "lb.entry_token" => (
-            "Entry token (shown once; keep it to edit or withdraw the entry): ",
-            "条目令牌（只显示一次，用于编辑或撤回条目）：",
-        ),
-        "lb.refused" => ("The server refused the entry: ", "服务器拒绝了该条目："),
-        "lb.differs" => (
-            "These values differ (server → this page):",
-            "以下数值不同（服务器 → 本页）：",
-        ),
-        "lb.need_model" => (
-            "Give the board and the model's name.",
-            "请填写排行榜和模型名称。",
-        ),
-        "lb.no_files" => (
-            "This job has no prediction files of its own to publish.",
-            "该任务没有可发布的预测文件。",
-        ),
-        "lb.not_dropped" => (
-            "only files dropped into this page can be published (save a run's outputs and drop them)",
-            "只能发布拖入本页的文件（请先保存运行结果再拖入）",
         ),
         "lb.no_report" => (
             "The server sent no report for this entry.",

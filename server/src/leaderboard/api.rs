@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 use tokio::sync::OwnedSemaphorePermit;
-use workbench::wire::{Queued, Status, Submitted};
+use workbench::wire::{Status, Submitted};
 
 use super::error::LbError;
 use super::html;
@@ -382,11 +382,9 @@ async fn submit(
                 entry_token,
                 report: None,
                 url,
-                queued: Some(Queued {
-                    status: Status::Queued,
-                    team,
-                    inputs,
-                }),
+                status: Some(Status::Queued),
+                team: Some(team),
+                inputs: Some(inputs),
             }),
         )
             .into_response());
@@ -403,7 +401,9 @@ async fn submit(
             entry_token,
             report: Some(report),
             url,
-            queued: None,
+            status: None,
+            team: None,
+            inputs: None,
         }),
     )
         .into_response())

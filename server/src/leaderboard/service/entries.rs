@@ -20,7 +20,7 @@ use crate::leaderboard::views::{file_out, report_table};
 use crate::store::{BoardRow, EntryRow, State, Status};
 use metrics_core::Report;
 use tokio::sync::OwnedSemaphorePermit;
-use workbench::wire::{CompetitionEntry, EntryDetail, QueueInfo};
+use workbench::wire::EntryDetail;
 
 impl Boards {
     /// Score and store an entry; returns (entry id, entry token, report without samples).
@@ -217,8 +217,15 @@ impl Boards {
             scorer: serde_json::from_str::<Value>(&e.scorer_json).unwrap_or(Value::Null),
             table: report_table(report.as_ref()),
             report,
-            competition: None,
-            queue: None,
+            team: None,
+            metrics_on: None,
+            public_metrics: None,
+            private_metrics: None,
+            hidden_gold: None,
+            reason: None,
+            attempts: None,
+            completions: None,
+            chosen: None,
         })
     }
 
@@ -283,19 +290,16 @@ impl Boards {
             scorer: serde_json::from_str::<Value>(&e.scorer_json).unwrap_or(Value::Null),
             table: report_table(report.as_ref()),
             report,
-            competition: Some(CompetitionEntry {
-                team: e.team,
-                metrics_on: if closed { "all items" } else { "public share" }.into(),
-                public_metrics: done.then(|| shares.public.clone()),
-                private_metrics: (done && (closed || owner)).then(|| shares.private.clone()),
-                hidden_gold: true,
-            }),
-            queue: privileged.is_some().then_some(QueueInfo {
-                reason: e.reason,
-                attempts: e.attempts,
-                completions: e.completions,
-                chosen: e.chosen,
-            }),
+            team: Some(e.team),
+            metrics_on: Some(if closed { "all items" } else { "public share" }.into()),
+            public_metrics: Some(done.then(|| shares.public.clone())),
+            private_metrics: Some((done && (closed || owner)).then(|| shares.private.clone())),
+            hidden_gold: Some(true),
+            // For the owner, the entry's team and its token.
+            reason: privileged.map(|_| e.reason),
+            attempts: privileged.map(|_| e.attempts),
+            completions: privileged.map(|_| e.completions),
+            chosen: privileged.map(|_| e.chosen),
         })
     }
 
