@@ -90,26 +90,22 @@ impl Arg {
 
     /// A positional file argument, required.
     pub const fn file(name: &'static str, help: &'static str) -> Self {
-        Self::new(
-            name,
-            help,
-            Kind::File {
-                positional: true,
-                required: true,
-                many: false,
-            },
-        )
+        Self::positional(name, help, false)
     }
 
     /// One or more positional files.
     pub const fn files(name: &'static str, help: &'static str) -> Self {
+        Self::positional(name, help, true)
+    }
+
+    const fn positional(name: &'static str, help: &'static str, many: bool) -> Self {
         Self::new(
             name,
             help,
             Kind::File {
                 positional: true,
                 required: true,
-                many: true,
+                many,
             },
         )
     }

@@ -556,16 +556,18 @@ fn a_killed_server_loses_its_lease_and_every_submission_is_scored_exactly_once()
 #[test]
 fn a_live_worker_renews_its_lease_so_a_slow_job_is_not_taken_twice() {
     for db in stores() {
-        // Jobs take 1.5 s, leases last 0.3 s: only renewal keeps the second worker off them.
+        // Jobs take 3 s, leases last 1 s: only renewal keeps the second worker off them. (A
+        // 0.3 s lease lapsed once on a loaded 2-core machine: renewal is a timer like any
+        // other, and a stalled process misses it.)
         let server = Server::start_with(
             &db,
             &[
                 "--queue-workers",
                 "2",
                 "--queue-lease-ms",
-                "300",
+                "1000",
                 "--queue-job-delay-ms",
-                "1500",
+                "3000",
             ],
         );
         let s = slug("renew");

@@ -201,31 +201,12 @@ impl Boards {
             Some(text) => Some(stored_report(&text, samples).map_err(internal)?),
             None => None,
         };
+        let metrics = crate::store::parse_json(&e.metrics_json);
+        let gold = board.gold.iter().map(|f| file_out(slug, f)).collect();
+        let state = e.state;
         Ok(EntryDetail {
-            board: board.slug.clone(),
-            benchmark: board.benchmark.clone(),
-            variant: board.variant.clone(),
-            entry: e.id,
-            model: e.model,
-            meta: e.meta,
-            status: e.status,
-            state: Some(e.state),
-            metrics: crate::store::parse_json(&e.metrics_json),
-            inputs: e.files.iter().map(|f| file_out(slug, f)).collect(),
-            gold: board.gold.iter().map(|f| file_out(slug, f)).collect(),
-            submitted: iso8601(e.created_ms),
-            scorer: serde_json::from_str::<Value>(&e.scorer_json).unwrap_or(Value::Null),
-            table: report_table(report.as_ref()),
-            report,
-            team: None,
-            metrics_on: None,
-            public_metrics: None,
-            private_metrics: None,
-            hidden_gold: None,
-            reason: None,
-            attempts: None,
-            completions: None,
-            chosen: None,
+            state: Some(state),
+            ..entry_detail(&board, e, metrics, gold, report)
         })
     }
 
@@ -274,32 +255,22 @@ impl Boards {
             None
         };
         let done = e.status == Status::Done;
+        let public_metrics = Some(done.then(|| shares.public.clone()));
+        let private_metrics = Some((done && (closed || owner)).then(|| shares.private.clone()));
+        let (team, reason) = (e.team.clone(), e.reason.clone());
+        let queue = (e.attempts, e.completions, e.chosen);
         Ok(EntryDetail {
-            board: board.slug.clone(),
-            benchmark: board.benchmark.clone(),
-            variant: board.variant.clone(),
-            entry: e.id,
-            model: e.model,
-            meta: e.meta,
-            status: e.status,
-            state: None,
-            metrics,
-            inputs: e.files.iter().map(|f| file_out(slug, f)).collect(),
-            gold: Vec::new(),
-            submitted: iso8601(e.created_ms),
-            scorer: serde_json::from_str::<Value>(&e.scorer_json).unwrap_or(Value::Null),
-            table: report_table(report.as_ref()),
-            report,
-            team: Some(e.team),
+            team: Some(team),
             metrics_on: Some(if closed { "all items" } else { "public share" }.into()),
-            public_metrics: Some(done.then(|| shares.public.clone())),
-            private_metrics: Some((done && (closed || owner)).then(|| shares.private.clone())),
+            public_metrics,
+            private_metrics,
             hidden_gold: Some(true),
-            // For the owner, the entry's team and its token.
-            reason: privileged.map(|_| e.reason),
-            attempts: privileged.map(|_| e.attempts),
-            completions: privileged.map(|_| e.completions),
-            chosen: privileged.map(|_| e.chosen),
+            // For the owner, the entry's team and its token: where it is in the queue.
+            reason: privileged.map(|_| reason),
+            attempts: privileged.map(|_| queue.0),
+            completions: privileged.map(|_| queue.1),
+            chosen: privileged.map(|_| queue.2),
+            ..entry_detail(board, e, metrics, Vec::new(), report)
         })
     }
 
@@ -451,5 +422,42 @@ impl Boards {
             )
             .await?;
         Ok(())
+    }
+}
+
+/// The fields every entry's detail has; a competition's and the open board's add theirs.
+fn entry_detail(
+    board: &BoardRow,
+    e: EntryRow,
+    metrics: IndexMap<String, Option<f64>>,
+    gold: Vec<workbench::wire::FileOut>,
+    report: Option<Value>,
+) -> EntryDetail {
+    let slug = &board.slug;
+    EntryDetail {
+        board: board.slug.clone(),
+        benchmark: board.benchmark.clone(),
+        variant: board.variant.clone(),
+        entry: e.id,
+        inputs: e.files.iter().map(|f| file_out(slug, f)).collect(),
+        gold,
+        submitted: iso8601(e.created_ms),
+        scorer: serde_json::from_str::<Value>(&e.scorer_json).unwrap_or(Value::Null),
+        table: report_table(report.as_ref()),
+        report,
+        model: e.model,
+        meta: e.meta,
+        status: e.status,
+        state: None,
+        metrics,
+        team: None,
+        metrics_on: None,
+        public_metrics: None,
+        private_metrics: None,
+        hidden_gold: None,
+        reason: None,
+        attempts: None,
+        completions: None,
+        chosen: None,
     }
 }
