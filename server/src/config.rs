@@ -157,27 +157,31 @@ struct RawDryExec {
     workers: usize,
 }
 
-/// The defaults of `[sgi_dry_exec]` and of `scorebench run sgi-dry-exec`'s options.
+/// Units `sgi-dry-exec` runs at once unless told otherwise.
+pub const UNIT_WORKERS: usize = 4;
+
+// The defaults of `[sgi_dry_exec]`, of `scorebench run sgi-dry-exec`'s options and of its HTTP
+// form: the sandbox's own limits ([`Limits::default`]), in the options' units.
 pub fn default_python() -> PathBuf {
     PathBuf::from("python3")
 }
 pub fn default_unit_timeout() -> u64 {
-    300
+    Limits::default().wall.as_secs()
 }
 pub fn default_cpu_s() -> u64 {
-    1200
+    Limits::default().cpu_s
 }
 pub fn default_memory_mb() -> u64 {
-    4096
+    Limits::default().memory_bytes >> 20
 }
 pub fn default_processes() -> u64 {
-    256
+    Limits::default().processes
 }
 pub fn default_scratch_mb() -> u64 {
-    1024
+    Limits::default().scratch_bytes >> 20
 }
 pub fn default_unit_workers() -> usize {
-    4
+    UNIT_WORKERS
 }
 
 /// The sandbox limits of one unit from the options' numbers (seconds, MiB).

@@ -264,14 +264,15 @@ pub fn norming(view: &ClassView, raters: &[Rater]) -> Norming {
             .collect()
     };
     let all_ids: Vec<&str> = essays.iter().map(|e| e.id.as_str()).collect();
+    let columns: Vec<Vec<Option<f64>>> = raters.iter().map(|r| column(r, &all_ids)).collect();
     let mut pairs = Vec::new();
     for (i, a) in raters.iter().enumerate() {
-        for b in &raters[i + 1..] {
-            let (x, y) = (column(a, &all_ids), column(b, &all_ids));
-            let p = pair_agreement(&x, &y);
+        for (j, b) in raters.iter().enumerate().skip(i + 1) {
+            let (x, y) = (&columns[i], &columns[j]);
+            let p = pair_agreement(x, y);
             let (gx, gy): (Vec<f64>, Vec<f64>) = x
                 .iter()
-                .zip(&y)
+                .zip(y)
                 .filter_map(|(x, y)| Some(((*x)?, (*y)?)))
                 .unzip();
             let qwk = (!gx.is_empty())

@@ -73,22 +73,22 @@ pub struct DryExecArgs {
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Units run at once
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = crate::config::UNIT_WORKERS)]
     pub workers: usize,
     /// Wall-clock limit per unit, seconds (official: 300)
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = crate::config::default_unit_timeout())]
     pub timeout_s: u64,
     /// CPU seconds per process
-    #[arg(long, default_value_t = 1200)]
+    #[arg(long, default_value_t = crate::config::default_cpu_s())]
     pub cpu_s: u64,
     /// Address space per process, MiB
-    #[arg(long, default_value_t = 4096)]
+    #[arg(long, default_value_t = crate::config::default_memory_mb())]
     pub memory_mb: u64,
     /// Processes and threads per unit
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = crate::config::default_processes())]
     pub processes: u64,
     /// Size of the unit's writable scratch (a tmpfs holding the copy of its folder), MiB
-    #[arg(long, default_value_t = 1024)]
+    #[arg(long, default_value_t = crate::config::default_scratch_mb())]
     pub scratch_mb: u64,
     /// Another folder mounted read-only at the same path (repeatable)
     #[arg(long)]
@@ -183,7 +183,11 @@ impl RunKind for DryExec {
                     FieldKind::Text,
                     "model name step 2 used (main_[model].py)",
                 ),
-                Field::integer("workers", "units at once", 4),
+                Field::integer(
+                    "workers",
+                    "units at once",
+                    crate::config::UNIT_WORKERS as i64,
+                ),
             ],
             open: &[STEP3_LOG],
             open_inputs: &[],
