@@ -56,7 +56,24 @@ async fn committed(tx: &IdbTransaction) -> Result<(), String> {
         .map_err(|_| "IndexedDB transaction failed".to_string())
 }
 
+thread_local! {
+    /// The open database, kept for the page's life: a save then creates its transaction in the
+    /// call that asks for it, so saves commit in the order they were made (IndexedDB runs
+    /// overlapping read-write transactions in creation order).
+    static DB: std::cell::RefCell<Option<IdbDatabase>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The database, opened (and its store created) on first use.
 async fn open() -> Result<IdbDatabase, String> {
+    if let Some(db) = DB.with_borrow(Clone::clone) {
+        return Ok(db);
+    }
+    let db = open_new().await?;
+    // Two first uses may both open; the first kept is used from then on.
+    Ok(DB.with_borrow_mut(|kept| kept.get_or_insert(db).clone()))
+}
+
+async fn open_new() -> Result<IdbDatabase, String> {
     let factory = web_sys::window()
         .and_then(|w| w.indexed_db().ok().flatten())
         .ok_or("this browser has no IndexedDB")?;
@@ -111,7 +128,6 @@ async fn load_record<T: DeserializeOwned + Default>(key: &str, what: &str) -> Re
         .get(&JsValue::from_str(key))
         .map_err(|e| format!("IndexedDB get: {e:?}"))?;
     let value = done(&request).await?;
-    db.close();
     match value.as_string() {
         Some(text) => serde_json::from_str(&text).map_err(|e| format!("{what}: {e}")),
         None => Ok(T::default()),
@@ -135,12 +151,18 @@ pub async fn settled() {
     }
 }
 
-/// Save `value` as the record `key` (replacing what was saved), counted as under way until done.
-async fn save_record<T: Serialize>(key: &str, value: &T) -> Result<(), String> {
+/// Run `work` counted as a save under way (`settled` and `data-saving` wait for it): a class
+/// view loading its adjustments, which edits made meanwhile are replayed on and saved after.
+pub async fn counted<T>(work: impl std::future::Future<Output = T>) -> T {
     set_saving(SAVING.get() + 1);
-    let result = save_record_now(key, value).await;
+    let result = work.await;
     set_saving(SAVING.get().saturating_sub(1));
     result
+}
+
+/// Save `value` as the record `key` (replacing what was saved), counted as under way until done.
+async fn save_record<T: Serialize>(key: &str, value: &T) -> Result<(), String> {
+    counted(save_record_now(key, value)).await
 }
 
 /// Count a save in or out, and show the count as `<html data-saving="N">`: "0" once every
@@ -168,6 +190,5 @@ async fn save_record_now<T: Serialize>(key: &str, value: &T) -> Result<(), Strin
         .put_with_key(&JsValue::from_str(&text), &JsValue::from_str(key))
         .map_err(|e| format!("IndexedDB put: {e:?}"))?;
     committed(&tx).await?;
-    db.close();
     Ok(())
 }

@@ -205,6 +205,51 @@ test('a class without gold: distribution, list, reader, adjustments, exports, ag
   await page.close();
 });
 
+test('a change made before the saved adjustments arrive is kept, and so are they', async () => {
+  const dir = tempDir('teacher-early');
+  const { files } = makeClass(dir);
+  // Its own profile: the other tests saved adjustments for this same class.
+  const context = await launchBrowser();
+  try {
+    const first = await context.newPage();
+    await openClass(first, files, '?lang=en');
+    await first.locator('[data-essay-id="6"]').click();
+    await first.check('input[aria-label=reviewed]');
+    await first.locator('html[data-saving="0"]').waitFor({ state: 'attached' });
+    await first.close();
+
+    // A slow store: every IndexedDB read answers 2 s late, so the teacher's first change comes
+    // before the saved adjustments (what a loaded machine does to a quick teacher).
+    const slow = await context.newPage();
+    await slow.addInitScript(() => {
+      const get = IDBObjectStore.prototype.get;
+      IDBObjectStore.prototype.get = function (...args) {
+        const request = get.apply(this, args);
+        const setter = Object.getOwnPropertyDescriptor(IDBRequest.prototype, 'onsuccess').set;
+        Object.defineProperty(request, 'onsuccess', {
+          set(f) { setter.call(request, f && ((ev) => setTimeout(() => f.call(request, ev), 2000))); },
+        });
+        return request;
+      };
+    });
+    await openClass(slow, files, '?lang=en');
+    await slow.locator('[data-essay-id="5"]').click();
+    await slow.selectOption('select[aria-label="teacher level"]', '0');
+    assert.notEqual(await slow.locator('html').getAttribute('data-saving'), '0', 'the load is still under way');
+    await slow.locator('html[data-saving="0"]').waitFor({ state: 'attached', timeout: 20_000 });
+    await slow.locator('[data-essay-id="5"][data-teacher-level="优秀"]').waitFor({ timeout: 5_000 });
+    await slow.locator('[data-essay-id="6"].reviewed').waitFor({ timeout: 5_000 });
+    await slow.close();
+
+    const again = await context.newPage();
+    await openClass(again, files, '?lang=en');
+    await again.locator('[data-essay-id="5"][data-teacher-level="优秀"]').waitFor({ timeout: 10_000 });
+    await again.locator('[data-essay-id="6"].reviewed').waitFor({ timeout: 10_000 });
+  } finally {
+    await context.close();
+  }
+});
+
 test('a class with gold (samples layout): ACC_A, Pearson and Score equal the CLI', async () => {
   const dir = tempDir('teacher-gold');
   const { files } = makeClass(dir, true);

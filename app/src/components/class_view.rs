@@ -4,6 +4,8 @@
 //! between teacher and model, exports and a print view. Everything it shows comes from
 //! `workbench::class`; this file renders.
 
+use std::rc::Rc;
+
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
@@ -91,6 +93,9 @@ fn flag_text(l: Lang, flag: Option<&str>) -> &'static str {
     }
 }
 
+/// One change of one essay's adjustment (applied again when it came before the saved ones).
+type Change = Rc<dyn Fn(&mut Adjustment)>;
+
 #[component]
 fn ClassPanel(class: ClassView) -> impl IntoView {
     let key = class.sha256.clone();
@@ -103,12 +108,29 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
     let xlsx_busy = RwSignal::new(false);
     let adjustments = RwSignal::new(Adjustments::new());
     let store_error = RwSignal::new(None::<String>);
+    // Changes made before the saved adjustments arrived: replayed on them, then saved (saving
+    // earlier would replace what was saved with the few changes; setting the saved map over
+    // them would lose the changes).
+    let early = StoredValue::new_local(Some(Vec::<(String, Change)>::new()));
     {
         let key = key.clone();
         spawn_local(async move {
-            match adjustments::load(&key).await {
-                Ok(saved) => adjustments.set(saved),
+            let loaded = adjustments::counted(adjustments::load(&key)).await;
+            let changes = early.try_update_value(Option::take).flatten().unwrap_or_default();
+            match loaded {
+                Ok(mut saved) => {
+                    for (id, change) in &changes {
+                        change(saved.entry(id.clone()).or_default());
+                    }
+                    adjustments.set(saved);
+                }
                 Err(e) => store_error.set(Some(e)),
+            }
+            if !changes.is_empty() {
+                let current = adjustments.get_untracked();
+                if let Err(e) = adjustments::save(&key, &current).await {
+                    store_error.set(Some(e));
+                }
             }
             match adjustments::load_model_results(&key).await {
                 // Runs that finished while loading come after what was saved.
@@ -151,9 +173,14 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
         }
     };
     let save = Callback::new(move |()| save());
-    let adjust = move |id: String, change: Box<dyn FnOnce(&mut Adjustment)>| {
-        adjustments.update(|all| change(all.entry(id).or_default()));
-        save.run(());
+    let adjust = move |id: String, change: Change| {
+        adjustments.update(|all| change(all.entry(id.clone()).or_default()));
+        let loading = early
+            .try_update_value(|early| early.as_mut().map(|e| e.push((id, change))).is_some())
+            .unwrap_or(false);
+        if !loading {
+            save.run(());
+        }
     };
     let adjust = StoredValue::new(adjust);
     let filter = RwSignal::new(ClassFilter::default());
@@ -400,7 +427,7 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
                             {t(l, "class.teacher_level")} " "
                             <select aria-label="teacher level" on:change=move |ev| {
                                 let v = event_target_value(&ev).parse::<usize>().ok();
-                                adjust.with_value(|f| f(id.clone(), Box::new(move |a| a.level = v)));
+                                adjust.with_value(|f| f(id.clone(), Rc::new(move |a: &mut Adjustment| a.level = v)));
                             }>
                                 <option value="" selected=a.level.is_none()>{t(l, "class.keep_model")}</option>
                                 {level_options}
@@ -423,7 +450,7 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
                             on:change=move |ev| {
                                 let v = event_target_value(&ev);
                                 let v = (!v.trim().is_empty()).then_some(v);
-                                adjust.with_value(|f| f(id2.clone(), Box::new(move |a| a.comment = v)));
+                                adjust.with_value(|f| f(id2.clone(), Rc::new(move |a: &mut Adjustment| a.comment = v.clone())));
                             }
                         ></textarea>
                     </label>
@@ -434,7 +461,7 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
                             prop:checked=a.reviewed
                             on:change=move |ev| {
                                 let v = event_target_checked(&ev);
-                                adjust.with_value(|f| f(id3.clone(), Box::new(move |a| a.reviewed = v)));
+                                adjust.with_value(|f| f(id3.clone(), Rc::new(move |a: &mut Adjustment| a.reviewed = v)));
                             }
                         />
                         {t(l, "class.mark_reviewed")}
