@@ -249,9 +249,22 @@ async fn with_app_assets(
     Response::from_parts(parts, axum::body::Body::from(html))
 }
 
+/// Marks a response other sites may frame (the board embed): it sets its own CSP
+/// `frame-ancestors`, and gets no `X-Frame-Options: DENY`.
+#[derive(Debug, Clone, Copy)]
+pub struct Embeddable;
+
+/// Base64 SHA-256 of an inline stylesheet, as a CSP `'sha256-…'` source names it.
+pub fn style_hash(style: &str) -> String {
+    inline_hashes(&format!("<style>{style}</style>"), "style")
+        .pop()
+        .unwrap_or_default()
+}
+
 /// Headers every response carries. Responses that set their own CSP (the page) keep it.
 async fn security_headers(request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
+    let embeddable = response.extensions().get::<Embeddable>().is_some();
     let headers = response.headers_mut();
     if !headers.contains_key(header::CONTENT_SECURITY_POLICY)
         && let Ok(csp) = HeaderValue::from_str(&content_security_policy(&[]))
@@ -266,7 +279,9 @@ async fn security_headers(request: Request, next: Next) -> Response {
         header::REFERRER_POLICY,
         HeaderValue::from_static("no-referrer"),
     );
-    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    if !embeddable {
+        headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    }
     headers.insert(
         "cross-origin-opener-policy",
         HeaderValue::from_static("same-origin"),

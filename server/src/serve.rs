@@ -52,6 +52,10 @@ pub struct ServeArgs {
     /// https://tools.example (repeatable; the server's own origin always works)
     #[arg(long = "allowed-origin", value_name = "ORIGIN")]
     pub allowed_origins: Vec<String>,
+    /// Who may frame the board embeds (`/embed/leaderboard/{slug}`): a CSP frame-ancestors
+    /// source list, e.g. "https://lab.example https://*.example.org"; `'none'` turns framing off
+    #[arg(long, value_name = "SOURCES", default_value = "*", value_parser = embed_ancestors)]
+    pub embed_ancestors: String,
     /// Require this environment variable's value as a bearer token on /api/v1/* (see
     /// server/API.md: API clients send it as their api_key, the browser opens /?token=… once)
     #[arg(long, value_name = "VAR")]
@@ -289,6 +293,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
                     lease: Duration::from_millis(args.queue_lease_ms),
                     job_delay: Duration::from_millis(args.queue_job_delay_ms),
                 },
+                &args.embed_ancestors,
             )
             .merge(shares),
         ),
@@ -389,4 +394,20 @@ fn shutdown_signal() -> impl std::future::Future<Output = ()> {
             std::future::pending::<()>().await;
         }
     }
+}
+
+/// `--embed-ancestors`: CSP sources only (no `;` or `,` that would end the directive, no
+/// control characters).
+fn embed_ancestors(value: &str) -> Result<String, String> {
+    let value = value.trim();
+    if value.is_empty() {
+        return Err("an empty list: use 'none' to forbid framing".into());
+    }
+    if value
+        .chars()
+        .any(|c| c == ';' || c == ',' || c.is_control() || !c.is_ascii())
+    {
+        return Err("CSP sources separated by spaces (no ';', ',' or control characters)".into());
+    }
+    Ok(value.to_string())
 }

@@ -27,6 +27,7 @@ pub mod detect;
 pub mod drill;
 pub mod norming;
 pub mod prepare;
+pub mod receipt;
 pub mod registry;
 pub mod samples;
 pub mod scoring;

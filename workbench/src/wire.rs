@@ -74,6 +74,15 @@ stored_names!(State {
     Withdrawn = "withdrawn",
 });
 
+/// The `<iframe>` snippet a board's pages offer to copy: the board's embed
+/// (`GET /embed/leaderboard/{slug}`, the top rows without JavaScript) on the server at `origin`.
+pub fn embed_snippet(origin: &str, slug: &str) -> String {
+    format!(
+        "<iframe src=\"{origin}/embed/leaderboard/{slug}\" title=\"scorebench leaderboard\" \
+         width=\"480\" height=\"360\" style=\"border:0\" loading=\"lazy\"></iframe>"
+    )
+}
+
 /// A board as the API shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BoardInfo {
@@ -305,9 +314,38 @@ pub struct EntryDetail<R = Value> {
     /// The team's entry that counts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chosen: Option<bool>,
+    /// A verified entry's signed receipt (`crate::receipt`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receipt: Option<crate::receipt::Receipt>,
 }
 
 impl<R> EntryDetail<R> {
+    /// What a receipt of this entry attests (`crate::receipt`).
+    pub fn signed(&self) -> crate::receipt::Signed {
+        let files = |files: &[FileOut]| {
+            files
+                .iter()
+                .map(|f| crate::receipt::SignedFile {
+                    name: f.name.clone(),
+                    role: f.role.clone(),
+                    sha256: f.sha256.clone(),
+                })
+                .collect()
+        };
+        crate::receipt::Signed {
+            board: self.board.clone(),
+            entry: self.entry,
+            benchmark: self.benchmark.clone(),
+            variant: self.variant.clone(),
+            model: self.model.clone(),
+            scorer: self.scorer.clone(),
+            inputs: files(&self.inputs),
+            gold: files(&self.gold),
+            metrics: self.metrics.clone(),
+            submitted: self.submitted.clone(),
+        }
+    }
+
     /// Whether the gold of this entry is hidden (a competition's).
     pub fn hidden_gold(&self) -> bool {
         self.hidden_gold == Some(true)

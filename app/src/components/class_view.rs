@@ -116,7 +116,10 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
         let key = key.clone();
         spawn_local(async move {
             let loaded = adjustments::counted(adjustments::load(&key)).await;
-            let changes = early.try_update_value(Option::take).flatten().unwrap_or_default();
+            let changes = early
+                .try_update_value(Option::take)
+                .flatten()
+                .unwrap_or_default();
             match loaded {
                 Ok(mut saved) => {
                     for (id, change) in &changes {

@@ -159,6 +159,13 @@ fn Board(view: BoardView) -> impl IntoView {
     let gold = board.with_value(|b| b.gold.clone());
     let total = entries.with_value(Vec::len);
     let api_base = format!("/api/v1/leaderboards/{}", seg(&slug));
+    let slug_follow = seg(&slug);
+    let embed_snippet = workbench::wire::embed_snippet(
+        &web_sys::window()
+            .and_then(|w| w.location().origin().ok())
+            .unwrap_or_default(),
+        &seg(&slug),
+    );
     let scale_note = (display.scale != 1.0).then(|| {
         let scale = display.scale;
         view! { " · " {move || t(lang().get(), "lb.values_x")} {scale.to_string()} }
@@ -309,6 +316,12 @@ fn Board(view: BoardView) -> impl IntoView {
                 <a href=format!("{api_base}/export?format=markdown")>"Markdown"</a>
                 <a href=format!("{api_base}/export?format=latex")>"LaTeX"</a>
                 <a href=format!("{api_base}/export?format=json")>"JSON"</a>
+            </p>
+            <p class="hint" data-testid="follow">
+                {move || t(lang().get(), "lb.follow")} " "
+                <a href=format!("/leaderboard/{slug_follow}/feed.atom") data-testid="feed">{move || t(lang().get(), "lb.feed")}</a>
+                " · " {move || t(lang().get(), "lb.embed")} " "
+                <code class="mono" data-testid="embed-snippet">{embed_snippet}</code>
             </p>
             {(!hidden_gold && !gold.is_empty()).then(|| view! {
                 <h3>{move || t(lang().get(), "lb.gold")}</h3>

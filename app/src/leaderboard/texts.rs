@@ -111,6 +111,12 @@ fn boards(key: &str) -> Option<(&'static str, &'static str)> {
         "lb.page" => ("page", "页"),
         "lb.sort_hint" => ("click to sort", "点击排序"),
         "lb.export" => ("Export:", "导出："),
+        "lb.follow" => ("Follow:", "订阅："),
+        "lb.feed" => (
+            "Atom feed (new verified entries, new leaders)",
+            "Atom 订阅（新的已验证条目、新的第一名）",
+        ),
+        "lb.embed" => ("Embed in a page:", "嵌入网页："),
         "lb.badge" => ("badge", "徽章"),
         "lb.badges" => ("Badge", "徽章"),
         "lb.compare" => ("Compare", "比较"),

@@ -15,7 +15,8 @@ use serde_json::json;
 use tokio::sync::OwnedSemaphorePermit;
 use workbench::wire::{Status, Submitted};
 
-use super::error::LbError;
+use super::error::{LbError, internal};
+use super::feeds;
 use super::html;
 use super::import::{self, ImportRequest};
 use super::input::{
@@ -33,6 +34,9 @@ pub struct LbState {
     pub boards: Arc<Boards>,
     /// The body budget, timeout and upload limit every route shares.
     pub guard: Arc<crate::guard::Guard>,
+    /// Who may frame the embed page: a CSP `frame-ancestors` source list (`serve
+    /// --embed-ancestors`, default `*`).
+    pub embed_ancestors: Arc<str>,
 }
 
 /// A leaderboard request's JSON body, read as every route's body is
@@ -183,7 +187,10 @@ pub fn router(state: LbState) -> Router {
         .route("/leaderboard/{slug}", get(html_board))
         .route("/leaderboard/{slug}/entry/{id}", get(html_entry))
         .route("/leaderboard/{slug}/compare/{a}/{b}", get(html_compare))
-        .route("/leaderboard/{slug}/badge/{file}", get(badge));
+        .route("/leaderboard/{slug}/badge/{file}", get(badge))
+        .route("/leaderboard/{slug}/feed.atom", get(feed))
+        .route("/embed/leaderboard/{slug}", get(embed))
+        .route("/.well-known/scorebench-key", get(public_key));
     api.layer(axum::middleware::from_fn(json_errors))
         .merge(pages)
         .with_state(state)
@@ -314,7 +321,16 @@ async fn export(
             "tex",
         ),
         "json" => (
-            serde_json::to_string_pretty(&view).map_err(|e| LbError::Internal(e.to_string()))?,
+            {
+                // The board as shown, with each verified entry's receipt and the key they are
+                // signed with: the file can be checked offline later.
+                let mut value = serde_json::to_value(&view).map_err(internal)?;
+                value["receipts"] =
+                    serde_json::to_value(s.boards.receipts(&slug).await?).map_err(internal)?;
+                value["receipt_key"] =
+                    serde_json::to_value(s.boards.public_key().await?).map_err(internal)?;
+                serde_json::to_string_pretty(&value).map_err(internal)?
+            },
             "application/json",
             "json",
         ),
@@ -542,6 +558,71 @@ async fn html_list(State(s): State<LbState>) -> Response {
 struct PageQuery {
     /// From 1; anything else shows the first page.
     page: Option<String>,
+}
+
+/// `GET /leaderboard/{slug}/feed.atom`: the board's news ([`feeds::atom`]).
+async fn feed(State(s): State<LbState>, Path(slug): Path<String>, headers: HeaderMap) -> Response {
+    match s.boards.show(&slug, None).await {
+        Ok(view) => (
+            [
+                (header::CONTENT_TYPE, "application/atom+xml; charset=utf-8"),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            feeds::atom(&view, &s.guard.public_origin(&headers)),
+        )
+            .into_response(),
+        Err(e) => html_error(e),
+    }
+}
+
+#[derive(Deserialize)]
+struct EmbedQuery {
+    /// Rows shown (default 10, at most 100).
+    rows: Option<String>,
+    /// `light` | `dark` (default: the reader's preference).
+    theme: Option<String>,
+}
+
+/// `GET /embed/leaderboard/{slug}`: the top rows for an `<iframe>` ([`feeds::embed`]); the
+/// only page other sites may frame (`--embed-ancestors`), with no script at all.
+async fn embed(
+    State(s): State<LbState>,
+    Path(slug): Path<String>,
+    Query(q): Query<EmbedQuery>,
+    headers: HeaderMap,
+) -> Response {
+    let rows = q
+        .rows
+        .and_then(|r| r.parse::<usize>().ok())
+        .unwrap_or(feeds::EMBED_ROWS)
+        .clamp(1, feeds::EMBED_MAX_ROWS);
+    let theme = feeds::Theme::parse(q.theme.as_deref());
+    let view = match s.boards.show(&slug, None).await {
+        Ok(view) => view,
+        Err(e) => return html_error(e),
+    };
+    let page = feeds::embed(&view, &s.guard.public_origin(&headers), rows, theme);
+    let style = crate::http::style_hash(feeds::EMBED_STYLE);
+    let csp = format!(
+        "default-src 'none'; style-src 'sha256-{style}'; img-src 'self' data:; base-uri 'none'; \
+         form-action 'none'; frame-ancestors {}",
+        s.embed_ancestors
+    );
+    let mut response = Html(page).into_response();
+    if let Ok(csp) = header::HeaderValue::from_str(&csp) {
+        response
+            .headers_mut()
+            .insert(header::CONTENT_SECURITY_POLICY, csp);
+    }
+    response.extensions_mut().insert(crate::http::Embeddable);
+    response
+}
+
+/// `GET /.well-known/scorebench-key`: the public key receipts are signed with.
+async fn public_key(
+    State(s): State<LbState>,
+) -> Result<Json<workbench::receipt::PublicKey>, LbError> {
+    Ok(Json(s.boards.public_key().await?))
 }
 
 async fn html_board(

@@ -229,6 +229,12 @@ pub fn board_page(view: &BoardView, origin: &str, page: usize) -> String {
          <a href=\"{api}/export?format=markdown\">Markdown</a> · \
          <a href=\"{api}/export?format=latex\">LaTeX</a> · <a href=\"{api}\">JSON</a></p>\n"
     ));
+    body.push_str(&format!(
+        "<p>Follow: <a href=\"/leaderboard/{slug}/feed.atom\">Atom feed</a> (new verified entries, \
+         new leaders) · Embed: <code>{}</code></p>\n",
+        text(&workbench::wire::embed_snippet(origin, &b.slug)),
+        slug = attr(&b.slug)
+    ));
     if !b.gold.is_empty() {
         body.push_str("<h2>Gold files</h2>\n<ul>\n");
         for f in &b.gold {
@@ -244,8 +250,10 @@ pub fn board_page(view: &BoardView, origin: &str, page: usize) -> String {
     body.push_str("<p><a href=\"/leaderboards\">All leaderboards</a></p>\n");
     // The app fetches the board's JSON when it starts: start the download with the page.
     let preload = format!(
-        "<link rel=\"preload\" href=\"/api/v1/leaderboards/{}\" as=\"fetch\" crossorigin=\"anonymous\">\n",
-        attr(&b.slug)
+        "<link rel=\"preload\" href=\"/api/v1/leaderboards/{slug}\" as=\"fetch\" crossorigin=\"anonymous\">\n\
+         <link rel=\"alternate\" type=\"application/atom+xml\" title=\"{}\" href=\"/leaderboard/{slug}/feed.atom\">\n",
+        attr(&b.title),
+        slug = attr(&b.slug)
     );
     document(
         &b.title,

@@ -24,6 +24,7 @@ pub mod cli;
 pub mod competition;
 pub mod dates;
 pub mod error;
+pub mod feeds;
 pub mod html;
 pub mod import;
 pub mod input;
@@ -45,8 +46,13 @@ pub fn router(
     guard: Arc<crate::guard::Guard>,
     limits: limits::SubmitLimits,
     queue: queue::QueueConfig,
+    embed_ancestors: &str,
 ) -> axum::Router {
     let boards = Arc::new(service::Boards::new(store, limits));
     queue::start(Arc::clone(&boards), queue);
-    api::router(api::LbState { boards, guard })
+    api::router(api::LbState {
+        boards,
+        guard,
+        embed_ancestors: embed_ancestors.into(),
+    })
 }

@@ -22,6 +22,7 @@
 //! lb_interval    slug, entry, leader, key → bootstrap interval (a cache)
 //! lb_team        slug, name → team token as its SHA-256 only (competitions, issue 14)
 //! shares         id → ciphertext, created/expires, delete token as its SHA-256 only (issue 14)
+//! lb_key         name → the seed of the Ed25519 key that signs entry receipts (issue 27)
 //! ```
 //! A share (`crate::share`) is bytes the browser encrypted: the server never holds its key.
 //! A competition board (`lb_board.competition_json` set) keeps its submissions in `lb_entry` as
@@ -518,6 +519,9 @@ pub trait Store: Send + Sync {
     // Private share links (issue 14).
 
     /// Store a share; [`StoreError::Conflict`] when the id is taken.
+    /// The seed of the key that signs receipts: the stored one, or `fresh` stored now when
+    /// there is none (the first writer wins when several processes start at once).
+    async fn signing_key(&self, fresh: [u8; 32], now_ms: i64) -> Result<[u8; 32], StoreError>;
     async fn put_share(&self, share: ShareRow) -> Result<(), StoreError>;
     /// A share with its bytes (expired or not: the caller decides).
     async fn share(&self, id: &str) -> Result<Option<ShareRow>, StoreError>;

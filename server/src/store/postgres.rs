@@ -18,7 +18,7 @@ use tokio_postgres::NoTls;
 use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 
 use super::sql::conn::{Cell, Conn, Dialect, Param, Row};
-use super::sql::{boards, entries, queue, shares};
+use super::sql::{boards, entries, keys, queue, shares};
 use super::{
     AuditRow, Blob, BoardEdit, BoardRow, BoardSummary, EntryRow, IntervalRow, Job, JobResult,
     Limits, ShareInfo, ShareRow, State, Store, StoreError, TeamRow,
@@ -138,6 +138,12 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE lb_board ADD COLUMN description_html TEXT;
     ALTER TABLE lb_entry ADD COLUMN submitter TEXT;
     CREATE INDEX lb_entry_submitter ON lb_entry (slug, created_ms) WHERE submitter IS NOT NULL;",
+    // 5: the seed of the key that signs entry receipts (issue 27), made on first use.
+    "CREATE TABLE lb_key (
+        name        TEXT PRIMARY KEY,
+        secret      BYTEA NOT NULL,
+        created_ms  BIGINT NOT NULL
+    );",
 ];
 
 pub struct PgStore {
@@ -505,6 +511,10 @@ impl Store for PgStore {
         audit: AuditRow,
     ) -> Result<(), StoreError> {
         in_tx!(self, queue::choose_entry(slug, team, entry, audit))
+    }
+
+    async fn signing_key(&self, fresh: [u8; 32], now_ms: i64) -> Result<[u8; 32], StoreError> {
+        in_tx!(self, keys::signing_key(fresh, now_ms))
     }
 
     async fn put_share(&self, share: ShareRow) -> Result<(), StoreError> {

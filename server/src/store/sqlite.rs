@@ -14,7 +14,7 @@ use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{Connection, Transaction};
 
 use super::sql::conn::{Cell, Conn, Dialect, Param, Row};
-use super::sql::{boards, entries, queue, shares};
+use super::sql::{boards, entries, keys, queue, shares};
 use super::{
     AuditRow, Blob, BoardEdit, BoardRow, BoardSummary, EntryRow, IntervalRow, Job, JobResult,
     Limits, ShareInfo, ShareRow, State, Store, StoreError, TeamRow,
@@ -128,6 +128,12 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE lb_board ADD COLUMN description_html TEXT;
     ALTER TABLE lb_entry ADD COLUMN submitter TEXT;
     CREATE INDEX lb_entry_submitter ON lb_entry (slug, created_ms) WHERE submitter IS NOT NULL;",
+    // 5: the seed of the key that signs entry receipts (issue 27), made on first use.
+    "CREATE TABLE lb_key (
+        name        TEXT PRIMARY KEY,
+        secret      BLOB NOT NULL,
+        created_ms  INTEGER NOT NULL
+    );",
 ];
 
 pub struct SqliteStore {
@@ -519,6 +525,10 @@ impl Store for SqliteStore {
     ) -> Result<(), StoreError> {
         let (slug, team) = (slug.to_owned(), team.to_owned());
         in_tx!(self, queue::choose_entry(&slug, &team, entry, audit))
+    }
+
+    async fn signing_key(&self, fresh: [u8; 32], now_ms: i64) -> Result<[u8; 32], StoreError> {
+        in_tx!(self, keys::signing_key(fresh, now_ms))
     }
 
     async fn put_share(&self, share: ShareRow) -> Result<(), StoreError> {

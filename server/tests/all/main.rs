@@ -22,6 +22,7 @@ mod golden_sgibench;
 mod http;
 mod key_hygiene;
 mod leaderboard;
+mod maintainers;
 mod mock_upstream;
 mod proxy;
 mod run_http;

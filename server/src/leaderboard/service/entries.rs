@@ -165,6 +165,28 @@ impl Boards {
         Ok((id, entry_token, shown))
     }
 
+    /// The receipts of a board's visible verified entries, as its entries' JSON carries them
+    /// (the JSON export adds them, so a receipt survives export); none on a competition board.
+    pub async fn receipts(&self, slug: &str) -> Result<Vec<workbench::receipt::Receipt>, LbError> {
+        let board = self.board(slug).await?;
+        if board.competition.is_some() {
+            return Ok(Vec::new());
+        }
+        let seed = self.signing_seed().await?;
+        let gold: Vec<_> = board.gold.iter().map(|f| file_out(slug, f)).collect();
+        Ok(self
+            .store
+            .entries(slug)
+            .await?
+            .into_iter()
+            .filter(|e| e.status == Status::Verified && e.state == State::Visible)
+            .map(|e| {
+                let metrics = crate::store::parse_json(&e.metrics_json);
+                receipt(&seed, &entry_detail(&board, e, metrics, gold.clone(), None))
+            })
+            .collect())
+    }
+
     /// One entry with its full report (`samples` only when asked).
     ///
     /// A competition entry: visible to everyone once scored, with the metrics of the phase
@@ -204,10 +226,15 @@ impl Boards {
         let metrics = crate::store::parse_json(&e.metrics_json);
         let gold = board.gold.iter().map(|f| file_out(slug, f)).collect();
         let state = e.state;
-        Ok(EntryDetail {
+        let mut detail = EntryDetail {
             state: Some(state),
             ..entry_detail(&board, e, metrics, gold, report)
-        })
+        };
+        if detail.status == Status::Verified {
+            let seed = self.signing_seed().await?;
+            detail.receipt = Some(receipt(&seed, &detail));
+        }
+        Ok(detail)
     }
 
     async fn competition_entry(
@@ -425,6 +452,11 @@ impl Boards {
     }
 }
 
+/// The signed receipt of a verified entry as the API shows it.
+fn receipt<R>(seed: &[u8; 32], detail: &EntryDetail<R>) -> workbench::receipt::Receipt {
+    workbench::receipt::sign(seed, detail.signed())
+}
+
 /// The fields every entry's detail has; a competition's and the open board's add theirs.
 fn entry_detail(
     board: &BoardRow,
@@ -459,5 +491,6 @@ fn entry_detail(
         attempts: None,
         completions: None,
         chosen: None,
+        receipt: None,
     }
 }

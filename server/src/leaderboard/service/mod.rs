@@ -92,6 +92,8 @@ pub struct Boards {
     refused: Recent,
     /// Boards created, per client.
     created: Recent,
+    /// The seed of the key that signs receipts, read from the store (made there on first use).
+    signing: tokio::sync::OnceCell<[u8; 32]>,
 }
 
 fn interval_key(board: &BoardRow) -> String {
@@ -130,7 +132,26 @@ impl Boards {
             scoring: Arc::new(tokio::sync::Semaphore::new(limits.scoring_jobs.max(1))),
             refused: Recent::default(),
             created: Recent::default(),
+            signing: tokio::sync::OnceCell::new(),
         }
+    }
+
+    /// The seed of the server's receipt key: the store's, or a new random one it keeps (every
+    /// process of a PostgreSQL store signs with the same key).
+    async fn signing_seed(&self) -> Result<[u8; 32], LbError> {
+        self.signing
+            .get_or_try_init(|| async {
+                let mut fresh = [0u8; 32];
+                getrandom::fill(&mut fresh).map_err(internal)?;
+                Ok::<_, LbError>(self.store.signing_key(fresh, now_ms()).await?)
+            })
+            .await
+            .copied()
+    }
+
+    /// The public half of the receipt key (`GET /.well-known/scorebench-key`).
+    pub async fn public_key(&self) -> Result<workbench::receipt::PublicKey, LbError> {
+        Ok(workbench::receipt::public_key(&self.signing_seed().await?))
     }
 
     /// A turn at scoring ([`Boards::scoring`]), to move into the blocking work.

@@ -20,5 +20,6 @@
 pub(crate) mod boards;
 pub(crate) mod conn;
 pub(crate) mod entries;
+pub(crate) mod keys;
 pub(crate) mod queue;
 pub(crate) mod shares;

@@ -12,6 +12,11 @@ use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
 use super::scoring;
+
+mod client;
+mod receipts;
+
+use client::{Client, Failure, out};
 use metrics_core::Report;
 use workbench::detect::Role;
 use workbench::session::WorkFile;
@@ -232,6 +237,10 @@ struct VerifyArgs {
     /// One entry (default: every verified entry)
     #[arg(long)]
     entry: Option<i64>,
+    /// Check the entries' signed receipts against the server's public key instead of
+    /// re-scoring them
+    #[arg(long)]
+    receipt: bool,
 }
 
 #[derive(Args, Debug)]
@@ -257,19 +266,6 @@ struct ImportArgs {
     scale: Option<f64>,
     /// TABLE.csv or TABLE.md
     table: PathBuf,
-}
-
-/// Why a command stopped (exit 2), or a verification that found differences (exit 1).
-#[derive(Debug)]
-enum Failure {
-    Error(String),
-    Differs(String),
-}
-
-impl<E: std::fmt::Display> From<E> for Failure {
-    fn from(e: E) -> Self {
-        Failure::Error(e.to_string())
-    }
 }
 
 pub fn run(args: LeaderboardArgs) -> ExitCode {
@@ -315,60 +311,6 @@ pub fn run(args: LeaderboardArgs) -> ExitCode {
     }
 }
 
-struct Client {
-    base: String,
-    http: reqwest::Client,
-}
-
-impl Client {
-    fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.base)
-    }
-
-    /// Send, and turn a non-2xx reply into its `error` message.
-    async fn send(&self, request: reqwest::RequestBuilder) -> Result<reqwest::Response, Failure> {
-        let response = request
-            .send()
-            .await
-            .map_err(|e| Failure::Error(format!("cannot reach {}: {e}", self.base)))?;
-        let status = response.status();
-        if status.is_success() {
-            return Ok(response);
-        }
-        let body: Value = response.json().await.unwrap_or(Value::Null);
-        let mut message = body["error"]
-            .as_str()
-            .map_or_else(|| format!("the server answered {status}"), str::to_string);
-        if let Some(differences) = body["differences"].as_array() {
-            for d in differences {
-                message.push_str(&format!(
-                    "\n  {}: server {} vs client {}",
-                    d["at"].as_str().unwrap_or("?"),
-                    d["server"],
-                    d["other"]
-                ));
-            }
-        }
-        Err(Failure::Error(match status.as_u16() {
-            403 => format!("bad token: {message}"),
-            _ => message,
-        }))
-    }
-
-    async fn json(&self, request: reqwest::RequestBuilder) -> Result<Value, Failure> {
-        Ok(self.send(request).await?.json().await?)
-    }
-
-    async fn bytes(&self, path: &str) -> Result<Vec<u8>, Failure> {
-        Ok(self
-            .send(self.http.get(self.url(path)))
-            .await?
-            .bytes()
-            .await?
-            .to_vec())
-    }
-}
-
 fn read_file(path: &Path) -> Result<Value, Failure> {
     let loaded = crate::score::load(path).map_err(|e| Failure::Error(e.to_string()))?;
     let name = path
@@ -382,12 +324,6 @@ fn read_file(path: &Path) -> Result<Value, Failure> {
 
 fn print_json(v: &Value) -> Result<(), Failure> {
     out(&format!("{}\n", serde_json::to_string_pretty(v)?))
-}
-
-/// Write to stdout; a full disk or a closed pipe is an error, not a panic.
-fn out(text: &str) -> Result<(), Failure> {
-    crate::output::write_stdout(text)
-        .map_err(|e| Failure::Error(format!("cannot write to stdout: {e}")))
 }
 
 async fn create(c: &Client, a: CreateArgs) -> Result<(), Failure> {
@@ -562,6 +498,9 @@ async fn download(c: &Client, files: &[Value]) -> Result<Vec<Downloaded>, Failur
 }
 
 async fn verify(c: &Client, a: VerifyArgs) -> Result<(), Failure> {
+    if a.receipt {
+        return receipts::verify(c, &a.slug, a.entry).await;
+    }
     let path = format!("/api/v1/leaderboards/{}", a.slug);
     let board = c.json(c.http.get(c.url(&path))).await?;
     let info = &board["board"];

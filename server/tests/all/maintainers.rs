@@ -1,0 +1,290 @@
+//! A maintainer's board beyond its pages (issue 27): signed receipts checked offline, the Atom
+//! feed, the embed. Every test runs on SQLite and, when `PG_URL` is set, on PostgreSQL.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use workbench::receipt::{self, PublicKey, Receipt};
+use workbench::wire::EntryDetail;
+
+use crate::leaderboard::{Server, get, lb, lb_json, p, slug, stores, temp};
+
+/// `n` gold/pred pairs with `right` of them right (accuracy right / n).
+fn pairs(dir: &Path, name: &str, n: usize, right: usize) -> PathBuf {
+    let path = dir.join(name);
+    let mut f = std::fs::File::create(&path).unwrap();
+    for i in 0..n {
+        let pred = if i < right { i % 3 } else { (i + 1) % 3 };
+        writeln!(f, "{{\"id\":\"{i}\",\"gold\":{},\"pred\":{pred}}}", i % 3).unwrap();
+    }
+    path
+}
+
+/// A pairs board with entries `(model, accuracy × 100)` submitted in order.
+fn board(server: &Server, tag: &str, entries: &[(&str, usize)]) -> String {
+    let dir = temp(tag);
+    let s = slug(tag);
+    lb_json(
+        server,
+        &[
+            "create",
+            "--slug",
+            &s,
+            "--title",
+            "Feed & <news>",
+            "--benchmark",
+            "pairs",
+            "--primary",
+            "accuracy",
+        ],
+    );
+    for (i, (model, right)) in entries.iter().enumerate() {
+        let f = pairs(&dir, &format!("{i}.jsonl"), 100, *right);
+        lb_json(server, &["submit", "--slug", &s, "--model", model, p(&f)]);
+    }
+    s
+}
+
+/// Status, headers and body of a GET.
+fn fetch(url: &str) -> (u16, reqwest::header::HeaderMap, String) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let r = reqwest::get(url).await.unwrap();
+        let (status, headers) = (r.status().as_u16(), r.headers().clone());
+        (status, headers, r.text().await.unwrap())
+    })
+}
+
+fn json_at(url: &str) -> Value {
+    let (status, body) = get(url);
+    assert_eq!(status, 200, "{url}: {body}");
+    serde_json::from_str(&body).unwrap()
+}
+
+#[test]
+fn receipts_hold_offline_and_a_changed_metric_is_named() {
+    for db in stores() {
+        let server = Server::start(&db);
+        let s = board(&server, "receipt", &[("first", 80), ("second", 90)]);
+        let key: PublicKey = serde_json::from_value(json_at(&format!(
+            "{}/.well-known/scorebench-key",
+            server.url
+        )))
+        .unwrap();
+        assert_eq!(key.algorithm, "Ed25519");
+        assert_eq!(hex::decode(&key.public_key_hex).unwrap().len(), 32);
+
+        // The CLI checks every verified entry's receipt, offline, against the published key.
+        let out = lb(&server, &["verify", "--slug", &s, "--receipt"]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(stdout.matches("receipt holds").count(), 2, "{stdout}");
+        assert!(stdout.contains(&key.key_id), "{stdout}");
+
+        let url = format!("{}/api/v1/leaderboards/{s}/entries/1", server.url);
+        let detail: EntryDetail = serde_json::from_value(json_at(&url)).unwrap();
+        let r = detail
+            .receipt
+            .clone()
+            .expect("a verified entry carries a receipt");
+        assert_eq!(r.signed.metrics, detail.metrics, "every metric is signed");
+        assert_eq!(r.signed.inputs[0].sha256, detail.inputs[0].sha256);
+        assert_eq!(receipt::check(&r, &key, &detail.signed()), Ok(()));
+        // Deterministic: the same entry, the same receipt.
+        let again: EntryDetail = serde_json::from_value(json_at(&url)).unwrap();
+        assert_eq!(again.receipt.as_ref(), Some(&r));
+
+        // One bit of one metric changed in the receipt: the signature fails and the field is
+        // named.
+        let mut tampered: Receipt = r.clone();
+        let v = tampered.signed.metrics["accuracy"].unwrap();
+        tampered.signed.metrics["accuracy"] = Some(f64::from_bits(v.to_bits() ^ 1));
+        let failure = receipt::check(&tampered, &key, &detail.signed()).unwrap_err();
+        assert!(
+            failure.receipt.iter().any(|m| m.contains("signature")),
+            "{failure}"
+        );
+        assert_eq!(failure.fields.len(), 1, "{failure}");
+        assert!(
+            failure.fields[0].starts_with("metrics.accuracy: receipt "),
+            "{failure}"
+        );
+
+        // The JSON export carries the receipts and the key: they hold from the file alone.
+        let export = json_at(&format!(
+            "{}/api/v1/leaderboards/{s}/export?format=json",
+            server.url
+        ));
+        let receipts: Vec<Receipt> = serde_json::from_value(export["receipts"].clone()).unwrap();
+        assert_eq!(receipts.len(), 2);
+        assert!(receipts.contains(&r));
+        let in_file: PublicKey = serde_json::from_value(export["receipt_key"].clone()).unwrap();
+        assert_eq!(in_file, key);
+        for r in &receipts {
+            assert!(receipt::signature_problems(r, &key).is_empty());
+        }
+
+        // The key is the store's: a restarted server signs with the same key.
+        let url_before = server.url.clone();
+        drop(server);
+        let server = Server::start(&db);
+        let after: PublicKey = serde_json::from_value(json_at(&format!(
+            "{}/.well-known/scorebench-key",
+            server.url
+        )))
+        .unwrap();
+        assert_eq!(after, key, "{url_before} then {}", server.url);
+    }
+}
+
+#[test]
+fn a_reported_entry_has_no_receipt_and_verify_says_which() {
+    let server = Server::start(&stores()[0]);
+    let s = board(&server, "noreceipt", &[]);
+    let out = lb(&server, &["verify", "--slug", &s, "--receipt"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no verified entry"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn the_feed_is_atom_with_new_entries_and_leader_changes() {
+    for db in stores() {
+        let server = Server::start(&db);
+        // Leaders: a (0.80), then b (0.90); c (0.85) and d (0.90, a tie) take no lead.
+        let s = board(
+            &server,
+            "feed",
+            &[("a", 80), ("b <i>", 90), ("c", 85), ("d", 90)],
+        );
+        let (status, headers, body) = fetch(&format!("{}/leaderboard/{s}/feed.atom", server.url));
+        assert_eq!(status, 200);
+        assert!(
+            headers["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("application/atom+xml")
+        );
+        let doc = roxmltree::Document::parse(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
+        let feed = doc.root_element();
+        assert_eq!(feed.tag_name().name(), "feed");
+        assert_eq!(
+            feed.tag_name().namespace(),
+            Some("http://www.w3.org/2005/Atom")
+        );
+        let child = |n: roxmltree::Node, name: &str| {
+            n.children()
+                .find(|c| c.tag_name().name() == name)
+                .and_then(|c| c.text())
+                .unwrap_or("")
+                .to_string()
+        };
+        assert_eq!(child(feed, "title"), "Feed & <news>");
+        let titles: Vec<String> = feed
+            .children()
+            .filter(|c| c.tag_name().name() == "entry")
+            .map(|e| child(e, "title"))
+            .collect();
+        assert_eq!(
+            titles,
+            [
+                "New entry: d (accuracy 0.9000)",
+                "New entry: c (accuracy 0.8500)",
+                "New leader: b <i> (accuracy 0.9000)",
+                "New entry: b <i> (accuracy 0.9000)",
+                "New leader: a (accuracy 0.8000)",
+                "New entry: a (accuracy 0.8000)",
+            ]
+        );
+        let ids: std::collections::BTreeSet<String> = feed
+            .children()
+            .filter(|c| c.tag_name().name() == "entry")
+            .map(|e| child(e, "id"))
+            .collect();
+        assert_eq!(ids.len(), 6, "each item has its own id");
+        assert!(!child(feed, "updated").is_empty());
+
+        let (status, _, _) = fetch(&format!(
+            "{}/leaderboard/no-such-board/feed.atom",
+            server.url
+        ));
+        assert_eq!(status, 404);
+    }
+}
+
+#[test]
+fn the_embed_shows_the_top_rows_escaped_and_only_it_may_be_framed() {
+    let db = &stores()[0];
+    let server = Server::start(db);
+    let s = board(
+        &server,
+        "embed",
+        &[("low", 60), ("top <b>", 95), ("mid", 80)],
+    );
+    let (status, headers, body) = fetch(&format!("{}/embed/leaderboard/{s}", server.url));
+    assert_eq!(status, 200);
+    assert!(body.contains("top &lt;b&gt;"), "{body}");
+    assert!(!body.contains("<b>"), "{body}");
+    assert!(
+        !body.contains("<script"),
+        "works without JavaScript, and has none"
+    );
+    let (top, mid, low) = (
+        body.find("top &lt;b&gt;").unwrap(),
+        body.find(">mid<").unwrap(),
+        body.find(">low<").unwrap(),
+    );
+    assert!(top < mid && mid < low, "ranked");
+    assert!(body.contains("0.9500"));
+    let csp = headers["content-security-policy"].to_str().unwrap();
+    assert!(csp.ends_with("frame-ancestors *"), "{csp}");
+    assert!(csp.contains("default-src 'none'"), "{csp}");
+    assert!(!headers.contains_key("x-frame-options"));
+    // Two rows, dark.
+    let (_, _, two) = fetch(&format!(
+        "{}/embed/leaderboard/{s}?rows=2&theme=dark",
+        server.url
+    ));
+    assert!(two.contains("<body class=\"dark\">"));
+    assert!(!two.contains(">low<"));
+    // Every other page still refuses framing.
+    let (_, headers, page) = fetch(&format!("{}/leaderboard/{s}", server.url));
+    assert_eq!(headers["x-frame-options"], "DENY");
+    // The board page offers the feed (also to feed readers) and the embed's snippet.
+    assert!(page.contains(&format!(
+        "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"Feed &amp; &lt;news&gt;\" href=\"/leaderboard/{s}/feed.atom\">"
+    )), "{page}");
+    // (`/` is escaped too.)
+    let snippet = format!(
+        "&lt;iframe src=&quot;{}/embed/leaderboard/{s}&quot;",
+        server.url
+    );
+    assert!(page.contains(&snippet.replace('/', "&#x2F;")), "{page}");
+    assert!(
+        headers["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .contains("frame-ancestors 'none'")
+    );
+    drop(server);
+
+    let server = Server::start_with(db, &["--embed-ancestors", "https://lab.example"]);
+    let (_, headers, _) = fetch(&format!("{}/embed/leaderboard/{s}", server.url));
+    assert!(
+        headers["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .ends_with("frame-ancestors https://lab.example")
+    );
+}
