@@ -8,20 +8,9 @@ use serde_json::{Value, json};
 use crate::leaderboard::{Server, create_args, lb, lb_json, p, slug, stores, temp};
 use crate::support::{golden_dir, score_json};
 
-/// The organisers' published leaderboard (cubenlp/EOTGC-2025NLPCC, Results.md), as published.
-const RESULTS_MD: &str = "\
-| Rank | System Name | Track1 | Track2 | Total |
-| ---- | ---- | ---- | ---- | ---- |
-| 1 | ZZUNLP_Han | 0.7822 | 0.6702 | 0.7150 |
-| 2 | TW-NLP | 0.8071 | 0.6532 | 0.7148 |
-| 3 | liberty | 0.7813 | 0.6650 | 0.7115 |
-| 4 | Prompt | 0.7307 | 0.6838 | 0.7025 |
-| 5 | Fighting! | 0.7523 | 0.6673 | 0.7013 |
-| 6 | DUFL2025 | 0.7784 | 0.6317 | 0.6904 |
-| 7 | zzunlp | 0.6999 | 0.6558 | 0.6734 |
-| 8 | 炼丹师_zzunlp | 0.6725 | 0.6577 | 0.6636 |
-| 9 | YNU-HPCC | 0.5455 | 0.6710 | 0.6208 |
-";
+/// The organisers' Results.md (cubenlp/EOTGC-2025NLPCC), whole (notes, formula, table), as published
+/// (`tests/published/SOURCES.md`).
+const RESULTS_MD: &str = include_str!("../../../tests/published/eotgc-Results.md");
 
 fn overall(report: &Value, key: &str) -> Option<f64> {
     report["overall"]["metrics"][key].as_f64()

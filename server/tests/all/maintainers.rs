@@ -288,3 +288,139 @@ fn the_embed_shows_the_top_rows_escaped_and_only_it_may_be_framed() {
             .ends_with("frame-ancestors https://lab.example")
     );
 }
+
+/// A published row: model, Avg., the per-subject cells, as written.
+type PublishedRow = (String, String, Vec<String>);
+
+/// The SAS-Bench README's CCS table: its subjects and rows.
+fn published_ccs() -> (Vec<String>, Vec<PublishedRow>) {
+    let readme = include_str!("../../../tests/published/sasbench-Readme.md");
+    let lines: Vec<&str> = readme.lines().collect();
+    let at = lines.iter().position(|l| l.trim() == "- CCS").unwrap();
+    let table: Vec<Vec<String>> = lines[at + 1..]
+        .iter()
+        .skip_while(|l| l.trim().is_empty())
+        .take_while(|l| l.starts_with('|'))
+        .filter(|l| !l.starts_with("|--"))
+        .map(|l| {
+            l.trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().replace("**", ""))
+                .collect()
+        })
+        .collect();
+    let header = table[0][1..table[0].len() - 1].to_vec();
+    let rows = table[1..]
+        .iter()
+        .map(|r| {
+            (
+                r[0].clone(),
+                r[r.len() - 1].clone(),
+                r[1..r.len() - 1].to_vec(),
+            )
+        })
+        .collect();
+    (header, rows)
+}
+
+#[test]
+fn the_sasbench_readme_imports_its_ccs_table_as_published() {
+    let tax = crate::support::golden_dir().join("sasbench/case_24/datasets/error_type.jsonl");
+    let (subjects, published) = published_ccs();
+    assert_eq!(published.len(), 16);
+    assert_eq!(subjects.len(), 12);
+    let readme = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/published/sasbench-Readme.md");
+    for db in stores() {
+        let server = Server::start(&db);
+        let s = slug("sas-readme");
+        let made = lb_json(
+            &server,
+            &[
+                "create",
+                "--slug",
+                &s,
+                "--title",
+                "SAS-Bench",
+                "--benchmark",
+                "sasbench",
+                "--primary",
+                "ccs",
+                p(&tax),
+            ],
+        );
+        let owner = made["owner_token"].as_str().unwrap().to_string();
+        // The whole README (its QWK figure, the CCS and ECS tables): `--metric ccs` takes the
+        // table under "- CCS", its per-subject columns as subsets and Avg. as the overall CCS.
+        let imported = lb_json(
+            &server,
+            &[
+                "import",
+                "--slug",
+                &s,
+                "--token",
+                &owner,
+                "--metric",
+                "ccs",
+                "--scale",
+                "100",
+                readme.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(imported["entries"].as_array().unwrap().len(), 16);
+        let shown = lb_json(&server, &["show", "--slug", &s, "--json"]);
+        let entries = shown["entries"].as_array().unwrap();
+        assert_eq!(entries.len(), 16);
+        // Ranked by the overall CCS = Avg. / 100, as Rust reads the written number.
+        let mut want: Vec<(String, f64)> = published
+            .iter()
+            .map(|(m, avg, _)| (m.clone(), avg.parse::<f64>().unwrap() / 100.0))
+            .collect();
+        want.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let got: Vec<(String, f64)> = entries
+            .iter()
+            .map(|e| {
+                (
+                    e["model"].as_str().unwrap().to_string(),
+                    e["metrics"]["ccs"].as_f64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(got, want);
+        assert_eq!(entries[0]["rank"], 1);
+        assert!(entries.iter().all(|e| e["status"] == "reported"));
+        // Each entry keeps the twelve subjects as subsets of CCS, bold marks read.
+        let id = entries
+            .iter()
+            .find(|e| e["model"] == "Deepseek-R1")
+            .unwrap()["entry"]
+            .as_i64()
+            .unwrap();
+        let detail = json_at(&format!(
+            "{}/api/v1/leaderboards/{s}/entries/{id}",
+            server.url
+        ));
+        let subsets = detail["report"]["subsets"].as_array().unwrap();
+        let names: Vec<&str> = subsets
+            .iter()
+            .map(|x| x["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            subjects.iter().map(String::as_str).collect::<Vec<_>>()
+        );
+        let cells = &published.iter().find(|r| r.0 == "Deepseek-R1").unwrap().2;
+        for (x, cell) in subsets.iter().zip(cells) {
+            assert_eq!(
+                x["metrics"]["ccs"].as_f64(),
+                Some(cell.parse::<f64>().unwrap() / 100.0),
+                "{}",
+                x["name"]
+            );
+        }
+        assert!(
+            detail.get("receipt").is_none(),
+            "reported entries have no receipt"
+        );
+    }
+}

@@ -264,7 +264,18 @@ struct ImportArgs {
     /// Stored value = written value / scale (100 for a table in percent)
     #[arg(long)]
     scale: Option<f64>,
-    /// TABLE.csv or TABLE.md
+    /// The metric a table whose number columns are subsets holds (then Avg./Overall columns
+    /// are its overall value)
+    #[arg(long, value_name = "M")]
+    metric: Option<String>,
+    /// What a column holds: a metric, a subset, overall, meta:KEY, ignore or model
+    /// (repeatable)
+    #[arg(long = "map", value_name = "COLUMN=TARGET")]
+    map: Vec<String>,
+    /// Which table of a document with several (1-based)
+    #[arg(long = "table", value_name = "N")]
+    table_number: Option<usize>,
+    /// TABLE.csv or TABLE.md (a Markdown document: its tables are found among the prose)
     table: PathBuf,
 }
 
@@ -456,9 +467,15 @@ async fn import(c: &Client, a: ImportArgs) -> Result<(), Failure> {
     let loaded = crate::score::load(&a.table)?;
     let text = String::from_utf8(loaded.bytes)
         .map_err(|e| Failure::Error(format!("{}: not UTF-8: {e}", a.table.display())))?;
-    let mut body = json!({"format": format, "text": text});
+    let mut body = json!({"format": format, "text": text, "map": a.map});
     if let Some(s) = a.scale {
         body["scale"] = s.into();
+    }
+    if let Some(m) = a.metric {
+        body["metric"] = m.into();
+    }
+    if let Some(n) = a.table_number {
+        body["table"] = n.into();
     }
     let reply = c
         .json(

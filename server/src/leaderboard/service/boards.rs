@@ -209,9 +209,11 @@ impl Boards {
         let mut ids = Vec::new();
         for row in rows {
             check_text("model", &row.model, 200, true)?;
+            let report = reported_report(&board, &row);
             let meta = check_meta(row.meta)?;
             let now = now_ms();
-            let detail = json!({"model": row.model, "metrics": row.metrics});
+            let detail =
+                json!({"model": row.model, "metrics": row.metrics, "subsets": row.subsets});
             let entry = EntryRow {
                 meta,
                 metrics_json: crate::store::json_text(&row.metrics),
@@ -222,7 +224,7 @@ impl Boards {
                     .add_entry(
                         &board.slug,
                         entry,
-                        None,
+                        report,
                         vec![],
                         crate::store::Limits::default(),
                         audit("owner", "import", None, detail),
@@ -232,6 +234,49 @@ impl Boards {
         }
         Ok(ids)
     }
+}
+
+/// The report of an imported row with per-subset values: the published numbers in the report
+/// shape (no inputs, `n` 0: nothing was scored here), so the entry page shows its subsets.
+fn reported_report(
+    board: &BoardRow,
+    row: &crate::leaderboard::import::ReportedRow,
+) -> Option<String> {
+    use metrics_core::report::{MetricValue, Overall, Report, Subset, Warning};
+    let metric = row.subsets_metric.as_deref()?;
+    if row.subsets.is_empty() {
+        return None;
+    }
+    let scalars = |m: &indexmap::IndexMap<String, Option<f64>>| {
+        m.iter()
+            .map(|(k, v)| (k.clone(), MetricValue::Scalar(*v)))
+            .collect()
+    };
+    let report = Report {
+        benchmark: board.benchmark.clone(),
+        variant: board.variant.clone(),
+        inputs: Vec::new(),
+        overall: Overall {
+            n: 0,
+            metrics: scalars(&row.metrics),
+        },
+        subsets: row
+            .subsets
+            .iter()
+            .map(|(name, v)| Subset {
+                name: name.clone(),
+                n: 0,
+                metrics: std::iter::once((metric.to_string(), MetricValue::Scalar(*v))).collect(),
+            })
+            .collect(),
+        samples: None,
+        warnings: vec![Warning {
+            path: String::new(),
+            line: None,
+            message: "reported: numbers imported from a published table, not scored here".into(),
+        }],
+    };
+    Some(crate::store::json_text(&report))
 }
 
 fn check_metric_names(
