@@ -205,7 +205,7 @@ test('a class without gold: distribution, list, reader, adjustments, exports, ag
   await page.close();
 });
 
-test('a change made before the saved adjustments arrive is kept, and so are they', async () => {
+test('the teacher\'s controls wait for the saved adjustments, so both are kept', async () => {
   const dir = tempDir('teacher-early');
   const { files } = makeClass(dir);
   // Its own profile: the other tests saved adjustments for this same class.
@@ -218,8 +218,8 @@ test('a change made before the saved adjustments arrive is kept, and so are they
     await first.locator('html[data-saving="0"]').waitFor({ state: 'attached' });
     await first.close();
 
-    // A slow store: every IndexedDB read answers 2 s late, so the teacher's first change comes
-    // before the saved adjustments (what a loaded machine does to a quick teacher).
+    // A slow store: every IndexedDB read answers 5 s late, so a quick teacher comes before the
+    // saved adjustments (what a loaded machine does): the controls wait for them.
     const slow = await context.newPage();
     await slow.addInitScript(() => {
       const get = IDBObjectStore.prototype.get;
@@ -227,15 +227,17 @@ test('a change made before the saved adjustments arrive is kept, and so are they
         const request = get.apply(this, args);
         const setter = Object.getOwnPropertyDescriptor(IDBRequest.prototype, 'onsuccess').set;
         Object.defineProperty(request, 'onsuccess', {
-          set(f) { setter.call(request, f && ((ev) => setTimeout(() => f.call(request, ev), 2000))); },
+          set(f) { setter.call(request, f && ((ev) => setTimeout(() => f.call(request, ev), 5000))); },
         });
         return request;
       };
     });
     await openClass(slow, files, '?lang=en');
     await slow.locator('[data-essay-id="5"]').click();
-    await slow.selectOption('select[aria-label="teacher level"]', '0');
-    assert.notEqual(await slow.locator('html').getAttribute('data-saving'), '0', 'the load is still under way');
+    const level = slow.locator('select[aria-label="teacher level"]');
+    assert.ok(await level.isDisabled(), 'the controls wait for the saved adjustments');
+    assert.notEqual(await slow.locator('html').getAttribute('data-saving'), '0', 'the load counts as under way');
+    await slow.selectOption('select[aria-label="teacher level"]', '0', { timeout: 20_000 });
     await slow.locator('html[data-saving="0"]').waitFor({ state: 'attached', timeout: 20_000 });
     await slow.locator('[data-essay-id="5"][data-teacher-level="优秀"]').waitFor({ timeout: 5_000 });
     await slow.locator('[data-essay-id="6"].reviewed').waitFor({ timeout: 5_000 });

@@ -169,6 +169,10 @@ pub struct EntryOut {
     pub entry: i64,
     pub rank: Option<usize>,
     pub rank_range: Option<[usize; 2]>,
+    /// Entries of one tier are statistically tied with its first entry (rank ranges that
+    /// can share a place); `null` without a rank range.
+    #[serde(default)]
+    pub tier: Option<usize>,
     /// The interval of (entry − leader) contains 0; `null` for the leader and when not computed.
     pub tied_with_leader: Option<bool>,
     pub versus_leader: Option<LeaderInterval>,
@@ -217,6 +221,13 @@ pub struct BootstrapInfo {
     pub computed: usize,
     /// Verified entries whose interval is not computed yet (a later request computes them).
     pub pending: usize,
+    /// The median half-width of the computed intervals: differences on the primary metric
+    /// smaller than this are usually within this board's noise.
+    #[serde(default)]
+    pub resolution: Option<f64>,
+    /// The smallest |difference| from the leader that an interval resolves (excludes 0).
+    #[serde(default)]
+    pub smallest_resolved: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -4,8 +4,6 @@
 //! between teacher and model, exports and a print view. Everything it shows comes from
 //! `workbench::class`; this file renders.
 
-use std::rc::Rc;
-
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
@@ -93,9 +91,6 @@ fn flag_text(l: Lang, flag: Option<&str>) -> &'static str {
     }
 }
 
-/// One change of one essay's adjustment (applied again when it came before the saved ones).
-type Change = Rc<dyn Fn(&mut Adjustment)>;
-
 #[component]
 fn ClassPanel(class: ClassView) -> impl IntoView {
     let key = class.sha256.clone();
@@ -108,33 +103,18 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
     let xlsx_busy = RwSignal::new(false);
     let adjustments = RwSignal::new(Adjustments::new());
     let store_error = RwSignal::new(None::<String>);
-    // Changes made before the saved adjustments arrived: replayed on them, then saved (saving
-    // earlier would replace what was saved with the few changes; setting the saved map over
-    // them would lose the changes).
-    let early = StoredValue::new_local(Some(Vec::<(String, Change)>::new()));
+    // The teacher's controls wait for the saved adjustments: a change made before them would be
+    // replaced when they arrive (and the re-render would drop a comment being typed), and a
+    // save before them would replace what was saved with the one change.
+    let loaded = RwSignal::new(false);
     {
         let key = key.clone();
         spawn_local(async move {
-            let loaded = adjustments::counted(adjustments::load(&key)).await;
-            let changes = early
-                .try_update_value(Option::take)
-                .flatten()
-                .unwrap_or_default();
-            match loaded {
-                Ok(mut saved) => {
-                    for (id, change) in &changes {
-                        change(saved.entry(id.clone()).or_default());
-                    }
-                    adjustments.set(saved);
-                }
+            match adjustments::counted(adjustments::load(&key)).await {
+                Ok(saved) => adjustments.set(saved),
                 Err(e) => store_error.set(Some(e)),
             }
-            if !changes.is_empty() {
-                let current = adjustments.get_untracked();
-                if let Err(e) = adjustments::save(&key, &current).await {
-                    store_error.set(Some(e));
-                }
-            }
+            loaded.set(true);
             match adjustments::load_model_results(&key).await {
                 // Runs that finished while loading come after what was saved.
                 Ok(saved) if !saved.is_empty() => results.update(|r| {
@@ -176,14 +156,9 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
         }
     };
     let save = Callback::new(move |()| save());
-    let adjust = move |id: String, change: Change| {
-        adjustments.update(|all| change(all.entry(id.clone()).or_default()));
-        let loading = early
-            .try_update_value(|early| early.as_mut().map(|e| e.push((id, change))).is_some())
-            .unwrap_or(false);
-        if !loading {
-            save.run(());
-        }
+    let adjust = move |id: String, change: Box<dyn FnOnce(&mut Adjustment)>| {
+        adjustments.update(|all| change(all.entry(id).or_default()));
+        save.run(());
     };
     let adjust = StoredValue::new(adjust);
     let filter = RwSignal::new(ClassFilter::default());
@@ -428,9 +403,9 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
                         {e.gold_rank.map(|k| view! { <span>{t(l, "class.gold_level")} " " {badge(c, Some(k), l)}</span> })}
                         <label>
                             {t(l, "class.teacher_level")} " "
-                            <select aria-label="teacher level" on:change=move |ev| {
+                            <select aria-label="teacher level" prop:disabled=move || !loaded.get() on:change=move |ev| {
                                 let v = event_target_value(&ev).parse::<usize>().ok();
-                                adjust.with_value(|f| f(id.clone(), Rc::new(move |a: &mut Adjustment| a.level = v)));
+                                adjust.with_value(|f| f(id.clone(), Box::new(move |a| a.level = v)));
                             }>
                                 <option value="" selected=a.level.is_none()>{t(l, "class.keep_model")}</option>
                                 {level_options}
@@ -449,11 +424,12 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
                         {t(l, "class.your_comment")}
                         <textarea
                             aria-label="teacher comment"
+                            prop:disabled=move || !loaded.get()
                             prop:value=a.comment.clone().unwrap_or_default()
                             on:change=move |ev| {
                                 let v = event_target_value(&ev);
                                 let v = (!v.trim().is_empty()).then_some(v);
-                                adjust.with_value(|f| f(id2.clone(), Rc::new(move |a: &mut Adjustment| a.comment = v.clone())));
+                                adjust.with_value(|f| f(id2.clone(), Box::new(move |a| a.comment = v)));
                             }
                         ></textarea>
                     </label>
@@ -461,10 +437,11 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
                         <input
                             type="checkbox"
                             aria-label="reviewed"
+                            prop:disabled=move || !loaded.get()
                             prop:checked=a.reviewed
                             on:change=move |ev| {
                                 let v = event_target_checked(&ev);
-                                adjust.with_value(|f| f(id3.clone(), Rc::new(move |a: &mut Adjustment| a.reviewed = v)));
+                                adjust.with_value(|f| f(id3.clone(), Box::new(move |a| a.reviewed = v)));
                             }
                         />
                         {t(l, "class.mark_reviewed")}

@@ -279,6 +279,7 @@ fn Board(view: BoardView) -> impl IntoView {
                     <thead>
                         <tr>
                             <th scope="col">{move || t(lang().get(), "lb.rank")}</th>
+                            <th scope="col" title=move || t(lang().get(), "lb.tier_hint")>{move || t(lang().get(), "lb.tier")}</th>
                             <th scope="col">{move || t(lang().get(), "lb.model")}</th>
                             {header_cells}
                             <th scope="col">{move || t(lang().get(), "lb.status")}</th>
@@ -309,6 +310,18 @@ fn Board(view: BoardView) -> impl IntoView {
                 " (" {move || t(lang().get(), "compare.resamples")} {bootstrap.resamples} ", " {move || t(lang().get(), "compare.seed")} {bootstrap.seed} ")"
                 {(bootstrap.pending > 0).then(|| view! { " · " {move || t(lang().get(), "lb.pending")} " " {bootstrap.pending} })}
             </p>
+            {bootstrap.resolution.map(|r| {
+                let smallest = bootstrap.smallest_resolved;
+                let primary = bootstrap.metric.clone();
+                view! {
+                    <p class="hint" data-testid="resolution" data-value=full(Some(r))>
+                        {move || t(lang().get(), "lb.resolution")} " " <code>{primary.clone()}</code> " < "
+                        {shown(Some(r), &display)}
+                        {smallest.map(|x| view! { " · " {move || t(lang().get(), "lb.smallest_resolved")} " " {shown(Some(x), &display)} })}
+                        " · " {move || t(lang().get(), "lb.tier_hint")}
+                    </p>
+                }
+            })}
             <p class="hint">{move || t(lang().get(), "lb.compare_pick")} " " {compare_link}</p>
             <p class="exports" data-testid="exports">
                 {move || t(lang().get(), "lb.export")}
@@ -384,12 +397,14 @@ fn entry_row(
         .filter(|l| l.starts_with("https://") || l.starts_with("http://"))
         .cloned();
     view! {
-        <tr data-entry=id.to_string() data-status=e.status.as_str() class:reported=reported>
+        <tr data-entry=id.to_string() data-status=e.status.as_str() class:reported=reported
+            data-tier=e.tier.map(|t| t.to_string()) class:tier-even=e.tier.is_some_and(|t| t % 2 == 0)>
             <td class="num rank">
                 <span data-testid="rank">{rank}</span>
                 {range.map(|r| view! { " " <span class="muted rank-range" title=move || t(lang().get(), "lb.rank_range")>"(" {r} ")"</span> })}
                 {tied.then(|| view! { " " <span class="tied" data-testid="tied" title=move || format!("{}{interval}", t(lang().get(), "lb.tied"))>"≈"</span> })}
             </td>
+            <td class="num tier">{e.tier.map_or_else(|| "—".to_string(), |t| t.to_string())}</td>
             <td class="model">
                 <a href=entry_href>{e.model.clone()}</a>
                 {link.map(|l| view! { " " <a href=l rel="nofollow noopener ugc" class="muted">"↗"</a> })}

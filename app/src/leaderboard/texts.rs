@@ -111,6 +111,19 @@ fn boards(key: &str) -> Option<(&'static str, &'static str)> {
         "lb.page" => ("page", "页"),
         "lb.sort_hint" => ("click to sort", "点击排序"),
         "lb.export" => ("Export:", "导出："),
+        "lb.tier" => ("Tier", "梯队"),
+        "lb.tier_hint" => (
+            "Rows of one tier (shaded alike) are statistically tied with the tier's first entry.",
+            "同一梯队（底色相同）的条目与该梯队第一名在统计上并列。",
+        ),
+        "lb.resolution" => (
+            "Resolution: differences usually within this board's noise (median half-width of the 95 % intervals):",
+            "分辨率：通常落在本榜噪声之内的差异（95 % 区间半宽的中位数）：",
+        ),
+        "lb.smallest_resolved" => (
+            "smallest difference from the leader resolved here:",
+            "此处能分辨的与第一名的最小差异：",
+        ),
         "lb.follow" => ("Follow:", "订阅："),
         "lb.feed" => (
             "Atom feed (new verified entries, new leaders)",

@@ -27,7 +27,7 @@ pub const STYLE: &str = "body{font:15px/1.45 system-ui,sans-serif;margin:2rem au
 padding:0 1rem;color:#1b1f24}table{border-collapse:collapse;margin:1rem 0}th,td{padding:.3rem .6rem;\
 border-bottom:1px solid #d0d7de;text-align:left}td.num{text-align:right;font-variant-numeric:\
 tabular-nums}.tied{color:#9a6700}.reported{color:#6e7781;font-style:italic}code{font-size:.9em}\
-.muted{color:#6e7781}";
+.muted{color:#6e7781}tr.tier-even{background:#f6f8fa}";
 
 /// Where a server-rendered page asks for the app: [`crate::http`]'s `with_app_assets` puts the
 /// `<link>` and `<script>` tags of the leaderboard pages' own build (nothing when it is
@@ -223,6 +223,25 @@ pub fn board_page(view: &BoardView, origin: &str, page: usize) -> String {
          intervals.</p>\n",
         view.bootstrap.resamples, view.bootstrap.seed
     ));
+    if let Some(r) = view.bootstrap.resolution {
+        let d = b.display;
+        body.push_str(&format!(
+            "<p class=\"muted\" data-testid=\"resolution\" data-value=\"{}\">Resolution: differences \
+             in {} below {} are usually within this board's noise (the median half-width of the \
+             intervals){}. Rows of one tier (shaded alike) are statistically tied with the tier's \
+             first entry.</p>\n",
+            full(Some(r)),
+            text(&b.primary),
+            shown(Some(r), d.scale, d.decimals),
+            view.bootstrap
+                .smallest_resolved
+                .map(|x| format!(
+                    "; the smallest difference from the leader resolved here is {}",
+                    shown(Some(x), d.scale, d.decimals)
+                ))
+                .unwrap_or_default()
+        ));
+    }
     let api = format!("/api/v1/leaderboards/{}", attr(&b.slug));
     body.push_str(&format!(
         "<p>Export: <a href=\"{api}/export?format=csv\">CSV</a> · \
@@ -265,7 +284,10 @@ pub fn board_page(view: &BoardView, origin: &str, page: usize) -> String {
 fn ranked_table(view: &BoardView, rows: &[EntryOut]) -> String {
     let b = &view.board;
     let d = b.display;
-    let mut out = String::from("<table class=\"ranked\">\n<thead><tr><th>Rank</th><th>Model</th>");
+    let mut out = String::from(
+        "<table class=\"ranked\">\n<thead><tr><th>Rank</th><th title=\"entries of one tier are \
+         statistically tied with its first entry\">Tier</th><th>Model</th>",
+    );
     for m in &b.metrics {
         let class = if *m == b.primary {
             " class=\"primary\""
@@ -299,9 +321,14 @@ fn ranked_table(view: &BoardView, rows: &[EntryOut]) -> String {
             })
             .unwrap_or_default();
         out.push_str(&format!(
-            "<tr data-entry=\"{}\"><td class=\"num\">{}{tied}</td><td><a href=\"/leaderboard/{}/entry/{}\">{}</a>{link}</td>",
+            "<tr data-entry=\"{}\"{}><td class=\"num\">{}{tied}</td><td class=\"num\">{}</td><td><a href=\"/leaderboard/{}/entry/{}\">{}</a>{link}</td>",
             e.entry,
+            e.tier.map_or_else(String::new, |t| format!(
+                " data-tier=\"{t}\" class=\"tier-{}\"",
+                if t % 2 == 0 { "even" } else { "odd" }
+            )),
             rank_text(e),
+            e.tier.map_or_else(|| "—".into(), |t| t.to_string()),
             attr(&b.slug),
             e.entry,
             text(&e.model)

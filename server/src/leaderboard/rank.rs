@@ -14,6 +14,13 @@
 //!             worst = 1 + #{j ≠ i : hi_j ≥ lo_i}    (entries not clearly below i)
 //!             only for entries with a computed interval
 //! tied        the interval of (entry − leader) contains 0: not distinguishable from the leader
+//! tier        walking the ranked entries that have a rank range: an entry opens a new tier when
+//!             its best possible rank is worse than the worst possible rank of the tier's first
+//!             entry (it cannot share a place with it); tiers are numbered from 1, so entries of
+//!             one tier are statistically tied with its first entry
+//! resolution  the median half-width of the computed intervals (the leader's [0, 0] left out):
+//!             differences smaller than this are usually within the noise of this board
+//! smallest resolved  the smallest |observed difference| of an entry whose interval excludes 0
 //! ```
 //! The rank range is the LMArena-style reading of overlapping intervals against a common
 //! reference (the leader, resampled on the same draws as each entry), not a full pairwise test.
@@ -114,6 +121,59 @@ pub fn rank_ranges(spreads: &[Option<Spread>]) -> Vec<Option<[usize; 2]>> {
         .collect()
 }
 
+/// The tier of each entry (same order as `ranges`, which is ranked order); `None` for entries
+/// without a rank range.
+pub fn tiers(ranges: &[Option<[usize; 2]>]) -> Vec<Option<usize>> {
+    let mut tier = 0;
+    let mut head_worst: Option<usize> = None;
+    ranges
+        .iter()
+        .map(|r| {
+            let [best, worst] = (*r)?;
+            if head_worst.is_none_or(|w| best > w) {
+                tier += 1;
+                head_worst = Some(worst);
+            }
+            Some(tier)
+        })
+        .collect()
+}
+
+/// The median half-width of the computed intervals of entries other than the leader (`None`
+/// without one).
+pub fn resolution(spreads: &[Option<Spread>], leader: Option<usize>) -> Option<f64> {
+    let mut halves: Vec<f64> = spreads
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| Some(i) != leader)
+        .filter_map(|(_, s)| s.filter(|s| s.computed))
+        .map(|s| (s.high - s.low) / 2.0)
+        .filter(|h| h.is_finite())
+        .collect();
+    if halves.is_empty() {
+        return None;
+    }
+    halves.sort_by(f64::total_cmp);
+    let n = halves.len();
+    Some(if n % 2 == 1 {
+        halves[n / 2]
+    } else {
+        (halves[n / 2 - 1] + halves[n / 2]) / 2.0
+    })
+}
+
+/// The smallest |difference| among (spread, observed difference) pairs whose computed interval
+/// excludes 0.
+pub fn smallest_resolved(pairs: &[(Option<Spread>, Option<f64>)]) -> Option<f64> {
+    pairs
+        .iter()
+        .filter_map(|(s, d)| {
+            let s = s.filter(|s| s.computed)?;
+            (s.low > 0.0 || s.high < 0.0).then_some(d.map(f64::abs)?)
+        })
+        .min_by(f64::total_cmp)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,6 +247,61 @@ mod tests {
             created_ms,
             id,
         }
+    }
+
+    #[test]
+    fn tiers_open_where_a_place_cannot_be_shared() {
+        // #2 may share a place with the leader; #3 may share one with #2 but not with the
+        // leader (its best, 3, is below the leader's worst, 2): a new tier; a reported entry
+        // has none; #5 is clear of all.
+        let ranges = [Some([1, 2]), Some([2, 3]), Some([3, 3]), None, Some([5, 5])];
+        assert_eq!(tiers(&ranges), [Some(1), Some(1), Some(2), None, Some(3)]);
+        // Everything tied with the leader: one tier.
+        assert_eq!(
+            tiers(&[Some([1, 3]), Some([1, 3]), Some([2, 3])]),
+            [Some(1); 3]
+        );
+        assert_eq!(tiers(&[]), Vec::<Option<usize>>::new());
+    }
+
+    #[test]
+    fn resolution_is_the_median_half_width_without_the_leader() {
+        let s = |low: f64, high: f64, computed: bool| {
+            Some(Spread {
+                low,
+                high,
+                computed,
+            })
+        };
+        let spreads = [
+            s(0.0, 0.0, true),
+            s(-0.02, 0.04, true),
+            s(-0.10, -0.02, true),
+            s(-0.30, -0.30, false),
+            s(-0.5, -0.3, true),
+            None,
+        ];
+        // Half-widths 0.03, 0.04, 0.1 → median 0.04 (the leader and the point left out).
+        assert_eq!(resolution(&spreads, Some(0)), Some((-0.02 - -0.10) / 2.0));
+        assert_eq!(
+            resolution(&spreads[..3], Some(0)),
+            Some(((0.04 - -0.02) / 2.0 + (-0.02 - -0.10) / 2.0) / 2.0)
+        );
+        assert_eq!(resolution(&spreads[..1], Some(0)), None);
+        let pairs: Vec<(Option<Spread>, Option<f64>)> = spreads
+            .iter()
+            .zip([
+                Some(0.0),
+                Some(0.01),
+                Some(-0.06),
+                Some(-0.3),
+                Some(-0.4),
+                None,
+            ])
+            .map(|(s, d)| (*s, d))
+            .collect();
+        // Excluding 0: −0.06 and −0.4 (the point is not a computed interval).
+        assert_eq!(smallest_resolved(&pairs), Some(0.06));
     }
 
     #[test]

@@ -505,7 +505,7 @@ fn ranks_at_full_precision_and_ties_share_a_rank() {
 
 /// `show --json` once every bootstrap interval is computed (in the background, after a `show`
 /// found some missing).
-fn settled(server: &Server, s: &str) -> Value {
+pub(crate) fn settled(server: &Server, s: &str) -> Value {
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
         let shown = lb_json(server, &["show", "--slug", s, "--json"]);

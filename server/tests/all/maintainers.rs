@@ -8,7 +8,7 @@ use serde_json::Value;
 use workbench::receipt::{self, PublicKey, Receipt};
 use workbench::wire::EntryDetail;
 
-use crate::leaderboard::{Server, get, lb, lb_json, p, slug, stores, temp};
+use crate::leaderboard::{Server, get, lb, lb_json, p, settled, slug, stores, temp};
 
 /// `n` gold/pred pairs with `right` of them right (accuracy right / n).
 fn pairs(dir: &Path, name: &str, n: usize, right: usize) -> PathBuf {
@@ -423,4 +423,48 @@ fn the_sasbench_readme_imports_its_ccs_table_as_published() {
             "reported entries have no receipt"
         );
     }
+}
+
+#[test]
+fn tiers_group_the_tied_entries_and_the_board_states_its_resolution() {
+    let server = Server::start(&stores()[0]);
+    // 100 pairs each: 0.90 and 0.89 cannot be told apart, 0.60 can.
+    let s = board(&server, "tiers", &[("a", 90), ("b", 89), ("c", 60)]);
+    let shown = settled(&server, &s);
+    let entries = shown["entries"].as_array().unwrap();
+    let tiers: Vec<(&str, &Value)> = entries
+        .iter()
+        .map(|e| (e["model"].as_str().unwrap(), &e["tier"]))
+        .collect();
+    assert_eq!(
+        tiers,
+        [
+            ("a", &Value::from(1)),
+            ("b", &Value::from(1)),
+            ("c", &Value::from(2))
+        ],
+        "{shown}"
+    );
+    let b = &shown["bootstrap"];
+    // The median half-width of b's and c's intervals, and c's difference (the only resolved).
+    let half = |e: &Value| {
+        (e["versus_leader"]["high"].as_f64().unwrap() - e["versus_leader"]["low"].as_f64().unwrap())
+            / 2.0
+    };
+    assert_eq!(
+        b["resolution"].as_f64(),
+        Some((half(&entries[1]) + half(&entries[2])) / 2.0)
+    );
+    assert_eq!(
+        b["smallest_resolved"].as_f64(),
+        entries[2]["versus_leader"]["difference"]
+            .as_f64()
+            .map(f64::abs)
+    );
+    assert!((b["smallest_resolved"].as_f64().unwrap() - 0.3).abs() < 1e-12);
+    // The page shows both: tier rows and the resolution.
+    let (_, _, page) = fetch(&format!("{}/leaderboard/{s}", server.url));
+    assert_eq!(page.matches("data-tier=\"1\"").count(), 2, "{page}");
+    assert_eq!(page.matches("data-tier=\"2\"").count(), 1);
+    assert!(page.contains("data-testid=\"resolution\""), "{page}");
 }

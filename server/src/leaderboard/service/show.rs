@@ -88,6 +88,19 @@ impl Boards {
             })
             .collect();
         let ranges = rank::rank_ranges(&spreads);
+        let tiers = rank::tiers(&ranges);
+        let leader_position = ranked.iter().position(|&(i, _)| Some(i) == leader);
+        let resolution = rank::resolution(&spreads, leader_position);
+        let smallest_resolved = rank::smallest_resolved(
+            &ranked
+                .iter()
+                .zip(&spreads)
+                .map(|(&(i, _), s)| {
+                    let d = intervals.get(&entries[i].id).and_then(|v| v.difference);
+                    (*s, d)
+                })
+                .collect::<Vec<_>>(),
+        );
         let verified_pending = ranked
             .iter()
             .filter(|&&(i, r)| {
@@ -100,7 +113,8 @@ impl Boards {
         let out: Vec<EntryOut> = ranked
             .iter()
             .zip(ranges)
-            .map(|(&(i, r), range)| {
+            .zip(tiers)
+            .map(|((&(i, r), range), tier)| {
                 let e = &entries[i];
                 let versus = intervals.get(&e.id).cloned();
                 let tied = versus.as_ref().and_then(|v| match (v.low, v.high) {
@@ -111,6 +125,7 @@ impl Boards {
                     entry: e.id,
                     rank: r,
                     rank_range: range,
+                    tier,
                     tied_with_leader: if Some(i) == leader { None } else { tied },
                     versus_leader: versus,
                     model: e.model.clone(),
@@ -142,6 +157,8 @@ impl Boards {
                     .filter(|&&(i, _)| intervals.contains_key(&entries[i].id))
                     .count(),
                 pending: verified_pending,
+                resolution,
+                smallest_resolved,
             },
             board: board_info_for(&board, include_all),
             entries: out,
