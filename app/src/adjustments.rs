@@ -151,18 +151,26 @@ pub async fn settled() {
     }
 }
 
-/// Run `work` counted as a save under way (`settled` and `data-saving` wait for it): a class
-/// view loading its adjustments, which edits made meanwhile are replayed on and saved after.
-pub async fn counted<T>(work: impl std::future::Future<Output = T>) -> T {
+/// A save under way while held (`settled` and `data-saving` wait for it): also a class view
+/// loading its adjustments, whose controls wait for them.
+pub struct Held(());
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        set_saving(SAVING.get().saturating_sub(1));
+    }
+}
+
+/// Count a save (or a load) as under way until the returned guard is dropped.
+pub fn hold() -> Held {
     set_saving(SAVING.get() + 1);
-    let result = work.await;
-    set_saving(SAVING.get().saturating_sub(1));
-    result
+    Held(())
 }
 
 /// Save `value` as the record `key` (replacing what was saved), counted as under way until done.
 async fn save_record<T: Serialize>(key: &str, value: &T) -> Result<(), String> {
-    counted(save_record_now(key, value)).await
+    let _held = hold();
+    save_record_now(key, value).await
 }
 
 /// Count a save in or out, and show the count as `<html data-saving="N">`: "0" once every

@@ -98,6 +98,10 @@ pub struct BoardInfo {
     pub primary: String,
     pub lower_is_better: bool,
     pub metrics: Vec<String>,
+    /// Every metric a board of this benchmark can rank by or show (its headline metrics and
+    /// the ones some of its reports add): what an owner chooses from.
+    #[serde(default)]
+    pub available_metrics: Vec<String>,
     /// Displayed value = value × scale, rounded to `decimals` (the benchmark's table).
     pub display: Display,
     pub gold: Vec<FileOut>,
@@ -235,6 +239,59 @@ pub struct BoardView {
     pub board: BoardInfo,
     pub bootstrap: BootstrapInfo,
     pub entries: Vec<EntryOut>,
+}
+
+/// `GET /api/v1/leaderboards/{slug}/audit` (owner): every change, oldest first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLog {
+    pub audit: Vec<AuditLine>,
+}
+
+/// One change of a board.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditLine {
+    /// ISO 8601, UTC.
+    pub at: String,
+    pub at_ms: i64,
+    /// `public` | `owner` | `entry` | `team` | `worker`.
+    pub actor: String,
+    /// `create board`, `submit`, `edit board`, `edit`, `hide`, `restore`, `withdraw`,
+    /// `delete`, `import`, `add team`, `rotate token`, …
+    pub action: String,
+    pub entry: Option<i64>,
+    pub detail: Value,
+}
+
+/// `PATCH /api/v1/leaderboards/{slug}` body (owner): what changes; the rest stays.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EditBoard {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Markdown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub primary: Option<String>,
+    /// The columns shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metrics: Option<Vec<String>>,
+}
+
+/// `PATCH /api/v1/leaderboards/{slug}/entries/{id}` body (the entry's token).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EditEntry {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Replaces the metadata; a key with an empty value is removed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<BTreeMap<String, String>>,
+}
+
+/// `POST /api/v1/leaderboards/{slug}/owner-token`: the new owner token, shown once.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OwnerToken {
+    pub slug: String,
+    pub owner_token: String,
 }
 
 /// One line of the board list.

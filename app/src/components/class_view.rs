@@ -103,18 +103,20 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
     let xlsx_busy = RwSignal::new(false);
     let adjustments = RwSignal::new(Adjustments::new());
     let store_error = RwSignal::new(None::<String>);
-    // The teacher's controls wait for the saved adjustments: a change made before them would be
+    // The reader and its controls wait for the saved adjustments: a change made before them would be
     // replaced when they arrive (and the re-render would drop a comment being typed), and a
     // save before them would replace what was saved with the one change.
     let loaded = RwSignal::new(false);
     {
         let key = key.clone();
         spawn_local(async move {
-            match adjustments::counted(adjustments::load(&key)).await {
+            let held = adjustments::hold();
+            match adjustments::load(&key).await {
                 Ok(saved) => adjustments.set(saved),
                 Err(e) => store_error.set(Some(e)),
             }
             loaded.set(true);
+            drop(held);
             match adjustments::load_model_results(&key).await {
                 // Runs that finished while loading come after what was saved.
                 Ok(saved) if !saved.is_empty() => results.update(|r| {
@@ -364,6 +366,10 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
     let reader = move || {
         let l = lang().get();
         let i = selected.get()?;
+        // The reader (with the teacher's controls) opens once the saved adjustments are in.
+        if !loaded.get() {
+            return None;
+        }
         let adj = adjustments.get();
         class.with(|c| {
             let e = c.essays.get(i)?.clone();
@@ -403,7 +409,7 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
                         {e.gold_rank.map(|k| view! { <span>{t(l, "class.gold_level")} " " {badge(c, Some(k), l)}</span> })}
                         <label>
                             {t(l, "class.teacher_level")} " "
-                            <select aria-label="teacher level" prop:disabled=move || !loaded.get() on:change=move |ev| {
+                            <select aria-label="teacher level" on:change=move |ev| {
                                 let v = event_target_value(&ev).parse::<usize>().ok();
                                 adjust.with_value(|f| f(id.clone(), Box::new(move |a| a.level = v)));
                             }>
@@ -424,7 +430,6 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
                         {t(l, "class.your_comment")}
                         <textarea
                             aria-label="teacher comment"
-                            prop:disabled=move || !loaded.get()
                             prop:value=a.comment.clone().unwrap_or_default()
                             on:change=move |ev| {
                                 let v = event_target_value(&ev);
@@ -437,7 +442,6 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
                         <input
                             type="checkbox"
                             aria-label="reviewed"
-                            prop:disabled=move || !loaded.get()
                             prop:checked=a.reviewed
                             on:change=move |ev| {
                                 let v = event_target_checked(&ev);

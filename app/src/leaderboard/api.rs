@@ -11,8 +11,9 @@ use workbench::verify::Difference;
 use crate::api::{ApiError, checked, json};
 
 pub use workbench::wire::{
-    BoardInfo, BoardList, BoardSummary, BoardView, BootstrapInfo, Display, EntryOut, FileIn,
-    FileOut, LeaderInterval, State, Status, Submit, Submitted,
+    AuditLine, AuditLog, BoardInfo, BoardList, BoardSummary, BoardView, BootstrapInfo, Display,
+    EditBoard, EditEntry, EntryOut, FileIn, FileOut, LeaderInterval, OwnerToken, State, Status,
+    Submit, Submitted,
 };
 
 /// An entry with its stored report (`GET …/entries/{id}`), the report read as a [`Report`].
@@ -85,4 +86,57 @@ pub async fn publish(slug: &str, body: &Submit) -> Result<Submitted, PublishErro
         ),
         differences: serde_json::from_value(body["differences"].clone()).unwrap_or_default(),
     })
+}
+
+// The owner's calls: each sends the owner token as `Authorization: Bearer`.
+
+fn bearer(token: &str) -> String {
+    format!("Bearer {}", token.trim())
+}
+
+fn board_url(slug: &str, rest: &str) -> String {
+    format!("/api/v1/leaderboards/{}{rest}", path_part(slug))
+}
+
+/// The board as its owner sees it (hidden and withdrawn entries too); `403` for another token.
+pub async fn owner_board(slug: &str, token: &str) -> Result<BoardView, ApiError> {
+    let request = Request::get(&board_url(slug, "")).header("Authorization", &bearer(token));
+    json(checked(request.send().await).await?).await
+}
+
+pub async fn audit(slug: &str, token: &str) -> Result<AuditLog, ApiError> {
+    let request = Request::get(&board_url(slug, "/audit")).header("Authorization", &bearer(token));
+    json(checked(request.send().await).await?).await
+}
+
+pub async fn edit_board(slug: &str, token: &str, edit: &EditBoard) -> Result<(), ApiError> {
+    let request = Request::patch(&board_url(slug, ""))
+        .header("Authorization", &bearer(token))
+        .json(edit)
+        .map_err(|e| ApiError(e.to_string()))?;
+    checked(request.send().await).await.map(|_| ())
+}
+
+/// `hide`, `restore` or `withdraw` an entry.
+pub async fn entry_action(slug: &str, token: &str, id: i64, action: &str) -> Result<(), ApiError> {
+    let request = Request::post(&board_url(slug, &format!("/entries/{id}/{action}")))
+        .header("Authorization", &bearer(token));
+    checked(request.send().await).await.map(|_| ())
+}
+
+pub async fn delete_entry(slug: &str, token: &str, id: i64) -> Result<(), ApiError> {
+    let request = Request::delete(&board_url(slug, &format!("/entries/{id}")))
+        .header("Authorization", &bearer(token));
+    checked(request.send().await).await.map(|_| ())
+}
+
+pub async fn rotate_owner_token(slug: &str, token: &str) -> Result<OwnerToken, ApiError> {
+    let request =
+        Request::post(&board_url(slug, "/owner-token")).header("Authorization", &bearer(token));
+    json(checked(request.send().await).await?).await
+}
+
+pub async fn delete_board(slug: &str, token: &str) -> Result<(), ApiError> {
+    let request = Request::delete(&board_url(slug, "")).header("Authorization", &bearer(token));
+    checked(request.send().await).await.map(|_| ())
 }

@@ -69,19 +69,35 @@ pub fn arrange(entries: &[EntryOut], filters: &Filters, order: &Order) -> Vec<us
 #[component]
 pub fn BoardPage(slug: String) -> impl IntoView {
     let loaded: RwSignal<Option<Result<BoardView, String>>> = RwSignal::new(None);
-    {
-        let slug = slug.clone();
+    let slug = StoredValue::new(slug);
+    // Fetch the board; while intervals are still being computed, again every 2 s, so the page
+    // fills in its rank ranges and tiers by itself.
+    fn fetch(slug: StoredValue<String>, loaded: RwSignal<Option<Result<BoardView, String>>>) {
+        let slug = slug.get_value();
         spawn_local(async move {
             let started = js_sys::Date::now();
             let result = api::board(&slug).await.map_err(|e| e.to_string());
+            let pending = result.as_ref().is_ok_and(|v| v.bootstrap.pending > 0);
             loaded.set(Some(result));
             mark_timing("board-loaded", started);
+            if pending {
+                let slug = StoredValue::new(slug);
+                set_timeout(
+                    move || fetch(slug, loaded),
+                    std::time::Duration::from_secs(2),
+                );
+            }
         });
     }
-    move || match loaded.get() {
-        None => view! { <p class="hint">{move || t(lang().get(), "lb.loading")}</p> }.into_any(),
-        Some(Err(e)) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
-        Some(Ok(view)) => view! { <Board view=view /> }.into_any(),
+    fetch(slug, loaded);
+    let refresh = Callback::new(move |()| fetch(slug, loaded));
+    view! {
+        {move || match loaded.get() {
+            None => view! { <p class="hint">{move || t(lang().get(), "lb.loading")}</p> }.into_any(),
+            Some(Err(e)) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
+            Some(Ok(view)) => view! { <Board view=view /> }.into_any(),
+        }}
+        <super::console::OwnerConsole slug=slug.get_value() on_change=refresh />
     }
 }
 

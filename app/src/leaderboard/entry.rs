@@ -162,6 +162,12 @@ fn Entry(board: BoardView, entry: EntryDetail) -> impl IntoView {
         entry.scorer["commit"].as_str().unwrap_or("?")
     );
 
+    let owner_panel = (!hidden_gold && !reported).then(|| {
+        view! {
+            <super::entry_owner::EntryOwner slug=slug.clone() id=entry.entry model=entry.model.clone() meta=entry.meta.clone() />
+        }
+    });
+    let receipt_entry = entry.clone();
     let verify = RwSignal::new(Verify::Idle);
     // Verifications started on this page: the verdict says which one it is (`data-run`).
     let runs = RwSignal::new(0u32);
@@ -273,6 +279,7 @@ fn Entry(board: BoardView, entry: EntryDetail) -> impl IntoView {
             <h3>{move || t(lang().get(), "lb.inputs")}</h3>
             <ul class="files">{file_rows}</ul>
             <p class="hint">{move || t(lang().get(), "lb.scorer")} " " <span class="mono" data-testid="scorer">{scorer.clone()}</span></p>
+            <super::entry_owner::ReceiptCheck entry=receipt_entry />
             <p><img src=badge alt="badge" /></p>
             {reported.then(|| view! { <p class="hint">{move || t(lang().get(), "lb.reported_entry")}</p> })}
             {hidden_gold.then(|| view! { <p class="hint" data-testid="hidden-gold">{move || t(lang().get(), "lb.hidden_gold")}</p> })}
@@ -287,6 +294,7 @@ fn Entry(board: BoardView, entry: EntryDetail) -> impl IntoView {
             })}
             {state.map(|s| view! { <ProgressBar progress=s.progress.into() /> })}
             {move || verify_view(verify.get(), runs.get_untracked(), scorer_line())}
+            {owner_panel}
             <h3>{move || t(lang().get(), "lb.report")}</h3>
             {move || {
                 let ours = state.and_then(|s| outcome_of(&s.outcomes.get(), &b.benchmark).map(|o| (s, o)));

@@ -12,7 +12,9 @@ pub mod api;
 pub mod board;
 pub mod boards;
 pub mod compare;
+pub mod console;
 pub mod entry;
+pub mod entry_owner;
 pub mod publish;
 pub mod texts;
 

@@ -152,7 +152,14 @@ impl IntoResponse for LbError {
 pub fn router(state: LbState) -> Router {
     let api = Router::new()
         .route("/api/v1/leaderboards", post(create).get(list))
-        .route("/api/v1/leaderboards/{slug}", get(show).patch(edit_board))
+        .route(
+            "/api/v1/leaderboards/{slug}",
+            get(show).patch(edit_board).delete(delete_board),
+        )
+        .route(
+            "/api/v1/leaderboards/{slug}/owner-token",
+            post(rotate_owner_token),
+        )
         .route("/api/v1/leaderboards/{slug}/audit", get(audit))
         .route("/api/v1/leaderboards/{slug}/export", get(export))
         .route("/api/v1/leaderboards/{slug}/import", post(import_table))
@@ -282,14 +289,43 @@ async fn audit(
         .boards
         .audit_log(&slug, bearer(&headers).as_deref())
         .await?;
-    let rows: Vec<_> = rows
+    let audit = rows
         .into_iter()
-        .map(|r| {
-            json!({"at": super::dates::iso8601(r.at_ms), "at_ms": r.at_ms, "actor": r.actor,
-                   "action": r.action, "entry": r.entry, "detail": r.detail})
+        .map(|r| workbench::wire::AuditLine {
+            at: super::dates::iso8601(r.at_ms),
+            at_ms: r.at_ms,
+            actor: r.actor,
+            action: r.action,
+            entry: r.entry,
+            detail: r.detail,
         })
         .collect();
-    Ok(Json(json!({"audit": rows})).into_response())
+    Ok(Json(workbench::wire::AuditLog { audit }).into_response())
+}
+
+/// `POST …/owner-token` (owner): a new owner token; the old one is refused from then on.
+async fn rotate_owner_token(
+    State(s): State<LbState>,
+    Path(slug): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, LbError> {
+    let owner_token = s
+        .boards
+        .rotate_owner_token(&slug, bearer(&headers).as_deref())
+        .await?;
+    Ok(Json(workbench::wire::OwnerToken { slug, owner_token }).into_response())
+}
+
+/// `DELETE /api/v1/leaderboards/{slug}` (owner): the board and everything of it.
+async fn delete_board(
+    State(s): State<LbState>,
+    Path(slug): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, LbError> {
+    s.boards
+        .delete_board(&slug, bearer(&headers).as_deref())
+        .await?;
+    Ok(Json(json!({"slug": slug, "deleted": true})).into_response())
 }
 
 #[derive(Deserialize)]

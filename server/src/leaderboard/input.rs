@@ -238,21 +238,10 @@ pub struct PhaseSettings {
 pub type Submit = workbench::wire::Submit<Base64Bytes>;
 
 /// `PATCH /api/v1/leaderboards/{slug}` body (owner).
-#[derive(Debug, Deserialize)]
-pub struct EditBoard {
-    pub title: Option<String>,
-    pub description: Option<String>,
-    pub primary: Option<String>,
-    pub metrics: Option<Vec<String>>,
-}
+pub use workbench::wire::EditBoard;
 
 /// `PATCH /api/v1/leaderboards/{slug}/entries/{id}` body (entry token).
-#[derive(Debug, Deserialize)]
-pub struct EditEntry {
-    pub model: Option<String>,
-    /// Replaces the metadata; a key with an empty value is removed.
-    pub meta: Option<BTreeMap<String, String>>,
-}
+pub use workbench::wire::EditEntry;
 
 /// Who presented which token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

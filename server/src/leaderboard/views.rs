@@ -105,6 +105,13 @@ pub(crate) fn board_info_for(board: &BoardRow, owner: bool) -> BoardInfo {
         primary: board.primary_metric.clone(),
         lower_is_better: LOWER_IS_BETTER.contains(&board.primary_metric.as_str()),
         metrics: board.metrics.clone(),
+        available_metrics: bench.map_or_else(Vec::new, |b| {
+            [b.metrics(), b.more_metrics()]
+                .concat()
+                .into_iter()
+                .map(String::from)
+                .collect()
+        }),
         display: bench.map_or(
             Display {
                 scale: 1.0,

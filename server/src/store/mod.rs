@@ -415,6 +415,15 @@ pub trait Store: Send + Sync {
     ) -> Result<(), StoreError>;
     /// Store an entry with the next number of its board (returned); the audit row gets it.
     /// `limits` are checked in the same transaction ([`StoreError::Quota`], [`StoreError::Full`]).
+    /// Replace the owner token's hash (the old token stops working).
+    async fn rotate_owner_token(
+        &self,
+        slug: &str,
+        owner_token_sha256: String,
+        audit: AuditRow,
+    ) -> Result<(), StoreError>;
+    /// Delete the board and everything of it; files nothing else refers to go too.
+    async fn delete_board(&self, slug: &str) -> Result<(), StoreError>;
     async fn add_entry(
         &self,
         slug: &str,

@@ -527,6 +527,24 @@ impl Store for SqliteStore {
         in_tx!(self, queue::choose_entry(&slug, &team, entry, audit))
     }
 
+    async fn rotate_owner_token(
+        &self,
+        slug: &str,
+        owner_token_sha256: String,
+        audit: AuditRow,
+    ) -> Result<(), StoreError> {
+        let slug = slug.to_owned();
+        in_tx!(
+            self,
+            boards::rotate_owner_token(&slug, owner_token_sha256, audit)
+        )
+    }
+
+    async fn delete_board(&self, slug: &str) -> Result<(), StoreError> {
+        let slug = slug.to_owned();
+        in_tx!(self, boards::delete_board(&slug))
+    }
+
     async fn signing_key(&self, fresh: [u8; 32], now_ms: i64) -> Result<[u8; 32], StoreError> {
         in_tx!(self, keys::signing_key(fresh, now_ms))
     }

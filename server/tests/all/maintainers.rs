@@ -8,7 +8,7 @@ use serde_json::Value;
 use workbench::receipt::{self, PublicKey, Receipt};
 use workbench::wire::EntryDetail;
 
-use crate::leaderboard::{Server, get, lb, lb_json, p, settled, slug, stores, temp};
+use crate::leaderboard::{Server, get, http, lb, lb_json, p, settled, slug, stores, temp};
 
 /// `n` gold/pred pairs with `right` of them right (accuracy right / n).
 fn pairs(dir: &Path, name: &str, n: usize, right: usize) -> PathBuf {
@@ -467,4 +467,110 @@ fn tiers_group_the_tied_entries_and_the_board_states_its_resolution() {
     assert_eq!(page.matches("data-tier=\"1\"").count(), 2, "{page}");
     assert_eq!(page.matches("data-tier=\"2\"").count(), 1);
     assert!(page.contains("data-testid=\"resolution\""), "{page}");
+}
+
+#[test]
+fn the_owner_rotates_the_token_and_deletes_the_board_with_its_own_files() {
+    for db in stores() {
+        let server = Server::start(&db);
+        let dir = temp("owner");
+        let gold = crate::support::golden_dir().join("eotgc/eotgc_01_perfect_chinese_labels");
+        let (a, b) = (slug("owner-a"), slug("owner-b"));
+        let mut owners = Vec::new();
+        for s in [&a, &b] {
+            let made = lb_json(
+                &server,
+                &[
+                    "create",
+                    "--slug",
+                    s,
+                    "--title",
+                    "owner",
+                    "--benchmark",
+                    "eotgc",
+                    p(&gold.join("gold.json")),
+                ],
+            );
+            owners.push(made["owner_token"].as_str().unwrap().to_string());
+        }
+        // An entry only board a holds (its file), and the gold both boards hold.
+        let pred = dir.join("pred.json");
+        std::fs::copy(gold.join("pred.json"), &pred).unwrap();
+        lb_json(&server, &["submit", "--slug", &a, "--model", "m", p(&pred)]);
+        let entry = json_at(&format!("{}/api/v1/leaderboards/{a}/entries/1", server.url));
+        let own_file = entry["inputs"][0]["url"].as_str().unwrap().to_string();
+        let gold_url = entry["gold"][0]["url"].as_str().unwrap().to_string();
+
+        let (status, made) = http(
+            &server,
+            "POST",
+            &format!("/api/v1/leaderboards/{a}/owner-token"),
+            Some(&owners[0]),
+            None,
+        );
+        assert_eq!(status, 200, "{made}");
+        let new = made["owner_token"].as_str().unwrap();
+        assert!(new.starts_with("sbo_") && new != owners[0]);
+        let edit = serde_json::json!({"title": "renamed"});
+        let path = format!("/api/v1/leaderboards/{a}");
+        assert_eq!(
+            http(
+                &server,
+                "PATCH",
+                &path,
+                Some(&owners[0]),
+                Some(edit.clone())
+            )
+            .0,
+            403,
+            "the old token"
+        );
+        assert_eq!(http(&server, "PATCH", &path, Some(new), Some(edit)).0, 200);
+        let (_, audit) = http(&server, "GET", &format!("{path}/audit"), Some(new), None);
+        let actions: Vec<&str> = audit["audit"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["action"].as_str().unwrap())
+            .collect();
+        assert!(actions.contains(&"rotate token"), "{actions:?}");
+        assert_eq!(
+            http(&server, "POST", &format!("{path}/owner-token"), None, None).0,
+            403
+        );
+
+        // Delete: another board's token and no token are refused; the owner's deletes.
+        assert_eq!(
+            http(&server, "DELETE", &path, Some(&owners[1]), None).0,
+            403
+        );
+        assert_eq!(http(&server, "DELETE", &path, None, None).0, 403);
+        let (status, body) = http(&server, "DELETE", &path, Some(new), None);
+        assert_eq!(
+            (status, &body["deleted"]),
+            (200, &Value::Bool(true)),
+            "{body}"
+        );
+        assert_eq!(get(&format!("{}{path}", server.url)).0, 404);
+        assert_eq!(http(&server, "DELETE", &path, Some(new), None).0, 404);
+        // The entry's own file went with it (its blob too, read in the SQLite file); the gold
+        // board b holds too stays.
+        assert_eq!(get(&format!("{}{own_file}", server.url)).0, 404);
+        if !db.starts_with("postgres") {
+            let sha = |url: &str| url.rsplit('/').next().unwrap().to_string();
+            let conn = rusqlite::Connection::open(&db).unwrap();
+            let count = |h: &str| -> i64 {
+                conn.query_row("SELECT COUNT(*) FROM lb_blob WHERE sha256 = ?1", [h], |r| {
+                    r.get(0)
+                })
+                .unwrap()
+            };
+            assert_eq!(count(&sha(&own_file)), 0, "the entry's blob is gone");
+            assert_eq!(count(&sha(&gold_url)), 1, "the shared gold stays");
+        }
+        let b_gold = gold_url.replace(&a, &b);
+        assert_eq!(get(&format!("{}{b_gold}", server.url)).0, 200);
+        let listed = json_at(&format!("{}/api/v1/leaderboards", server.url));
+        assert!(!listed.to_string().contains(&a));
+    }
 }

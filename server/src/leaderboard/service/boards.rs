@@ -198,6 +198,33 @@ impl Boards {
         Ok(self.store.audit(slug).await?)
     }
 
+    /// A new owner token for the board (owner); the old one is refused from then on. The new
+    /// token is returned once, stored as its SHA-256 only.
+    pub async fn rotate_owner_token(
+        &self,
+        slug: &str,
+        token: Option<&str>,
+    ) -> Result<String, LbError> {
+        let board = self.owned(slug, token).await?;
+        let owner = token::new_token(token::OWNER_PREFIX).map_err(internal)?;
+        self.store
+            .rotate_owner_token(
+                &board.slug,
+                token::hash(&owner),
+                audit("owner", "rotate token", None, json!({})),
+            )
+            .await?;
+        Ok(owner)
+    }
+
+    /// Delete the board with its entries, files and audit log (owner).
+    pub async fn delete_board(&self, slug: &str, token: Option<&str>) -> Result<(), LbError> {
+        let board = self.owned(slug, token).await?;
+        self.store.delete_board(&board.slug).await?;
+        tracing::info!(board = %board.slug, "board deleted by its owner");
+        Ok(())
+    }
+
     /// Import a table's rows as `reported` entries (owner); returns their ids.
     pub async fn import(
         &self,

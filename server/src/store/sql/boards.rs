@@ -1,9 +1,11 @@
-//! Boards: create, read, list, edit; their files, audit log, interval cache and competition
+//! Boards: create, read, list, edit, rotate the owner token, delete; their files, audit log, interval cache and competition
 //! settings.
 
 use std::collections::HashMap;
 
-use super::conn::{Conn, Param, file_ref, params, put_audit, put_blobs, query_one, query_opt};
+use super::conn::{
+    Conn, Param, file_ref, lock_board, params, put_audit, put_blobs, query_one, query_opt,
+};
 use crate::store::{
     AuditRow, Blob, BoardEdit, BoardRow, BoardSummary, IntervalRow, StoreError, json_text,
     parse_json,
@@ -148,6 +150,73 @@ pub(crate) async fn edit_board<C: Conn>(
     c.execute("DELETE FROM lb_interval WHERE slug = $1", params![slug])
         .await?;
     put_audit(c, slug, &audit).await
+}
+
+/// Replace the owner token's hash; the old token stops working when this commits.
+pub(crate) async fn rotate_owner_token<C: Conn>(
+    c: &mut C,
+    slug: &str,
+    owner_token_sha256: String,
+    audit: AuditRow,
+) -> Result<(), StoreError> {
+    let n = c
+        .execute(
+            "UPDATE lb_board SET owner_token_sha256 = $2, updated_ms = $3 WHERE slug = $1",
+            params![slug, &owner_token_sha256, audit.at_ms],
+        )
+        .await?;
+    if n == 0 {
+        return Err(StoreError::NotFound(format!("no board `{slug}`")));
+    }
+    put_audit(c, slug, &audit).await
+}
+
+/// Delete a board with its entries, teams, intervals and audit log, and the files nothing
+/// else refers to.
+pub(crate) async fn delete_board<C: Conn>(c: &mut C, slug: &str) -> Result<(), StoreError> {
+    lock_board(c, slug).await?;
+    let mut hashes: Vec<String> = c
+        .query(
+            "SELECT sha256 FROM lb_entry_file WHERE slug = $1
+             UNION SELECT sha256 FROM lb_board_file WHERE slug = $1",
+            params![slug],
+        )
+        .await?
+        .into_iter()
+        .map(|mut r| r.text(0))
+        .collect::<Result<_, _>>()?;
+    for table in [
+        "lb_entry_file",
+        "lb_interval",
+        "lb_entry",
+        "lb_board_file",
+        "lb_team",
+        "lb_audit",
+    ] {
+        c.execute(
+            &format!("DELETE FROM {table} WHERE slug = $1"),
+            params![slug],
+        )
+        .await?;
+    }
+    let n = c
+        .execute("DELETE FROM lb_board WHERE slug = $1", params![slug])
+        .await?;
+    if n == 0 {
+        return Err(StoreError::NotFound(format!("no board `{slug}`")));
+    }
+    hashes.sort();
+    hashes.dedup();
+    for h in &hashes {
+        c.execute(
+            "DELETE FROM lb_blob WHERE sha256 = $1
+               AND NOT EXISTS (SELECT 1 FROM lb_entry_file WHERE sha256 = $1)
+               AND NOT EXISTS (SELECT 1 FROM lb_board_file WHERE sha256 = $1)",
+            params![h],
+        )
+        .await?;
+    }
+    Ok(())
 }
 
 pub(crate) async fn blob<C: Conn>(c: &mut C, sha256: &str) -> Result<Option<Vec<u8>>, StoreError> {
