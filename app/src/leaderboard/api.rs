@@ -8,6 +8,7 @@ use metrics_core::Report;
 use serde_json::Value;
 use workbench::verify::Difference;
 
+use super::tokens::with_token;
 use crate::api::{ApiError, checked, json};
 
 pub use workbench::wire::{
@@ -88,11 +89,7 @@ pub async fn publish(slug: &str, body: &Submit) -> Result<Submitted, PublishErro
     })
 }
 
-// The owner's calls: each sends the owner token as `Authorization: Bearer`.
-
-fn bearer(token: &str) -> String {
-    format!("Bearer {}", token.trim())
-}
+// The owner's calls: each sends the owner token (`super::tokens`).
 
 fn board_url(slug: &str, rest: &str) -> String {
     format!("/api/v1/leaderboards/{}{rest}", path_part(slug))
@@ -100,18 +97,17 @@ fn board_url(slug: &str, rest: &str) -> String {
 
 /// The board as its owner sees it (hidden and withdrawn entries too); `403` for another token.
 pub async fn owner_board(slug: &str, token: &str) -> Result<BoardView, ApiError> {
-    let request = Request::get(&board_url(slug, "")).header("Authorization", &bearer(token));
+    let request = with_token(Request::get(&board_url(slug, "")), token);
     json(checked(request.send().await).await?).await
 }
 
 pub async fn audit(slug: &str, token: &str) -> Result<AuditLog, ApiError> {
-    let request = Request::get(&board_url(slug, "/audit")).header("Authorization", &bearer(token));
+    let request = with_token(Request::get(&board_url(slug, "/audit")), token);
     json(checked(request.send().await).await?).await
 }
 
 pub async fn edit_board(slug: &str, token: &str, edit: &EditBoard) -> Result<(), ApiError> {
-    let request = Request::patch(&board_url(slug, ""))
-        .header("Authorization", &bearer(token))
+    let request = with_token(Request::patch(&board_url(slug, "")), token)
         .json(edit)
         .map_err(|e| ApiError(e.to_string()))?;
     checked(request.send().await).await.map(|_| ())
@@ -119,24 +115,27 @@ pub async fn edit_board(slug: &str, token: &str, edit: &EditBoard) -> Result<(),
 
 /// `hide`, `restore` or `withdraw` an entry.
 pub async fn entry_action(slug: &str, token: &str, id: i64, action: &str) -> Result<(), ApiError> {
-    let request = Request::post(&board_url(slug, &format!("/entries/{id}/{action}")))
-        .header("Authorization", &bearer(token));
+    let request = with_token(
+        Request::post(&board_url(slug, &format!("/entries/{id}/{action}"))),
+        token,
+    );
     checked(request.send().await).await.map(|_| ())
 }
 
 pub async fn delete_entry(slug: &str, token: &str, id: i64) -> Result<(), ApiError> {
-    let request = Request::delete(&board_url(slug, &format!("/entries/{id}")))
-        .header("Authorization", &bearer(token));
+    let request = with_token(
+        Request::delete(&board_url(slug, &format!("/entries/{id}"))),
+        token,
+    );
     checked(request.send().await).await.map(|_| ())
 }
 
 pub async fn rotate_owner_token(slug: &str, token: &str) -> Result<OwnerToken, ApiError> {
-    let request =
-        Request::post(&board_url(slug, "/owner-token")).header("Authorization", &bearer(token));
+    let request = with_token(Request::post(&board_url(slug, "/owner-token")), token);
     json(checked(request.send().await).await?).await
 }
 
 pub async fn delete_board(slug: &str, token: &str) -> Result<(), ApiError> {
-    let request = Request::delete(&board_url(slug, "")).header("Authorization", &bearer(token));
+    let request = with_token(Request::delete(&board_url(slug, "")), token);
     checked(request.send().await).await.map(|_| ())
 }

@@ -11,34 +11,19 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::api::{self, AuditLine, BoardView, EditBoard, State};
+use super::tokens;
 use crate::i18n::{lang, t};
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok()?
-}
-
-fn storage_key(slug: &str) -> String {
-    format!("scorebench.owner.{slug}")
-}
-
-/// The owner token this browser keeps for `slug`.
-pub fn saved_token(slug: &str) -> Option<String> {
-    storage()?
-        .get_item(&storage_key(slug))
-        .ok()?
-        .filter(|t| !t.is_empty())
+fn saved_token(slug: &str) -> Option<String> {
+    tokens::saved(&tokens::owner_key(slug))
 }
 
 fn keep_token(slug: &str, token: &str) {
-    if let Some(s) = storage() {
-        let _ = s.set_item(&storage_key(slug), token);
-    }
+    tokens::keep(&tokens::owner_key(slug), token);
 }
 
 fn forget_token(slug: &str) {
-    if let Some(s) = storage() {
-        let _ = s.remove_item(&storage_key(slug));
-    }
+    tokens::forget(&tokens::owner_key(slug));
 }
 
 /// What the console shows once open: the owner's view of the board and its audit log.

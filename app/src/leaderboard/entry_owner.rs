@@ -12,16 +12,9 @@ use leptos::task::spawn_local;
 use workbench::receipt::PublicKey;
 
 use super::api::{EditEntry, EntryDetail};
+use super::tokens::{self, with_token};
 use crate::api::{ApiError, checked, json};
 use crate::i18n::{lang, t};
-
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok()?
-}
-
-fn storage_key(slug: &str, id: i64) -> String {
-    format!("scorebench.entry.{slug}.{id}")
-}
 
 fn entry_url(slug: &str, id: i64, rest: &str) -> String {
     format!(
@@ -31,16 +24,14 @@ fn entry_url(slug: &str, id: i64, rest: &str) -> String {
 }
 
 async fn edit(slug: &str, id: i64, token: &str, body: &EditEntry) -> Result<(), ApiError> {
-    let request = Request::patch(&entry_url(slug, id, ""))
-        .header("Authorization", &format!("Bearer {}", token.trim()))
+    let request = with_token(Request::patch(&entry_url(slug, id, "")), token)
         .json(body)
         .map_err(|e| ApiError(e.to_string()))?;
     checked(request.send().await).await.map(|_| ())
 }
 
 async fn withdraw(slug: &str, id: i64, token: &str) -> Result<(), ApiError> {
-    let request = Request::post(&entry_url(slug, id, "/withdraw"))
-        .header("Authorization", &format!("Bearer {}", token.trim()));
+    let request = with_token(Request::post(&entry_url(slug, id, "/withdraw")), token);
     checked(request.send().await).await.map(|_| ())
 }
 
@@ -69,11 +60,7 @@ pub fn EntryOwner(
     model: String,
     meta: BTreeMap<String, String>,
 ) -> impl IntoView {
-    let token = RwSignal::new(
-        storage()
-            .and_then(|s| s.get_item(&storage_key(&slug, id)).ok().flatten())
-            .unwrap_or_default(),
-    );
+    let token = RwSignal::new(tokens::saved(&tokens::entry_key(&slug, id)).unwrap_or_default());
     let model = RwSignal::new(model);
     let meta_text = RwSignal::new(
         meta.iter()
@@ -84,11 +71,7 @@ pub fn EntryOwner(
     let error = RwSignal::new(None::<String>);
     let busy = RwSignal::new(false);
     let slug = StoredValue::new(slug);
-    let keep = move |tok: &str| {
-        if let Some(s) = storage() {
-            let _ = s.set_item(&storage_key(&slug.get_value(), id), tok);
-        }
-    };
+    let keep = move |tok: &str| tokens::keep(&tokens::entry_key(&slug.get_value(), id), tok);
     let save = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let meta = match parse_meta(&meta_text.get_untracked()) {

@@ -17,6 +17,7 @@ pub mod entry;
 pub mod entry_owner;
 pub mod publish;
 pub mod texts;
+pub mod tokens;
 
 use leptos::prelude::*;
 
