@@ -30,6 +30,7 @@ pub mod import;
 pub mod input;
 pub mod limits;
 pub mod markup;
+pub mod pages;
 pub mod queue;
 pub mod rank;
 pub mod scoring;
@@ -50,9 +51,10 @@ pub fn router(
 ) -> axum::Router {
     let boards = Arc::new(service::Boards::new(store, limits));
     queue::start(Arc::clone(&boards), queue);
-    api::router(api::LbState {
+    let state = api::LbState {
         boards,
         guard,
         embed_ancestors: embed_ancestors.into(),
-    })
+    };
+    api::router(state.clone()).merge(pages::router(state))
 }
