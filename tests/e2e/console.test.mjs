@@ -2,32 +2,21 @@
 // browser), edits the board, hides and restores an entry, reads the audit log, rotates the
 // token (the old one is refused), switches language, and deletes the board — every action from
 // the page, none by curl. The embed page renders the board's numbers.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { startServer, launchBrowser, tempDir, artifacts, root, scorebench } from './support.mjs';
+import { serverAndBrowser, tempDir, artifacts, root, scorebench } from './support.mjs';
 
-let server;
-let base;
-let browser;
-before(async () => {
-  server = await startServer();
-  base = server.url.replace(/\/$/, '');
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 function lb(args) {
-  return JSON.parse(execFileSync(scorebench, ['leaderboard', ...args, '--server', base], { encoding: 'utf8' }));
+  return JSON.parse(execFileSync(scorebench, ['leaderboard', ...args, '--server', env.base], { encoding: 'utf8' }));
 }
 
 async function status(path, token, method = 'PATCH', body = { title: 'x' }) {
-  const r = await fetch(base + path, {
+  const r = await fetch(env.base + path, {
     method,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: method === 'GET' ? undefined : JSON.stringify(body),
@@ -46,11 +35,11 @@ test('an owner runs the board from the page: edit, hide, restore, audit, rotate,
   lb(['submit', '--slug', slug, '--model', 'first-model', join(dir, 'pred.json')]);
   lb(['submit', '--slug', slug, '--model', 'second-model', join(dir, 'pred.json')]);
 
-  const page = await browser.newPage();
+  const page = await env.browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('dialog', (d) => d.accept());
-  await page.goto(`${base}/leaderboard/${slug}?lang=en`);
+  await page.goto(`${env.base}/leaderboard/${slug}?lang=en`);
   const consoleBox = page.locator('[data-testid=owner-console]');
   await consoleBox.locator('[data-testid=owner-unlock]').waitFor({ timeout: 60_000 });
   // A wrong token is refused and nothing opens.
@@ -75,7 +64,7 @@ test('an owner runs the board from the page: edit, hide, restore, audit, rotate,
   // Hide entry 1: the public board no longer lists it; restore it.
   await page.click('[data-testid=owner-entries] tr[data-entry="1"] button[data-action=hide]');
   await page.locator('[data-testid=owner-entries] tr[data-entry="1"][data-state=hidden]').waitFor();
-  const publicView = await (await fetch(`${base}/api/v1/leaderboards/${slug}`)).json();
+  const publicView = await (await fetch(`${env.base}/api/v1/leaderboards/${slug}`)).json();
   assert.deepEqual(publicView.entries.map((e) => e.entry), [2]);
   await page.click('[data-testid=owner-entries] tr[data-entry="1"] button[data-action=restore]');
   await page.locator('[data-testid=owner-entries] tr[data-entry="1"][data-state=visible]').waitFor();
@@ -107,7 +96,7 @@ test('an owner runs the board from the page: edit, hide, restore, audit, rotate,
   await page.click('button.lang-switch');
 
   // The embed renders the board's rows without JavaScript.
-  const embed = await (await fetch(`${base}/embed/leaderboard/${slug}`)).text();
+  const embed = await (await fetch(`${env.base}/embed/leaderboard/${slug}`)).text();
   assert.ok(embed.includes('first-model') && embed.includes('second-model'));
 
   // Delete: the button waits for the slug typed in.
@@ -117,7 +106,7 @@ test('an owner runs the board from the page: edit, hide, restore, audit, rotate,
   await page.fill('input[name=confirm-slug]', slug);
   await del.click();
   await page.waitForURL(/\/leaderboards$/);
-  assert.equal((await fetch(`${base}/api/v1/leaderboards/${slug}`)).status, 404);
+  assert.equal((await fetch(`${env.base}/api/v1/leaderboards/${slug}`)).status, 404);
   assert.deepEqual(errors, []);
 });
 
@@ -130,15 +119,15 @@ test('a submitter edits and withdraws the entry from its page; its receipt check
   lb(['create', '--slug', slug, '--title', 'Entry owner', '--benchmark', 'eotgc', join(dir, 'gold.json')]);
   const sent = lb(['submit', '--slug', slug, '--model', 'before', join(dir, 'pred.json')]);
 
-  const page = await browser.newPage();
+  const page = await env.browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('dialog', (d) => d.accept());
-  await page.goto(`${base}/leaderboard/${slug}/entry/${sent.entry}?lang=en`);
+  await page.goto(`${env.base}/leaderboard/${slug}/entry/${sent.entry}?lang=en`);
   // The receipt, checked here against the server's published key.
   await page.click('button[data-action=check-receipt]', { timeout: 60_000 });
   await page.locator('[data-testid=receipt][data-ok=true]').waitFor();
-  const key = await (await fetch(`${base}/.well-known/scorebench-key`)).json();
+  const key = await (await fetch(`${env.base}/.well-known/scorebench-key`)).json();
   assert.ok((await page.locator('[data-testid=receipt]').innerText()).includes(key.key_id));
 
   // The submitter renames the entry with its token (kept in this browser).
@@ -148,7 +137,7 @@ test('a submitter edits and withdraws the entry from its page; its receipt check
   await page.fill('[data-testid=entry-owner] textarea[name=meta]', 'organisation=Lab\nparameters=7B');
   await page.click('[data-testid=entry-owner] button[type=submit]');
   await page.locator('[data-testid=model]', { hasText: 'after' }).waitFor({ timeout: 60_000 });
-  const shown = await (await fetch(`${base}/api/v1/leaderboards/${slug}/entries/${sent.entry}`)).json();
+  const shown = await (await fetch(`${env.base}/api/v1/leaderboards/${slug}/entries/${sent.entry}`)).json();
   assert.equal(shown.model, 'after');
   assert.deepEqual(shown.meta, { organisation: 'Lab', parameters: '7B' });
   // A renamed entry's receipt signs the new name.
@@ -162,7 +151,7 @@ test('a submitter edits and withdraws the entry from its page; its receipt check
   await expectGone();
   async function expectGone() {
     for (let i = 0; i < 50; i++) {
-      const view = await (await fetch(`${base}/api/v1/leaderboards/${slug}`)).json();
+      const view = await (await fetch(`${env.base}/api/v1/leaderboards/${slug}`)).json();
       if (view.entries.length === 0) return;
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -4,7 +4,8 @@
 use std::collections::HashMap;
 
 use super::conn::{
-    Conn, Param, file_ref, lock_board, params, put_audit, put_blobs, query_one, query_opt,
+    Conn, Param, drop_unreferenced_blobs, file_ref, lock_board, params, put_audit, put_blobs,
+    query_one, query_opt,
 };
 use crate::store::{
     AuditRow, Blob, BoardEdit, BoardRow, BoardSummary, IntervalRow, StoreError, json_text,
@@ -205,18 +206,7 @@ pub(crate) async fn delete_board<C: Conn>(c: &mut C, slug: &str) -> Result<(), S
     if n == 0 {
         return Err(StoreError::NotFound(format!("no board `{slug}`")));
     }
-    hashes.sort();
-    hashes.dedup();
-    for h in &hashes {
-        c.execute(
-            "DELETE FROM lb_blob WHERE sha256 = $1
-               AND NOT EXISTS (SELECT 1 FROM lb_entry_file WHERE sha256 = $1)
-               AND NOT EXISTS (SELECT 1 FROM lb_board_file WHERE sha256 = $1)",
-            params![h],
-        )
-        .await?;
-    }
-    Ok(())
+    drop_unreferenced_blobs(c, &mut hashes).await
 }
 
 pub(crate) async fn blob<C: Conn>(c: &mut C, sha256: &str) -> Result<Option<Vec<u8>>, StoreError> {

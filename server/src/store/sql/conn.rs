@@ -240,6 +240,26 @@ pub(crate) async fn put_blobs<C: Conn>(c: &mut C, blobs: Vec<Blob>) -> Result<()
     Ok(())
 }
 
+/// Delete the blobs among `hashes` that no file refers to any more (in hash order, as inserts
+/// take them).
+pub(crate) async fn drop_unreferenced_blobs<C: Conn>(
+    c: &mut C,
+    hashes: &mut Vec<String>,
+) -> Result<(), StoreError> {
+    hashes.sort();
+    hashes.dedup();
+    for h in hashes.iter() {
+        c.execute(
+            "DELETE FROM lb_blob WHERE sha256 = $1
+               AND NOT EXISTS (SELECT 1 FROM lb_entry_file WHERE sha256 = $1)
+               AND NOT EXISTS (SELECT 1 FROM lb_board_file WHERE sha256 = $1)",
+            params![h],
+        )
+        .await?;
+    }
+    Ok(())
+}
+
 pub(crate) async fn put_audit<C: Conn>(
     c: &mut C,
     slug: &str,

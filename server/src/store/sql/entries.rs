@@ -4,7 +4,8 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::conn::{
-    Conn, Param, Row, file_ref, lock_board, params, put_audit, put_blobs, query_one, query_opt,
+    Conn, Param, Row, drop_unreferenced_blobs, file_ref, lock_board, params, put_audit, put_blobs,
+    query_one, query_opt,
 };
 use crate::store::{
     AuditRow, Blob, EntryRow, FileRef, Limits, State, StoreError, anonymous_error, anonymous_sql,
@@ -310,18 +311,7 @@ pub(crate) async fn delete_entry<C: Conn>(
         params![slug, id],
     )
     .await?;
-    // Blobs no file refers to any more go (in hash order, as inserts take them).
-    hashes.sort();
-    hashes.dedup();
-    for h in &hashes {
-        c.execute(
-            "DELETE FROM lb_blob WHERE sha256 = $1
-               AND NOT EXISTS (SELECT 1 FROM lb_entry_file WHERE sha256 = $1)
-               AND NOT EXISTS (SELECT 1 FROM lb_board_file WHERE sha256 = $1)",
-            params![h],
-        )
-        .await?;
-    }
+    drop_unreferenced_blobs(c, &mut hashes).await?;
     put_audit(c, slug, &audit).await
 }
 
