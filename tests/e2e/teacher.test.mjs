@@ -5,6 +5,7 @@
 // view (one essay per page).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -241,6 +242,18 @@ test('the reader waits for the saved adjustments, so both they and a quick chang
     await slow.locator('html[data-saving="0"]').waitFor({ state: 'attached', timeout: 20_000 });
     await slow.locator('[data-essay-id="5"][data-teacher-level="优秀"]').waitFor({ timeout: 5_000 });
     await slow.locator('[data-essay-id="6"].reviewed').waitFor({ timeout: 5_000 });
+    // Saved under the essays file's SHA-256 only (never under a key not known yet).
+    const keys = await slow.evaluate(() => new Promise((resolve, reject) => {
+      const open = indexedDB.open('scorebench', 1);
+      open.onsuccess = () => {
+        const request = open.result.transaction('adjustments').objectStore('adjustments').getAllKeys();
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = reject;
+      };
+      open.onerror = reject;
+    }));
+    const sha = createHash('sha256').update(readFileSync(files.essays)).digest('hex');
+    assert.deepEqual(keys, [sha]);
     await slow.close();
 
     const again = await context.newPage();

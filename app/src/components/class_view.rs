@@ -105,9 +105,11 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
     let store_error = RwSignal::new(None::<String>);
     // The reader and its controls wait for the saved adjustments: a change made before them would be
     // replaced when they arrive (and the re-render would drop a comment being typed), and a
-    // save before them would replace what was saved with the one change.
+    // save before them would replace what was saved with the one change. Until the essays
+    // file's SHA-256 (the adjustments' key) has come from the worker, nothing is loaded or
+    // saved: the class tab mounts this panel again with the key.
     let loaded = RwSignal::new(false);
-    {
+    if !key.is_empty() {
         let key = key.clone();
         spawn_local(async move {
             let held = adjustments::hold();
@@ -135,7 +137,7 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
         let key = key.clone();
         Effect::new(move |first: Option<()>| {
             let current = results.get();
-            if first.is_some() && !current.is_empty() {
+            if first.is_some() && !current.is_empty() && !key.is_empty() {
                 let key = key.clone();
                 spawn_local(async move {
                     if let Err(e) = adjustments::save_model_results(&key, &current).await {
@@ -148,6 +150,9 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
     let save = {
         let key = key.clone();
         move || {
+            if key.is_empty() {
+                return;
+            }
             let key = key.clone();
             let current = adjustments.get_untracked();
             spawn_local(async move {
