@@ -33,24 +33,18 @@ const ALL_ROWS_UP_TO: usize = 600;
 #[component]
 pub fn ClassTab(state: WorkbenchState) -> impl IntoView {
     let chosen = RwSignal::new(0usize);
-    // The classes, compared as values: outcome updates that leave them as they were (a job's
-    // summary, sample rows) do not mount the panel again, which would drop the teacher's place
-    // and a comment being typed.
-    let classes = Memo::new(move |_| {
-        let l = lang().get();
-        state.hashed.track();
-        state.outcomes.with(|all| {
-            all.iter()
-                .filter_map(|o| {
-                    let view = o.class.clone()?;
-                    Some((format!("{} · {}", model_name(l, &o.model), o.title), view))
-                })
-                .collect::<Vec<(String, ClassView)>>()
-        })
-    });
     move || {
         let l = lang().get();
-        let classes = classes.get();
+        state.hashed.track();
+        let classes: Vec<(String, ClassView)> = state
+            .outcomes
+            .get()
+            .into_iter()
+            .filter_map(|o| {
+                let view = o.class.clone()?;
+                Some((format!("{} · {}", model_name(l, &o.model), o.title), view))
+            })
+            .collect();
         if classes.is_empty() {
             return view! { <p class="hint" data-testid="class-empty">{t(l, "class.none")}</p> }
                 .into_any();
