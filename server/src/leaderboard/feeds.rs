@@ -42,13 +42,11 @@ pub fn xml(s: &str) -> String {
     out
 }
 
+/// An entry's primary value as the board displays it.
 fn shown(view: &BoardView, e: &EntryOut) -> String {
     let d = view.board.display;
-    e.metrics
-        .get(&view.board.primary)
-        .copied()
-        .flatten()
-        .map_or_else(|| "—".into(), |v| format!("{:.*}", d.decimals, v * d.scale))
+    let value = e.metrics.get(&view.board.primary).copied().flatten();
+    super::html::shown(value, d.scale, d.decimals)
 }
 
 /// One feed item.

@@ -11,7 +11,8 @@ use crate::store::BoardSummary;
 use workbench::table::{Cell, Column, OVERALL, Row, Table};
 use workbench::wire::EntryDetail;
 
-fn shown(value: Option<f64>, scale: f64, decimals: usize) -> String {
+/// A value as the board displays it (`—` for none); the feed and the embed show the same.
+pub(super) fn shown(value: Option<f64>, scale: f64, decimals: usize) -> String {
     value.map_or_else(|| "—".into(), |v| format!("{:.*}", decimals, v * scale))
 }
 
