@@ -113,7 +113,23 @@ pub async fn edit_board(slug: &str, token: &str, edit: &EditBoard) -> Result<(),
     checked(request.send().await).await.map(|_| ())
 }
 
-/// `hide`, `restore` or `withdraw` an entry.
+/// Edit an entry's model name and metadata (its entry token).
+pub async fn edit_entry(
+    slug: &str,
+    token: &str,
+    id: i64,
+    edit: &EditEntry,
+) -> Result<(), ApiError> {
+    let request = with_token(
+        Request::patch(&board_url(slug, &format!("/entries/{id}"))),
+        token,
+    )
+    .json(edit)
+    .map_err(|e| ApiError(e.to_string()))?;
+    checked(request.send().await).await.map(|_| ())
+}
+
+/// `hide`, `restore` (owner token) or `withdraw` (entry token) an entry.
 pub async fn entry_action(slug: &str, token: &str, id: i64, action: &str) -> Result<(), ApiError> {
     let request = with_token(
         Request::post(&board_url(slug, &format!("/entries/{id}/{action}"))),

@@ -11,29 +11,10 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use workbench::receipt::PublicKey;
 
-use super::api::{EditEntry, EntryDetail};
-use super::tokens::{self, with_token};
+use super::api::{self, EditEntry, EntryDetail};
+use super::tokens;
 use crate::api::{ApiError, checked, json};
 use crate::i18n::{lang, t};
-
-fn entry_url(slug: &str, id: i64, rest: &str) -> String {
-    format!(
-        "/api/v1/leaderboards/{}/entries/{id}{rest}",
-        String::from(js_sys::encode_uri_component(slug))
-    )
-}
-
-async fn edit(slug: &str, id: i64, token: &str, body: &EditEntry) -> Result<(), ApiError> {
-    let request = with_token(Request::patch(&entry_url(slug, id, "")), token)
-        .json(body)
-        .map_err(|e| ApiError(e.to_string()))?;
-    checked(request.send().await).await.map(|_| ())
-}
-
-async fn withdraw(slug: &str, id: i64, token: &str) -> Result<(), ApiError> {
-    let request = with_token(Request::post(&entry_url(slug, id, "/withdraw")), token);
-    checked(request.send().await).await.map(|_| ())
-}
 
 /// `key=value` lines → metadata (blank lines skipped; a line without `=` is an error).
 fn parse_meta(text: &str) -> Result<BTreeMap<String, String>, String> {
@@ -85,7 +66,7 @@ pub fn EntryOwner(
         let tok = token.get_untracked();
         busy.set(true);
         spawn_local(async move {
-            match edit(&slug.get_value(), id, &tok, &body).await {
+            match api::edit_entry(&slug.get_value(), &tok, id, &body).await {
                 Ok(()) => {
                     keep(&tok);
                     reload();
@@ -110,7 +91,7 @@ pub fn EntryOwner(
         let tok = token.get_untracked();
         busy.set(true);
         spawn_local(async move {
-            match withdraw(&slug.get_value(), id, &tok).await {
+            match api::entry_action(&slug.get_value(), &tok, id, "withdraw").await {
                 Ok(()) => reload(),
                 Err(e) => {
                     busy.set(false);
