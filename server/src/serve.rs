@@ -115,6 +115,21 @@ pub struct ServeArgs {
     /// Testing: wait this many milliseconds inside each scoring job (kill a server mid-job)
     #[arg(long, default_value_t = 0, hide = true)]
     pub queue_job_delay_ms: u64,
+    /// Hosts board owners may point webhooks at, comma-separated: `name` (any port) or
+    /// `name:port`, e.g. "hooks.slack.com,ci.example.org:8443" (default: none, no webhooks)
+    #[arg(
+        long,
+        env = "SCOREBENCH_WEBHOOK_HOSTS",
+        value_name = "HOSTS",
+        default_value = ""
+    )]
+    pub webhook_hosts: String,
+    /// Attempts of a webhook delivery before it is given up (backoff 10 s, doubling)
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u64).range(1..=20))]
+    pub webhook_attempts: u64,
+    /// Testing: the webhook backoff's base, milliseconds
+    #[arg(long, default_value_t = 10_000, hide = true)]
+    pub webhook_retry_ms: u64,
 }
 
 impl ServeArgs {
@@ -292,6 +307,14 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
                     workers: args.queue_workers as usize,
                     lease: Duration::from_millis(args.queue_lease_ms),
                     job_delay: Duration::from_millis(args.queue_job_delay_ms),
+                },
+                crate::leaderboard::hooks::HookConfig {
+                    allowed_hosts: crate::leaderboard::hooks::HookConfig::hosts(
+                        &args.webhook_hosts,
+                    ),
+                    retry_base: Duration::from_millis(args.webhook_retry_ms),
+                    max_attempts: args.webhook_attempts as i64,
+                    ..Default::default()
                 },
                 &args.embed_ancestors,
             )

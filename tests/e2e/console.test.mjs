@@ -159,3 +159,56 @@ test('a submitter edits and withdraws the entry from its page; its receipt check
   }
   assert.deepEqual(errors, []);
 });
+
+test('an owner imports a published table through the column-mapping dialog', async () => {
+  const dir = tempDir('import');
+  const src = join(root, 'tests', 'golden', 'eotgc', 'eotgc_11_full_size_185');
+  copyFileSync(join(src, 'gold.json'), join(dir, 'gold.json'));
+  const slug = `import-${process.pid}`;
+  const made = lb(['create', '--slug', slug, '--title', 'EOTGC 2025', '--benchmark', 'eotgc', '--primary', 'total',
+    join(dir, 'gold.json')]);
+
+  const page = await env.browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${env.base}/leaderboard/${slug}?lang=en`);
+  await page.fill('input[name=owner-token]', made.owner_token);
+  await page.press('input[name=owner-token]', 'Enter');
+  await page.locator('[data-testid=owner-console][data-state=open]').waitFor({ timeout: 60_000 });
+  await page.locator('[data-testid=import-table] summary').click();
+
+  // The organisers' Results.md, whole (a note, the formula, then the table).
+  await page.setInputFiles('input[name=import-file]', join(root, 'tests', 'published', 'eotgc-Results.md'));
+  const count = page.locator('[data-testid=import-count]');
+  await count.waitFor();
+  const columns = await page.$$eval('[data-testid=import-columns] tr[data-column]',
+    (rows) => rows.map((r) => `${r.dataset.column}=${r.dataset.kind}:${r.dataset.name}`));
+  assert.deepEqual(columns, ['Rank=ignore:', 'System Name=model:', 'Track1=metric:score', 'Track2=metric:track2', 'Total=metric:total']);
+  const rows = Number(await count.getAttribute('data-rows'));
+  assert.equal(rows, 9, "the nine teams of the published table");
+  const first = page.locator('[data-testid=import-preview] tbody tr').first();
+  assert.equal(await first.getAttribute('data-model'), 'ZZUNLP_Han');
+  assert.equal(await first.locator('td[data-metric=total]').getAttribute('data-value'), '0.715');
+
+  // Map Track 2 to "ignore": the preview loses the column (Total stays as written).
+  await page.selectOption('[data-testid=import-columns] tr[data-column=Track2] select', 'ignore');
+  await page.locator('[data-testid=import-columns] tr[data-column=Track2][data-kind=ignore]').waitFor();
+  assert.equal(await page.locator('[data-testid=import-preview] th[data-metric=track2]').count(), 0);
+  await page.selectOption('[data-testid=import-columns] tr[data-column=Track2] select', 'metric:track2');
+  await page.locator('[data-testid=import-preview] th[data-metric=track2]').waitFor();
+  // Nothing was stored by the previews.
+  assert.equal((await (await fetch(`${env.base}/api/v1/leaderboards/${slug}`)).json()).entries.length, 0);
+
+  await page.click('button[data-action=import]');
+  await page.locator(`[data-testid=import-done][data-entries="${rows}"]`).waitFor();
+  const view = await (await fetch(`${env.base}/api/v1/leaderboards/${slug}`)).json();
+  assert.equal(view.entries.length, rows);
+  assert.deepEqual(view.entries.slice(0, 2).map((e) => [e.model, e.metrics.total, e.status]),
+    [['ZZUNLP_Han', 0.715, 'reported'], ['TW-NLP', 0.7148, 'reported']]);
+
+  // Chinese: the dialog's texts.
+  await page.click('button.lang-switch');
+  await page.locator('[data-testid=import-table] summary', { hasText: '导入已发表的结果表' }).waitFor();
+  await page.click('button.lang-switch');
+  assert.deepEqual(errors, []);
+});

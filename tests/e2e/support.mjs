@@ -41,9 +41,9 @@ export function scoreJson(args) {
  * (db: its SQLite file). With `upstreams` (TOML, see `upstreamToml`) it holds keys and runs:
  * `--config` and `--runs-dir` in `dir`, `env` added to its environment (the keys). Pass the
  * same `dir` to start it again on the same database. */
-export async function startServer({ dist = join(root, 'dist'), upstreams, env = {}, dir } = {}) {
+export async function startServer({ dist = join(root, 'dist'), upstreams, env = {}, dir, args: extra = [] } = {}) {
   dir ??= tempDir('server');
-  const args = ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'db.sqlite3'), '--dist', dist];
+  const args = ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'db.sqlite3'), '--dist', dist, ...extra];
   if (upstreams !== undefined) {
     const config = join(dir, 'upstreams.toml');
     writeFileSync(config, upstreams);
@@ -108,10 +108,10 @@ export function startMockUpstream(reply) {
 
 /** Starts a server and a browser before a file's tests and stops both after them; the returned
  * object has { server, base (the URL without its last slash), browser } once `before` ran. */
-export function serverAndBrowser() {
+export function serverAndBrowser(options = {}) {
   const env = {};
   before(async () => {
-    env.server = await startServer();
+    env.server = await startServer(options);
     env.base = env.server.url.replace(/\/$/, '');
     env.browser = await launchBrowser();
   });

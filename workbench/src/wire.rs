@@ -241,6 +241,183 @@ pub struct BoardView {
     pub entries: Vec<EntryOut>,
 }
 
+/// One submission of a competition as its team and the owner see it
+/// (`GET /api/v1/leaderboards/{slug}/submissions`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Submission {
+    pub entry: i64,
+    pub team: Option<String>,
+    pub model: String,
+    pub status: Status,
+    /// A queued submission's place in the board's queue (1: scored next on this board).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<i64>,
+    pub reason: Option<String>,
+    pub attempts: i64,
+    /// Times a result was committed (1 once done or failed).
+    pub completions: i64,
+    pub chosen: bool,
+    pub counts_against_quota: bool,
+    pub public_metrics: Option<IndexMap<String, Option<f64>>>,
+    /// Once the phase is closed (and always for the owner).
+    pub private_metrics: Option<IndexMap<String, Option<f64>>>,
+    pub inputs: Vec<FileOut>,
+    pub submitted: String,
+    pub updated: String,
+    pub scorer: Value,
+}
+
+/// `GET /api/v1/leaderboards/{slug}/submissions`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Submissions {
+    pub submissions: Vec<Submission>,
+}
+
+/// A competition's team as its owner sees it (`GET /api/v1/leaderboards/{slug}/teams`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Team {
+    pub name: String,
+    pub created: String,
+    /// Submissions in all, and those that count against the quota (not failed or cancelled).
+    pub submissions: usize,
+    pub counting: usize,
+}
+
+/// `GET /api/v1/leaderboards/{slug}/teams`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Teams {
+    pub teams: Vec<Team>,
+}
+
+/// `POST /api/v1/leaderboards/{slug}/teams`: the new team's token, shown once.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TeamCreated {
+    pub team: String,
+    pub team_token: String,
+}
+
+/// `POST /api/v1/leaderboards`: the new board's owner token (shown once) and page.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BoardCreated {
+    pub slug: String,
+    pub owner_token: String,
+    pub url: String,
+}
+
+/// `POST /api/v1/leaderboards/{slug}/webhooks` (owner).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WebhookIn {
+    pub url: String,
+}
+
+/// A new webhook: its secret is shown once (deliveries are signed with it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WebhookCreated {
+    pub id: i64,
+    pub url: String,
+    pub secret: String,
+}
+
+/// A board's webhook as its owner sees it (no secret).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Webhook {
+    pub id: i64,
+    pub url: String,
+    pub created: String,
+}
+
+/// One delivery of an event to a webhook, with its last attempt.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Delivery {
+    pub id: i64,
+    pub webhook: i64,
+    pub url: String,
+    /// `entry.created` | `leader.changed`.
+    pub event: String,
+    /// `pending` | `delivered` | `failed`.
+    pub state: String,
+    pub attempts: i64,
+    /// The last attempt's HTTP status, or its error.
+    pub last_status: Option<i64>,
+    pub last_error: Option<String>,
+    /// When a pending delivery is tried next.
+    pub next_attempt: Option<String>,
+    pub created: String,
+    pub updated: String,
+}
+
+/// `GET /api/v1/leaderboards/{slug}/webhooks` (owner): the hooks and the latest deliveries.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Webhooks {
+    pub webhooks: Vec<Webhook>,
+    pub deliveries: Vec<Delivery>,
+}
+
+/// `POST /api/v1/leaderboards/{slug}/import` (and `…/import/preview`): a published table.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ImportRequest {
+    /// `csv` or `markdown`.
+    pub format: String,
+    pub text: String,
+    /// Stored value = written value / scale (default 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<f64>,
+    /// The metric a table whose value columns are subsets holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metric: Option<String>,
+    /// `COLUMN=TARGET` column mappings (TARGET: a metric, a subset, `overall`, `meta:KEY`,
+    /// `model` or `ignore`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub map: Vec<String>,
+    /// Which table of a document (1-based) when it has several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<usize>,
+}
+
+/// `POST /api/v1/leaderboards/{slug}/import/preview` (owner): what an import would do.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ImportPreview {
+    pub tables: Vec<ImportTable>,
+    /// The table read (1-based).
+    pub table: Option<usize>,
+    /// Its columns, each with what it holds.
+    pub columns: Vec<ImportColumn>,
+    /// The entries an import would make.
+    pub rows: Vec<ImportedRow>,
+    /// Why an import would fail (then no rows).
+    pub error: Option<String>,
+}
+
+/// A table of an imported document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ImportTable {
+    pub number: usize,
+    pub line: usize,
+    /// The line above it (Markdown), lower case.
+    pub caption: String,
+    pub header: Vec<String>,
+    pub rows: usize,
+}
+
+/// What a column of an imported table holds: `kind` `model` | `ignore` | `metric` (`name`) |
+/// `overall` (the request's metric) | `subset` (`name`) | `meta` (`name` the key).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ImportColumn {
+    pub header: String,
+    pub kind: String,
+    pub name: String,
+}
+
+/// An entry an import would make.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ImportedRow {
+    pub model: String,
+    pub metrics: IndexMap<String, Option<f64>>,
+    pub subsets: IndexMap<String, Option<f64>>,
+    pub subsets_metric: Option<String>,
+    pub meta: BTreeMap<String, String>,
+}
+
 /// `GET /api/v1/leaderboards/{slug}/audit` (owner): every change, oldest first.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditLog {
@@ -439,6 +616,88 @@ pub struct FileIn<B = String> {
     pub text: Option<String>,
     #[serde(default = "Option::default", skip_serializing_if = "Option::is_none")]
     pub base64: Option<B>,
+}
+
+/// `POST /api/v1/leaderboards`: a new board. `B` is how base64 is held (see [`FileIn`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CreateBoard<B = String> {
+    pub slug: String,
+    pub title: String,
+    #[serde(default)]
+    pub description: String,
+    pub benchmark: String,
+    /// The variant's report name; the benchmark's official one by default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
+    /// By default the benchmark's first metric.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub primary: Option<String>,
+    /// The metrics shown; by default the benchmark's headline metrics.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metrics: Option<Vec<String>>,
+    #[serde(default = "Vec::new", skip_serializing_if = "Vec::is_empty")]
+    pub gold: Vec<FileIn<B>>,
+    /// A competition board (issue 14): gold stored, never served; submissions queued.
+    #[serde(default = "Vec::new", skip_serializing_if = "Vec::is_empty")]
+    pub hidden_gold: Vec<FileIn<B>>,
+    /// Its settings (default: public share 0.3, a random seed, no window, no quota, best counts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub competition: Option<PhaseSettings>,
+}
+
+/// A competition's phase settings (`POST …/phase`, and `competition` at creation). Absent
+/// fields keep their value.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PhaseSettings {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub public_share: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// RFC 3339 / ISO 8601 UTC (`2026-05-01T00:00:00Z`) or Unix milliseconds; `null` removes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opens: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closes: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub daily_quota: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_quota: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counts: Option<Counts>,
+    /// Close the phase now: private scores revealed, ranking final.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub close: bool,
+}
+
+/// `POST /api/v1/leaderboards/{slug}/teams` (owner).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AddTeam {
+    pub name: String,
+}
+
+/// A benchmark a board can be made of (`GET /api/v1/benchmarks`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchmarkInfo {
+    pub key: String,
+    pub label: String,
+    pub variants: Vec<String>,
+    pub metrics: Vec<String>,
+    /// The file roles: `shared` ones are the gold.
+    pub roles: Vec<BenchmarkRole>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchmarkRole {
+    pub key: String,
+    pub label: String,
+    pub shared: bool,
+}
+
+/// `GET /api/v1/benchmarks`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Benchmarks {
+    pub benchmarks: Vec<BenchmarkInfo>,
 }
 
 /// `POST /api/v1/leaderboards/{slug}/entries`: the files, and (from the workbench's Publish)

@@ -155,3 +155,90 @@ pub async fn delete_board(slug: &str, token: &str) -> Result<(), ApiError> {
     let request = with_token(Request::delete(&board_url(slug, "")), token);
     checked(request.send().await).await.map(|_| ())
 }
+
+// Boards and competitions made from the page.
+
+pub use workbench::wire::{
+    AddTeam, BenchmarkInfo, Benchmarks, BoardCreated, CompetitionInfo, Counts, CreateBoard,
+    ImportColumn, ImportPreview, ImportRequest, PhaseSettings, Submission, Submissions, Team,
+    TeamCreated, Teams,
+};
+
+/// The benchmarks a board can be made of.
+pub async fn benchmarks() -> Result<Vec<BenchmarkInfo>, ApiError> {
+    let response = checked(Request::get("/api/v1/benchmarks").send().await).await?;
+    Ok(json::<Benchmarks>(response).await?.benchmarks)
+}
+
+pub async fn create_board(body: &CreateBoard) -> Result<BoardCreated, ApiError> {
+    let request = Request::post("/api/v1/leaderboards")
+        .json(body)
+        .map_err(|e| ApiError(e.to_string()))?;
+    json(checked(request.send().await).await?).await
+}
+
+pub async fn teams(slug: &str, token: &str) -> Result<Vec<Team>, ApiError> {
+    let request = with_token(Request::get(&board_url(slug, "/teams")), token);
+    Ok(json::<Teams>(checked(request.send().await).await?)
+        .await?
+        .teams)
+}
+
+pub async fn add_team(slug: &str, token: &str, name: &str) -> Result<TeamCreated, ApiError> {
+    let request = with_token(Request::post(&board_url(slug, "/teams")), token)
+        .json(&AddTeam { name: name.into() })
+        .map_err(|e| ApiError(e.to_string()))?;
+    json(checked(request.send().await).await?).await
+}
+
+pub async fn set_phase(slug: &str, token: &str, settings: &PhaseSettings) -> Result<(), ApiError> {
+    let request = with_token(Request::post(&board_url(slug, "/phase")), token)
+        .json(settings)
+        .map_err(|e| ApiError(e.to_string()))?;
+    checked(request.send().await).await.map(|_| ())
+}
+
+/// A competition's submissions: every one with the owner token, the team's with a team token.
+pub async fn submissions(slug: &str, token: &str) -> Result<Vec<Submission>, ApiError> {
+    let request = with_token(Request::get(&board_url(slug, "/submissions")), token);
+    Ok(json::<Submissions>(checked(request.send().await).await?)
+        .await?
+        .submissions)
+}
+
+/// Submit prediction files to a competition with a team token: queued, scored by the server.
+pub async fn submit_to_competition(
+    slug: &str,
+    token: &str,
+    body: &Submit,
+) -> Result<Submitted, ApiError> {
+    let request = with_token(Request::post(&board_url(slug, "/entries")), token)
+        .json(body)
+        .map_err(|e| ApiError(e.to_string()))?;
+    json(checked(request.send().await).await?).await
+}
+
+/// What importing a published table would make (owner; nothing stored).
+pub async fn import_preview(
+    slug: &str,
+    token: &str,
+    body: &ImportRequest,
+) -> Result<ImportPreview, ApiError> {
+    let request = with_token(Request::post(&board_url(slug, "/import/preview")), token)
+        .json(body)
+        .map_err(|e| ApiError(e.to_string()))?;
+    json(checked(request.send().await).await?).await
+}
+
+/// Import a published table as reported entries (owner); the new entries' ids.
+pub async fn import_table(
+    slug: &str,
+    token: &str,
+    body: &ImportRequest,
+) -> Result<Vec<i64>, ApiError> {
+    let request = with_token(Request::post(&board_url(slug, "/import")), token)
+        .json(body)
+        .map_err(|e| ApiError(e.to_string()))?;
+    let answer: Value = json(checked(request.send().await).await?).await?;
+    Ok(serde_json::from_value(answer["entries"].clone()).unwrap_or_default())
+}

@@ -91,12 +91,29 @@ pub fn BoardPage(slug: String) -> impl IntoView {
     }
     fetch(slug, loaded);
     let refresh = Callback::new(move |()| fetch(slug, loaded));
+    // A competition's phase, and the participants' panel (mounted once, not on every fetch).
+    let phase = Memo::new(move |_| {
+        loaded.with(|l| match l {
+            Some(Ok(v)) => v.board.competition.clone(),
+            _ => None,
+        })
+    });
+    let primary = Memo::new(move |_| {
+        loaded.with(|l| match l {
+            Some(Ok(v)) if v.board.competition.is_some() => Some(v.board.primary.clone()),
+            _ => None,
+        })
+    });
     view! {
         {move || match loaded.get() {
             None => view! { <p class="hint">{move || t(lang().get(), "lb.loading")}</p> }.into_any(),
             Some(Err(e)) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
             Some(Ok(view)) => view! { <Board view=view /> }.into_any(),
         }}
+        {move || phase.get().map(|info| view! { <super::competition::PhaseLine info=info /> })}
+        {move || primary.get().map(|primary| view! {
+            <super::competition::TeamPanel slug=slug.get_value() primary=primary on_change=refresh />
+        })}
         <super::console::OwnerConsole slug=slug.get_value() on_change=refresh />
     }
 }

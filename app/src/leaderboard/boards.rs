@@ -42,6 +42,7 @@ pub fn BoardsPage() -> impl IntoView {
                 </table>
             }.into_any(),
         }}
+        <super::create::CreateBoardForm />
         <p><a href="/">{move || t(lang().get(), "lb.workbench")}</a></p>
     }
 }

@@ -113,6 +113,34 @@ pub fn OwnerConsole(slug: String, on_change: Callback<()>) -> impl IntoView {
         new_token.set(None);
     };
 
+    // A competition's part, mounted once (its settings follow as a signal, its messages and
+    // typed fields stay over reloads).
+    let competition = Memo::new(move |_| {
+        loaded.with(|l| {
+            l.as_ref().and_then(|l| {
+                let b = &l.view.board;
+                b.competition.as_ref().map(|_| b.primary.clone())
+            })
+        })
+    });
+    let phase = Signal::derive(move || {
+        loaded.with(|l| l.as_ref().and_then(|l| l.view.board.competition.clone()))
+    });
+
+    // The import dialog, mounted again only when the board's metrics change.
+    let import_metrics = Memo::new(move |_| {
+        loaded.with(|l| {
+            l.as_ref().map(|l| {
+                let b = &l.view.board;
+                if b.available_metrics.is_empty() {
+                    b.metrics.clone()
+                } else {
+                    b.available_metrics.clone()
+                }
+            })
+        })
+    });
+
     view! {
         <section class="owner-console" data-testid="owner-console"
             data-state=move || if loaded.with(Option::is_some) { "open" } else { "locked" }>
@@ -178,6 +206,14 @@ pub fn OwnerConsole(slug: String, on_change: Callback<()>) -> impl IntoView {
                     <DeleteBoard slug=slug.get_value() busy=busy token=token error=error />
                 }.into_any(),
             }}
+            {move || import_metrics.get().map(|metrics| view! {
+                <super::import::ImportDialog slug=slug.get_value() token=token metrics=metrics
+                    on_done=Callback::new(move |()| { load(); on_change.run(()); }) />
+            })}
+            {move || competition.get().map(|primary| view! {
+                <super::competition::CompetitionOwner slug=slug.get_value() token=token info=phase
+                    primary=primary on_change=Callback::new(move |()| { load(); on_change.run(()); }) />
+            })}
         </section>
     }
 }

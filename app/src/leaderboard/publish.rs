@@ -25,7 +25,7 @@ enum Sent {
 }
 
 /// The bytes of a dropped file, read again from its handle (the worker holds the scored copy).
-async fn read_file(file: &web_sys::File) -> Result<Vec<u8>, String> {
+pub(super) async fn read_file(file: &web_sys::File) -> Result<Vec<u8>, String> {
     if let Some(message) = crate::files::too_big(file) {
         return Err(message);
     }
@@ -33,6 +33,22 @@ async fn read_file(file: &web_sys::File) -> Result<Vec<u8>, String> {
         .await
         .map_err(|e| format!("{}: cannot read the file: {e:?}", file.name()))?;
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// A file for a request: as text when it is UTF-8, else as base64.
+pub(super) fn file_in(name: String, bytes: Vec<u8>) -> FileIn {
+    match String::from_utf8(bytes) {
+        Ok(text) => FileIn {
+            name,
+            text: Some(text),
+            base64: None,
+        },
+        Err(e) => FileIn {
+            name,
+            text: None,
+            base64: Some(base64::engine::general_purpose::STANDARD.encode(e.as_bytes())),
+        },
+    }
 }
 
 /// The files (by name) of `outcome` that are its own, not shared gold: what a board takes.
@@ -134,22 +150,7 @@ pub fn PublishPanel(
                     }));
                 };
                 match read_file(handle).await {
-                    Ok(bytes) => {
-                        files.push(match String::from_utf8(bytes) {
-                            Ok(text) => FileIn {
-                                name: n.clone(),
-                                text: Some(text),
-                                base64: None,
-                            },
-                            Err(e) => FileIn {
-                                name: n.clone(),
-                                text: None,
-                                base64: Some(
-                                    base64::engine::general_purpose::STANDARD.encode(e.as_bytes()),
-                                ),
-                            },
-                        });
-                    }
+                    Ok(bytes) => files.push(file_in(n.clone(), bytes)),
                     Err(message) => {
                         return sent.set(Sent::Refused(PublishError {
                             message,

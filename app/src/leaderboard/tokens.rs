@@ -1,5 +1,5 @@
-//! The one place the page handles a board's tokens: an owner token (`sbo_…`) or an entry token
-//! (`sbe_…`) the user holds, sent to this scorebench server as a bearer credential and kept in
+//! The one place the page handles a board's tokens: an owner token (`sbo_…`), an entry token
+//! (`sbe_…`) or a competition team's token (`sbt_…`) the user holds, sent to this scorebench server as a bearer credential and kept in
 //! this browser's `localStorage` when the user asks. These are never upstream API keys (those
 //! stay on the server); `scripts/check-invariants.sh` allows credential headers in this file
 //! only.
@@ -40,4 +40,9 @@ pub fn owner_key(slug: &str) -> String {
 /// Where an entry's token is kept.
 pub fn entry_key(slug: &str, id: i64) -> String {
     format!("scorebench.entry.{slug}.{id}")
+}
+
+/// Where a competition team's token is kept.
+pub fn team_key(slug: &str) -> String {
+    format!("scorebench.team.{slug}")
 }

@@ -13,7 +13,9 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 use tokio::sync::OwnedSemaphorePermit;
-use workbench::wire::{Status, Submitted};
+use workbench::wire::{
+    BoardCreated, Status, Submissions, Submitted, TeamCreated, Teams, WebhookIn,
+};
 
 use super::error::{LbError, internal};
 use super::html;
@@ -162,6 +164,10 @@ pub fn router(state: LbState) -> Router {
         .route("/api/v1/leaderboards/{slug}/audit", get(audit))
         .route("/api/v1/leaderboards/{slug}/export", get(export))
         .route("/api/v1/leaderboards/{slug}/import", post(import_table))
+        .route(
+            "/api/v1/leaderboards/{slug}/import/preview",
+            post(import_preview),
+        )
         .route("/api/v1/leaderboards/{slug}/entries", post(submit))
         .route(
             "/api/v1/leaderboards/{slug}/entries/{id}",
@@ -177,8 +183,20 @@ pub fn router(state: LbState) -> Router {
             post(withdraw),
         )
         .route("/api/v1/leaderboards/{slug}/files/{sha256}", get(file))
-        .route("/api/v1/leaderboards/{slug}/teams", post(add_team))
+        .route("/api/v1/benchmarks", get(benchmarks))
+        .route(
+            "/api/v1/leaderboards/{slug}/teams",
+            post(add_team).get(teams),
+        )
         .route("/api/v1/leaderboards/{slug}/phase", post(set_phase))
+        .route(
+            "/api/v1/leaderboards/{slug}/webhooks",
+            post(add_webhook).get(webhooks),
+        )
+        .route(
+            "/api/v1/leaderboards/{slug}/webhooks/{id}",
+            axum::routing::delete(delete_webhook),
+        )
         .route("/api/v1/leaderboards/{slug}/submissions", get(submissions))
         .route(
             "/api/v1/leaderboards/{slug}/entries/{id}/cancel",
@@ -234,7 +252,11 @@ async fn create(
     let url = format!("{}/leaderboard/{slug}", s.guard.public_origin(&headers));
     Ok((
         StatusCode::CREATED,
-        Json(json!({"slug": slug, "owner_token": owner_token, "url": url})),
+        Json(BoardCreated {
+            slug,
+            owner_token,
+            url,
+        }),
     )
         .into_response())
 }
@@ -266,6 +288,7 @@ async fn edit_board(
     s.boards
         .edit_board(&slug, bearer(&headers).as_deref(), edit)
         .await?;
+    s.boards.changed(&slug, None);
     Ok(Json(json!({"slug": slug, "edited": true})).into_response())
 }
 
@@ -378,6 +401,19 @@ async fn export(
         .into_response())
 }
 
+async fn import_preview(
+    State(s): State<LbState>,
+    Path(slug): Path<String>,
+    headers: HeaderMap,
+    body: LbJson<ImportRequest>,
+) -> Result<Response, LbError> {
+    let token = bearer(&headers);
+    s.boards.audit_log(&slug, token.as_deref()).await?;
+    let board = s.boards.board(&slug).await?;
+    let bench = super::scoring::benchmark(&board.benchmark)?;
+    Ok(Json(import::preview(&body.value, bench, "table")).into_response())
+}
+
 async fn import_table(
     State(s): State<LbState>,
     Path(slug): Path<String>,
@@ -392,6 +428,7 @@ async fn import_table(
     let bench = super::scoring::benchmark(&board.benchmark)?;
     let rows = import::parse(&req, bench, "table").map_err(LbError::Unprocessable)?;
     let ids = s.boards.import(&slug, token.as_deref(), rows).await?;
+    s.boards.changed(&slug, None);
     Ok((StatusCode::CREATED, Json(json!({"entries": ids}))).into_response())
 }
 
@@ -431,6 +468,7 @@ async fn submit(
             .into_response());
     }
     let (id, entry_token, report) = s.boards.submit(&slug, req, sender, reserved).await?;
+    s.boards.changed(&slug, Some(id));
     let url = format!(
         "{}/leaderboard/{slug}/entry/{id}",
         s.guard.public_origin(&headers)
@@ -500,6 +538,7 @@ async fn action(
         .boards
         .entry_action(&slug, id, bearer(&headers).as_deref(), what)
         .await?;
+    s.boards.changed(&slug, None);
     Ok(Json(json!({"entry": id, "state": state})).into_response())
 }
 
@@ -576,9 +615,88 @@ async fn add_team(
         .await?;
     Ok((
         StatusCode::CREATED,
-        Json(json!({"team": name, "team_token": token})),
+        Json(TeamCreated {
+            team: name,
+            team_token: token,
+        }),
     )
         .into_response())
+}
+
+async fn teams(
+    State(s): State<LbState>,
+    Path(slug): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, LbError> {
+    let teams = s.boards.teams(&slug, bearer(&headers).as_deref()).await?;
+    Ok(Json(Teams { teams }).into_response())
+}
+
+/// The benchmarks a board can be made of, with their variants and metrics (the create form).
+async fn benchmarks() -> Response {
+    use workbench::wire::{BenchmarkInfo, BenchmarkRole, Benchmarks};
+    let benchmarks = workbench::registry::listing()
+        .into_iter()
+        .map(|b| BenchmarkInfo {
+            key: b.key.into(),
+            label: b.label.into(),
+            variants: b.variants.iter().map(|v| (*v).into()).collect(),
+            metrics: [b.metrics, b.more_metrics]
+                .concat()
+                .iter()
+                .map(|m| (*m).into())
+                .collect(),
+            roles: b
+                .roles
+                .iter()
+                .map(|r| BenchmarkRole {
+                    key: r.key.into(),
+                    label: r.label.into(),
+                    shared: r.shared,
+                })
+                .collect(),
+        })
+        .collect();
+    Json(Benchmarks { benchmarks }).into_response()
+}
+
+async fn add_webhook(
+    State(s): State<LbState>,
+    Path(slug): Path<String>,
+    headers: HeaderMap,
+    body: LbJson<WebhookIn>,
+) -> Result<Response, LbError> {
+    let made = s
+        .boards
+        .add_webhook(&slug, bearer(&headers).as_deref(), &body.value.url)
+        .await?;
+    Ok((StatusCode::CREATED, Json(made)).into_response())
+}
+
+async fn webhooks(
+    State(s): State<LbState>,
+    Path(slug): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, LbError> {
+    let hooks = s
+        .boards
+        .webhooks(&slug, bearer(&headers).as_deref())
+        .await?;
+    Ok(Json(hooks).into_response())
+}
+
+async fn delete_webhook(
+    State(s): State<LbState>,
+    Path((slug, id)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, LbError> {
+    let id = id
+        .parse::<i64>()
+        .map_err(|_| LbError::NotFound(format!("no webhook `{id}`")))?;
+    s.boards
+        .delete_webhook(&slug, bearer(&headers).as_deref(), id)
+        .await?;
+    Ok(Json(json!({"webhook": id, "deleted": true})).into_response())
 }
 
 async fn set_phase(
@@ -603,7 +721,7 @@ async fn submissions(
         .boards
         .submissions(&slug, bearer(&headers).as_deref())
         .await?;
-    Ok(Json(json!({"submissions": rows})).into_response())
+    Ok(Json(Submissions { submissions: rows }).into_response())
 }
 
 async fn cancel(

@@ -29,7 +29,7 @@
 use std::collections::BTreeMap;
 
 use indexmap::IndexMap;
-use serde::Deserialize;
+use workbench::wire::{ImportColumn, ImportPreview, ImportTable, ImportedRow};
 
 /// One imported row.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,24 +44,7 @@ pub struct ReportedRow {
 }
 
 /// `POST /api/v1/leaderboards/{slug}/import` body.
-#[derive(Debug, Default, Deserialize)]
-pub struct ImportRequest {
-    /// `csv` or `markdown`.
-    pub format: String,
-    pub text: String,
-    /// Stored value = written value / scale (default 1).
-    #[serde(default)]
-    pub scale: Option<f64>,
-    /// The metric a table whose value columns are subsets holds.
-    #[serde(default)]
-    pub metric: Option<String>,
-    /// `COLUMN=TARGET` column mappings.
-    #[serde(default)]
-    pub map: Vec<String>,
-    /// Which table of a document (1-based) when it has several.
-    #[serde(default)]
-    pub table: Option<usize>,
-}
+pub use workbench::wire::ImportRequest;
 
 fn normalise(header: &str) -> String {
     header
@@ -302,6 +285,79 @@ pub fn parse(
     bench: &dyn workbench::Benchmark,
     source: &str,
 ) -> Result<Vec<ReportedRow>, String> {
+    parse_full(request, bench, source).map(|(_, _, rows)| rows)
+}
+
+/// What a column is, for the page's mapping dialog.
+fn column(header: &str, target: &Target) -> ImportColumn {
+    let (kind, name) = match target {
+        Target::Model => ("model", String::new()),
+        Target::Skip => ("ignore", String::new()),
+        Target::Metric(m) => ("metric", m.clone()),
+        Target::Overall => ("overall", String::new()),
+        Target::Subset(s) => ("subset", s.clone()),
+        Target::Meta(k) => ("meta", k.clone()),
+    };
+    ImportColumn {
+        header: header.to_string(),
+        kind: kind.into(),
+        name,
+    }
+}
+
+/// The document's tables, the one chosen with its columns' targets, and the entries an import
+/// would make, or why it would fail: what the page shows before importing.
+pub fn preview(
+    request: &ImportRequest,
+    bench: &dyn workbench::Benchmark,
+    source: &str,
+) -> ImportPreview {
+    let found = tables(&request.format, &request.text).unwrap_or_default();
+    let tables = found
+        .iter()
+        .filter(|t| !t.rows.is_empty())
+        .enumerate()
+        .map(|(i, t)| ImportTable {
+            number: i + 1,
+            line: t.line,
+            caption: t.caption.clone(),
+            header: t.rows[0].1.clone(),
+            rows: t.rows.len() - 1,
+        })
+        .collect();
+    match parse_full(request, bench, source) {
+        Ok((table, columns, rows)) => ImportPreview {
+            tables,
+            table: Some(table + 1),
+            columns,
+            rows: rows
+                .into_iter()
+                .map(|r| ImportedRow {
+                    model: r.model,
+                    metrics: r.metrics,
+                    subsets: r.subsets,
+                    subsets_metric: r.subsets_metric,
+                    meta: r.meta,
+                })
+                .collect(),
+            error: None,
+        },
+        Err(e) => ImportPreview {
+            tables,
+            table: request.table,
+            columns: Vec::new(),
+            rows: Vec::new(),
+            error: Some(e),
+        },
+    }
+}
+
+/// [`parse`], with the chosen table's index and its columns.
+fn parse_full(
+    request: &ImportRequest,
+    bench: &dyn workbench::Benchmark,
+    source: &str,
+) -> Result<(usize, Vec<ImportColumn>, Vec<ReportedRow>), String> {
     let metrics = [bench.metrics(), bench.more_metrics()].concat();
     let scale = request.scale.unwrap_or(1.0);
     if !(scale.is_finite() && scale > 0.0) {
@@ -440,7 +496,14 @@ pub fn parse(
             metrics.join(", ")
         ));
     }
-    table.rows[1..]
+    let index = all.iter().position(|t| std::ptr::eq(t, table)).unwrap_or(0);
+    let columns = table.rows[0]
+        .1
+        .iter()
+        .zip(&plan.targets)
+        .map(|(h, t)| column(h, t))
+        .collect();
+    let rows = table.rows[1..]
         .iter()
         .map(|(line, row)| {
             let at = |e: String| format!("{source}: line {line}: {e}");
@@ -487,7 +550,8 @@ pub fn parse(
             }
             Ok(out)
         })
-        .collect()
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok((index, columns, rows))
 }
 
 #[cfg(test)]

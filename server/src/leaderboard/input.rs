@@ -7,7 +7,7 @@ use base64::Engine as _;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::leaderboard::competition::{Competition, Counts};
+use crate::leaderboard::competition::Competition;
 use crate::leaderboard::dates::parse_iso8601;
 use crate::leaderboard::error::LbError;
 use crate::leaderboard::scoring::Upload;
@@ -190,49 +190,10 @@ pub fn check_meta(meta: BTreeMap<String, String>) -> Result<BTreeMap<String, Str
 }
 
 /// `POST /api/v1/leaderboards` body.
-#[derive(Debug, Deserialize)]
-pub struct CreateBoard {
-    pub slug: String,
-    pub title: String,
-    #[serde(default)]
-    pub description: String,
-    pub benchmark: String,
-    /// The variant's report name; the benchmark's official one by default.
-    #[serde(default)]
-    pub variant: Option<String>,
-    /// By default the benchmark's first metric.
-    #[serde(default)]
-    pub primary: Option<String>,
-    /// The metrics shown; by default the benchmark's headline metrics.
-    #[serde(default)]
-    pub metrics: Option<Vec<String>>,
-    #[serde(default)]
-    pub gold: Vec<FileIn>,
-    /// A competition board (issue 14): gold stored, never served; submissions queued.
-    #[serde(default)]
-    pub hidden_gold: Vec<FileIn>,
-    /// Its settings (default: public share 0.3, a random seed, no window, no quota, best counts).
-    #[serde(default)]
-    pub competition: Option<PhaseSettings>,
-}
+pub type CreateBoard = workbench::wire::CreateBoard<Base64Bytes>;
 
-/// The owner's phase settings (`POST …/phase`, and `competition` at creation). Absent fields
-/// keep their value.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PhaseSettings {
-    pub public_share: Option<f64>,
-    pub seed: Option<u64>,
-    /// RFC 3339 / ISO 8601 UTC (`2026-05-01T00:00:00Z`) or Unix milliseconds.
-    pub opens: Option<Value>,
-    pub closes: Option<Value>,
-    pub daily_quota: Option<i64>,
-    pub total_quota: Option<i64>,
-    pub counts: Option<Counts>,
-    /// Close the phase now: private scores revealed, ranking final.
-    #[serde(default)]
-    pub close: bool,
-}
+/// The owner's phase settings (`POST …/phase`, and `competition` at creation).
+pub use workbench::wire::PhaseSettings;
 
 /// `POST /api/v1/leaderboards/{slug}/entries` body.
 pub type Submit = workbench::wire::Submit<Base64Bytes>;
@@ -313,10 +274,7 @@ pub(crate) fn apply_settings(c: &mut Competition, s: PhaseSettings) -> Result<()
 pub const TEAM_PREFIX: &str = "sbt_";
 
 /// `POST /api/v1/leaderboards/{slug}/teams` body (owner).
-#[derive(Debug, Deserialize)]
-pub struct AddTeam {
-    pub name: String,
-}
+pub use workbench::wire::AddTeam;
 
 #[cfg(test)]
 mod tests {

@@ -23,8 +23,10 @@ pub mod api;
 pub mod cli;
 pub mod competition;
 pub mod dates;
+pub mod delivery;
 pub mod error;
 pub mod feeds;
+pub mod hooks;
 pub mod html;
 pub mod import;
 pub mod input;
@@ -47,10 +49,16 @@ pub fn router(
     guard: Arc<crate::guard::Guard>,
     limits: limits::SubmitLimits,
     queue: queue::QueueConfig,
+    hooks: hooks::HookConfig,
     embed_ancestors: &str,
 ) -> axum::Router {
-    let boards = Arc::new(service::Boards::new(store, limits));
+    let hooks = hooks::HookConfig {
+        public_url: guard.public_url.clone(),
+        ..hooks
+    };
+    let boards = Arc::new(service::Boards::new(store, limits).with_hooks(hooks));
     queue::start(Arc::clone(&boards), queue);
+    delivery::start(Arc::clone(&boards));
     let state = api::LbState {
         boards,
         guard,

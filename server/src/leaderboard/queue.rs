@@ -104,7 +104,7 @@ async fn run_job(boards: &Arc<Boards>, config: &QueueConfig, worker: &str, job: 
         }
     };
     match boards.store.finish_job(&job, worker, result).await {
-        Ok(true) => {}
+        Ok(true) => boards.changed(&job.slug, Some(job.entry)),
         Ok(false) => tracing::warn!(
             slug = job.slug,
             entry = job.entry,

@@ -1,8 +1,6 @@
 //! The board, entry and submission views the API sends and the pages render (no rule: built
 //! from stored rows).
 
-use indexmap::IndexMap;
-use serde::Serialize;
 use serde_json::Value;
 
 use crate::leaderboard::competition::Competition;
@@ -136,24 +134,4 @@ pub(crate) fn board_info_for(board: &BoardRow, owner: bool) -> BoardInfo {
 }
 
 /// One submission of a competition as its team and the owner see it.
-#[derive(Debug, Clone, Serialize)]
-pub struct SubmissionOut {
-    pub entry: i64,
-    pub team: Option<String>,
-    pub model: String,
-    /// `queued` | `scoring` | `done` | `failed` | `cancelled`.
-    pub status: crate::store::Status,
-    pub reason: Option<String>,
-    pub attempts: i64,
-    /// Times a result was committed (1 once done or failed).
-    pub completions: i64,
-    pub chosen: bool,
-    pub counts_against_quota: bool,
-    pub public_metrics: Option<IndexMap<String, Option<f64>>>,
-    /// Once the phase is closed (and always for the owner).
-    pub private_metrics: Option<IndexMap<String, Option<f64>>>,
-    pub inputs: Vec<FileOut>,
-    pub submitted: String,
-    pub updated: String,
-    pub scorer: Value,
-}
+pub use workbench::wire::Submission as SubmissionOut;

@@ -525,12 +525,58 @@ pub trait Store: Send + Sync {
         audit: AuditRow,
     ) -> Result<(), StoreError>;
 
-    // Private share links (issue 14).
-
-    /// Store a share; [`StoreError::Conflict`] when the id is taken.
     /// The seed of the key that signs receipts: the stored one, or `fresh` stored now when
     /// there is none (the first writer wins when several processes start at once).
     async fn signing_key(&self, fresh: [u8; 32], now_ms: i64) -> Result<[u8; 32], StoreError>;
+
+    // Webhooks (issue 27).
+
+    /// Add a hook; `leaders` is the board's leading group now (events compare with it).
+    async fn add_webhook(
+        &self,
+        hook: WebhookRow,
+        leaders: String,
+        audit: AuditRow,
+    ) -> Result<i64, StoreError>;
+    async fn webhooks(&self, slug: &str) -> Result<Vec<WebhookRow>, StoreError>;
+    /// Delete a hook and its deliveries; false when there was none.
+    async fn delete_webhook(
+        &self,
+        slug: &str,
+        id: i64,
+        audit: AuditRow,
+    ) -> Result<bool, StoreError>;
+    /// The leading group last announced (`None`: never).
+    async fn leaders(&self, slug: &str) -> Result<Option<String>, StoreError>;
+    /// Queue `events` (name, JSON body) for each hook of `slug` and set the leading group to
+    /// `leaders`; a `leader.changed` event is queued only by the caller that moved the group
+    /// from `expected_leaders` (several servers noticing one change queue it once).
+    async fn enqueue_events(
+        &self,
+        slug: &str,
+        expected_leaders: Option<String>,
+        leaders: String,
+        events: Vec<(String, String)>,
+        now_ms: i64,
+    ) -> Result<usize, StoreError>;
+    /// Claim the oldest due delivery until `lease_until_ms`.
+    async fn claim_delivery(
+        &self,
+        now_ms: i64,
+        lease_until_ms: i64,
+    ) -> Result<Option<DueDelivery>, StoreError>;
+    async fn record_delivery(
+        &self,
+        id: i64,
+        attempt: Attempt,
+        now_ms: i64,
+    ) -> Result<(), StoreError>;
+    /// A board's latest `limit` deliveries, newest first (the delivery log).
+    async fn deliveries(&self, slug: &str, limit: i64) -> Result<Vec<DeliveryRow>, StoreError>;
+
+    // Private share links (issue 14).
+
+    /// Store a share; [`StoreError::Conflict`] when the id is taken.
     async fn put_share(&self, share: ShareRow) -> Result<(), StoreError>;
     /// A share with its bytes (expired or not: the caller decides).
     async fn share(&self, id: &str) -> Result<Option<ShareRow>, StoreError>;
@@ -540,6 +586,55 @@ pub trait Store: Send + Sync {
     async fn delete_share(&self, id: &str) -> Result<bool, StoreError>;
     /// Delete every share that expired at or before `now_ms`; how many.
     async fn purge_shares(&self, now_ms: i64) -> Result<u64, StoreError>;
+}
+
+/// A board's webhook: each delivery's body is signed with `secret` (HMAC-SHA256).
+#[derive(Debug, Clone)]
+pub struct WebhookRow {
+    pub id: i64,
+    pub slug: String,
+    pub url: String,
+    pub secret: String,
+    pub created_ms: i64,
+}
+
+/// A delivery claimed for an attempt.
+#[derive(Debug, Clone)]
+pub struct DueDelivery {
+    pub id: i64,
+    pub url: String,
+    pub secret: String,
+    pub event: String,
+    pub body: String,
+    /// Attempts made before this one.
+    pub attempts: i64,
+}
+
+/// How one attempt went: delivered (a 2xx answer), else retried at `retry_at_ms` or, without
+/// it, given up.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Attempt {
+    pub delivered: bool,
+    pub status: Option<i64>,
+    pub error: Option<String>,
+    pub retry_at_ms: Option<i64>,
+}
+
+/// A line of the delivery log.
+#[derive(Debug, Clone)]
+pub struct DeliveryRow {
+    pub id: i64,
+    pub hook_id: i64,
+    pub url: String,
+    pub event: String,
+    /// `pending` | `delivered` | `failed`.
+    pub state: String,
+    pub attempts: i64,
+    pub next_ms: i64,
+    pub last_status: Option<i64>,
+    pub last_error: Option<String>,
+    pub created_ms: i64,
+    pub updated_ms: i64,
 }
 
 /// Blobs sorted by hash and deduplicated (a fixed lock order for concurrent writers).

@@ -14,10 +14,11 @@ use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{Connection, Transaction};
 
 use super::sql::conn::{Cell, Conn, Dialect, Param, Row};
-use super::sql::{boards, entries, keys, queue, shares};
+use super::sql::{boards, entries, hooks, keys, queue, shares};
 use super::{
-    AuditRow, Blob, BoardEdit, BoardRow, BoardSummary, EntryRow, IntervalRow, Job, JobResult,
-    Limits, ShareInfo, ShareRow, State, Store, StoreError, TeamRow,
+    Attempt, AuditRow, Blob, BoardEdit, BoardRow, BoardSummary, DeliveryRow, DueDelivery, EntryRow,
+    IntervalRow, Job, JobResult, Limits, ShareInfo, ShareRow, State, Store, StoreError, TeamRow,
+    WebhookRow,
 };
 
 /// Migrations of the leaderboard tables, oldest first. Never edit a released entry: append.
@@ -134,6 +135,32 @@ const MIGRATIONS: &[&str] = &[
         secret      BLOB NOT NULL,
         created_ms  INTEGER NOT NULL
     );",
+    // 6: webhooks (issue 27): a board's hooks, their deliveries (the delivery log), and the
+    // leading group last announced.
+    "CREATE TABLE lb_webhook (
+        id          INTEGER PRIMARY KEY,
+        slug        TEXT NOT NULL REFERENCES lb_board (slug) ON DELETE CASCADE,
+        url         TEXT NOT NULL,
+        secret      TEXT NOT NULL,
+        created_ms  INTEGER NOT NULL
+    );
+    CREATE TABLE lb_delivery (
+        id          INTEGER PRIMARY KEY,
+        hook_id     INTEGER NOT NULL REFERENCES lb_webhook (id) ON DELETE CASCADE,
+        slug        TEXT NOT NULL,
+        event       TEXT NOT NULL,
+        body        TEXT NOT NULL,
+        state       TEXT NOT NULL,
+        attempts    INTEGER NOT NULL,
+        next_ms     INTEGER NOT NULL,
+        last_status INTEGER,
+        last_error  TEXT,
+        created_ms  INTEGER NOT NULL,
+        updated_ms  INTEGER NOT NULL
+    );
+    CREATE INDEX lb_delivery_due ON lb_delivery (state, next_ms);
+    CREATE INDEX lb_delivery_board ON lb_delivery (slug, id);
+    ALTER TABLE lb_board ADD COLUMN leaders TEXT;",
 ];
 
 pub struct SqliteStore {
@@ -547,6 +574,72 @@ impl Store for SqliteStore {
 
     async fn signing_key(&self, fresh: [u8; 32], now_ms: i64) -> Result<[u8; 32], StoreError> {
         in_tx!(self, keys::signing_key(fresh, now_ms))
+    }
+
+    async fn add_webhook(
+        &self,
+        hook: WebhookRow,
+        leaders: String,
+        audit: AuditRow,
+    ) -> Result<i64, StoreError> {
+        in_tx!(self, hooks::add_webhook(hook, leaders, audit))
+    }
+
+    async fn webhooks(&self, slug: &str) -> Result<Vec<WebhookRow>, StoreError> {
+        let slug = slug.to_owned();
+        on_conn!(self, hooks::webhooks(&slug))
+    }
+
+    async fn delete_webhook(
+        &self,
+        slug: &str,
+        id: i64,
+        audit: AuditRow,
+    ) -> Result<bool, StoreError> {
+        let slug = slug.to_owned();
+        in_tx!(self, hooks::delete_webhook(&slug, id, audit))
+    }
+
+    async fn leaders(&self, slug: &str) -> Result<Option<String>, StoreError> {
+        let slug = slug.to_owned();
+        on_conn!(self, hooks::leaders(&slug))
+    }
+
+    async fn enqueue_events(
+        &self,
+        slug: &str,
+        expected_leaders: Option<String>,
+        leaders: String,
+        events: Vec<(String, String)>,
+        now_ms: i64,
+    ) -> Result<usize, StoreError> {
+        let slug = slug.to_owned();
+        in_tx!(
+            self,
+            hooks::enqueue(&slug, expected_leaders, leaders, events, now_ms)
+        )
+    }
+
+    async fn claim_delivery(
+        &self,
+        now_ms: i64,
+        lease_until_ms: i64,
+    ) -> Result<Option<DueDelivery>, StoreError> {
+        in_tx!(self, hooks::claim_delivery(now_ms, lease_until_ms))
+    }
+
+    async fn record_delivery(
+        &self,
+        id: i64,
+        attempt: Attempt,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        in_tx!(self, hooks::record_delivery(id, attempt, now_ms))
+    }
+
+    async fn deliveries(&self, slug: &str, limit: i64) -> Result<Vec<DeliveryRow>, StoreError> {
+        let slug = slug.to_owned();
+        on_conn!(self, hooks::deliveries(&slug, limit))
     }
 
     async fn put_share(&self, share: ShareRow) -> Result<(), StoreError> {

@@ -574,3 +574,295 @@ fn the_owner_rotates_the_token_and_deletes_the_board_with_its_own_files() {
         assert!(!listed.to_string().contains(&a));
     }
 }
+
+/// A received request: its headers (lower-case names) and body.
+type Received = (std::collections::HashMap<String, String>, String);
+
+/// A loopback HTTP receiver answering every request with `status`; keeps each request.
+struct Receiver {
+    port: u16,
+    got: std::sync::Arc<std::sync::Mutex<Vec<Received>>>,
+}
+
+impl Receiver {
+    fn start(status: u16) -> Receiver {
+        use std::io::{BufRead, BufReader, Read};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let got = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let keep = std::sync::Arc::clone(&got);
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut headers = std::collections::HashMap::new();
+                let mut line = String::new();
+                reader.read_line(&mut line).unwrap();
+                loop {
+                    line.clear();
+                    if reader.read_line(&mut line).unwrap() == 0 || line.trim().is_empty() {
+                        break;
+                    }
+                    if let Some((k, v)) = line.split_once(':') {
+                        headers.insert(k.trim().to_ascii_lowercase(), v.trim().to_string());
+                    }
+                }
+                let n: usize = headers
+                    .get("content-length")
+                    .map_or(0, |v| v.parse().unwrap());
+                let mut body = vec![0; n];
+                reader.read_exact(&mut body).unwrap();
+                keep.lock()
+                    .unwrap()
+                    .push((headers, String::from_utf8(body).unwrap()));
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 {status} X\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+                );
+            }
+        });
+        Receiver { port, got }
+    }
+
+    fn requests(&self) -> Vec<Received> {
+        self.got.lock().unwrap().clone()
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/hook?k=v", self.port)
+    }
+}
+
+/// Wait (at most 30 s) until `done` holds.
+fn wait_for(what: impl Fn() -> String, mut done: impl FnMut() -> bool) {
+    let start = std::time::Instant::now();
+    while !done() {
+        assert!(
+            start.elapsed().as_secs() < 30,
+            "timed out waiting for {}",
+            what()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn webhooks_arrive_signed_a_failing_receiver_is_retried_and_every_attempt_is_logged() {
+    use hmac::{Hmac, Mac};
+    for db in stores() {
+        let (ok, bad) = (Receiver::start(200), Receiver::start(500));
+        let hosts = format!("127.0.0.1:{},127.0.0.1:{}", ok.port, bad.port);
+        let dir = temp("hooks");
+        let log_file = dir.join("server.log");
+        let server = Server::start_logged(
+            &db,
+            &[
+                "--webhook-hosts",
+                &hosts,
+                "--webhook-attempts",
+                "3",
+                "--webhook-retry-ms",
+                "100",
+            ],
+            "warn",
+            std::fs::File::create(&log_file).unwrap().into(),
+        );
+        let server_log = || std::fs::read_to_string(&log_file).unwrap_or_default();
+        let s = slug("hooks");
+        let made = lb_json(
+            &server,
+            &[
+                "create",
+                "--slug",
+                &s,
+                "--title",
+                "Hooks",
+                "--benchmark",
+                "pairs",
+                "--primary",
+                "accuracy",
+            ],
+        );
+        let owner = made["owner_token"].as_str().unwrap().to_string();
+        let path = format!("/api/v1/leaderboards/{s}/webhooks");
+
+        // Only the owner adds hooks, and only to the allowed hosts.
+        let (status, body) = http(
+            &server,
+            "POST",
+            &path,
+            None,
+            Some(serde_json::json!({"url": ok.url()})),
+        );
+        assert_eq!(status, 403, "{body}");
+        let (status, body) = http(
+            &server,
+            "POST",
+            &path,
+            Some(&owner),
+            Some(serde_json::json!({"url": "http://127.0.0.1:1/hook"})),
+        );
+        assert_eq!(status, 403, "{body}");
+        assert!(
+            body["error"]
+                .as_str()
+                .unwrap()
+                .contains("does not send webhooks"),
+            "{body}"
+        );
+        let mut secrets = Vec::new();
+        for r in [&ok, &bad] {
+            let (status, body) = http(
+                &server,
+                "POST",
+                &path,
+                Some(&owner),
+                Some(serde_json::json!({"url": r.url()})),
+            );
+            assert_eq!(status, 201, "{body}");
+            let secret = body["secret"].as_str().unwrap().to_string();
+            assert!(secret.starts_with("whsec_") && secret.len() == 6 + 64);
+            secrets.push(secret);
+        }
+
+        // a leads, then b; c takes no lead.
+        for (i, (model, right)) in [("a", 60), ("b", 95), ("c", 50)].iter().enumerate() {
+            let f = pairs(&dir, &format!("{i}.jsonl"), 100, *right);
+            lb_json(&server, &["submit", "--slug", &s, "--model", model, p(&f)]);
+            // One change at a time: the leader event of b waits for its intervals.
+            settled(&server, &s);
+            let expected = [2, 4, 5][i];
+            wait_for(
+                || format!("the events: {:#?}", ok.requests()),
+                || ok.requests().len() >= expected,
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let got = ok.requests();
+        assert_eq!(got.len(), 5, "{got:#?}");
+        let mut deliveries = std::collections::BTreeSet::new();
+        let mut events = Vec::new();
+        for (headers, body) in &got {
+            let mut mac = Hmac::<sha2::Sha256>::new_from_slice(secrets[0].as_bytes()).unwrap();
+            mac.update(body.as_bytes());
+            let expected = format!("sha256={}", hex::encode(mac.finalize().into_bytes()));
+            assert_eq!(headers["x-scorebench-signature-256"], expected);
+            assert_eq!(headers["content-type"], "application/json");
+            assert!(deliveries.insert(headers["x-scorebench-delivery"].clone()));
+            let v: Value = serde_json::from_str(body).unwrap();
+            assert_eq!(headers["x-scorebench-event"], v["event"].as_str().unwrap());
+            assert_eq!(v["board"]["slug"], s.as_str());
+            let what = match v["event"].as_str().unwrap() {
+                "entry.created" => format!("entry {}", v["entry"]["model"].as_str().unwrap()),
+                "leader.changed" => format!(
+                    "leader {} after {}",
+                    v["leaders"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|e| e["model"].as_str().unwrap())
+                        .collect::<Vec<_>>()
+                        .join("+"),
+                    v["previous"]
+                ),
+                other => panic!("unexpected event {other}"),
+            };
+            events.push(what);
+        }
+        events.sort();
+        assert_eq!(
+            events,
+            [
+                "entry a",
+                "entry b",
+                "entry c",
+                "leader a after []",
+                "leader b after [1]"
+            ]
+        );
+
+        // The failing receiver: 3 attempts of each of the 5 events, all in the log.
+        let log = || http(&server, "GET", &path, Some(&owner), None).1;
+        wait_for(
+            || format!("the failed deliveries: {:#}\n{}", log(), server_log()),
+            || {
+                log()["deliveries"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|d| d["state"] == "failed")
+                    .count()
+                    == 5
+            },
+        );
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let log = log();
+        assert_eq!(
+            bad.requests().len(),
+            15,
+            "3 attempts each, no more: {log:#}\n{}",
+            server_log()
+        );
+        let text = log.to_string();
+        assert!(
+            !secrets.iter().any(|x| text.contains(x.as_str())),
+            "no secret in the log"
+        );
+        for d in log["deliveries"].as_array().unwrap() {
+            if d["webhook"] == log["webhooks"][0]["id"] {
+                assert_eq!(d["state"], "delivered", "{d}");
+                assert_eq!(d["attempts"], 1);
+                assert_eq!(d["last_status"], 200);
+            } else {
+                assert_eq!(d["state"], "failed", "{d}");
+                assert_eq!(d["attempts"], 3);
+                assert_eq!(d["last_status"], 500);
+                assert!(d["last_error"].as_str().unwrap().contains("500"));
+            }
+        }
+        assert_eq!(http(&server, "GET", &path, None, None).0, 403);
+
+        // Deleting a hook ends its deliveries; the audit names the host, never the URL.
+        let id = log["webhooks"][1]["id"].as_i64().unwrap();
+        let (status, _) = http(
+            &server,
+            "DELETE",
+            &format!("{path}/{id}"),
+            Some(&owner),
+            None,
+        );
+        assert_eq!(status, 200);
+        let (status, _) = http(
+            &server,
+            "DELETE",
+            &format!("{path}/{id}"),
+            Some(&owner),
+            None,
+        );
+        assert_eq!(status, 404);
+        assert_eq!(
+            http(&server, "GET", &path, Some(&owner), None).1["webhooks"]
+                .as_array()
+                .unwrap()
+                .len(),
+            1
+        );
+        let audit = http(
+            &server,
+            "GET",
+            &format!("/api/v1/leaderboards/{s}/audit"),
+            Some(&owner),
+            None,
+        )
+        .1;
+        let actions: Vec<&str> = audit["audit"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["action"].as_str().unwrap())
+            .collect();
+        assert_eq!(actions.iter().filter(|a| **a == "add webhook").count(), 2);
+        assert!(actions.contains(&"delete webhook"));
+        assert!(!audit.to_string().contains("/hook?k=v"));
+    }
+}

@@ -23,6 +23,7 @@ use workbench::session::WorkFile;
 
 mod boards;
 mod entries;
+mod hooks;
 mod show;
 mod teams;
 
@@ -94,6 +95,10 @@ pub struct Boards {
     created: Recent,
     /// The seed of the key that signs receipts, read from the store (made there on first use).
     signing: tokio::sync::OnceCell<[u8; 32]>,
+    /// Where and how webhooks are delivered.
+    pub hooks: crate::leaderboard::hooks::HookConfig,
+    /// Wakes this process's webhook deliveries when an event is queued.
+    pub hook_notify: Arc<tokio::sync::Notify>,
 }
 
 fn interval_key(board: &BoardRow) -> String {
@@ -133,7 +138,15 @@ impl Boards {
             refused: Recent::default(),
             created: Recent::default(),
             signing: tokio::sync::OnceCell::new(),
+            hooks: Default::default(),
+            hook_notify: Arc::new(tokio::sync::Notify::new()),
         }
+    }
+
+    /// These boards, delivering webhooks as `hooks` says.
+    pub fn with_hooks(mut self, hooks: crate::leaderboard::hooks::HookConfig) -> Self {
+        self.hooks = hooks;
+        self
     }
 
     /// The seed of the server's receipt key: the store's, or a new random one it keeps (every

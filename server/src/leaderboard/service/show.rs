@@ -189,15 +189,22 @@ impl Boards {
         let this = Arc::clone(self);
         tokio::spawn(async move {
             let _guard = guard;
+            let mut computed = 0;
             loop {
                 match this.bootstrap_batch(&slug).await {
                     Ok(0) => break,
-                    Ok(_) => {}
+                    Ok(n) => computed += n,
                     Err(e) => {
                         tracing::warn!(slug, "leaderboard bootstrap stopped: {e}");
                         break;
                     }
                 }
+            }
+            // The tiers are known now: the leading group may have changed.
+            if computed > 0
+                && let Err(e) = this.announce(&slug, None).await
+            {
+                tracing::warn!(slug, "webhook events: {e}");
             }
         });
     }

@@ -19,6 +19,7 @@ use crate::leaderboard::views::{
 };
 use crate::store::{BoardRow, EntryRow, Job, JobResult, Quota, Status, Submitter, TeamRow};
 use tokio::sync::OwnedSemaphorePermit;
+use workbench::wire::Team;
 
 pub(super) fn shares_of(e: &EntryRow) -> competition::ShareScores {
     e.scores_json
@@ -116,6 +117,29 @@ impl Boards {
             )
             .await?;
         Ok(team_token)
+    }
+
+    /// A competition's teams with their submission counts (owner).
+    pub async fn teams(&self, slug: &str, token: Option<&str>) -> Result<Vec<Team>, LbError> {
+        self.owned(slug, token).await?;
+        let entries = self.store.entries(slug).await?;
+        Ok(self
+            .store
+            .teams(slug)
+            .await?
+            .into_iter()
+            .map(|t| {
+                let own = entries.iter().filter(|e| e.team.as_ref() == Some(&t.name));
+                Team {
+                    created: iso8601(t.created_ms),
+                    submissions: own.clone().count(),
+                    counting: own
+                        .filter(|e| e.status != Status::Failed && e.status != Status::Cancelled)
+                        .count(),
+                    name: t.name,
+                }
+            })
+            .collect())
     }
 
     /// Change the phase settings or close the phase (owner).
@@ -358,10 +382,16 @@ impl Boards {
                 }
             }
         };
-        Ok(self
-            .store
-            .entries(slug)
-            .await?
+        let entries = self.store.entries(slug).await?;
+        // A queued submission's place: 1 + the board's queued ones submitted before it (the
+        // queue takes the oldest first).
+        let mut queued: Vec<i64> = entries
+            .iter()
+            .filter(|e| e.status == Status::Queued)
+            .map(|e| e.id)
+            .collect();
+        queued.sort_unstable();
+        Ok(entries
             .into_iter()
             .filter(|e| owner || e.team == team)
             .map(|e| {
@@ -372,6 +402,7 @@ impl Boards {
                     team: e.team.clone(),
                     model: e.model.clone(),
                     status: e.status,
+                    position: queued.binary_search(&e.id).ok().map(|i| i as i64 + 1),
                     reason: e.reason.clone(),
                     attempts: e.attempts,
                     completions: e.completions,

@@ -187,6 +187,8 @@ pub(crate) async fn delete_board<C: Conn>(c: &mut C, slug: &str) -> Result<(), S
         .map(|mut r| r.text(0))
         .collect::<Result<_, _>>()?;
     for table in [
+        "lb_delivery",
+        "lb_webhook",
         "lb_entry_file",
         "lb_interval",
         "lb_entry",
