@@ -62,6 +62,14 @@ pub fn lang() -> RwSignal<Lang> {
     use_context::<RwSignal<Lang>>().unwrap_or_else(|| RwSignal::new(Lang::default()))
 }
 
+/// The text `key` in the page's language, as a view that follows the language. Every call has
+/// one closure type, so the views using it share one rendering code (a distinct closure per
+/// text made each its own copy).
+pub fn tr(key: &'static str) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
+    let l = lang();
+    move || t(l.get(), key)
+}
+
 /// The text `key` in `lang`; the key itself when the table lacks it.
 pub fn t(lang: Lang, key: &'static str) -> &'static str {
     let (en, zh) = match key {

@@ -2,11 +2,16 @@
 // competition board with hidden gold on the list of boards, adds two teams and a phase with a
 // quota; two participants submit with their team tokens; the queue shows their jobs (state and
 // place) until they are scored; the owner hides one entry and restores it, rotates the token
-// (the old one gets 403), and the audit log lists every action; the same in Chinese.
+// (the old one gets 403), and the audit log lists every action; the same in Chinese. And
+// webhooks from the owner console (item 4), checked by a loopback receiver.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { serverAndBrowser, artifacts, root } from './support.mjs';
+import { createServer } from 'node:http';
+import { createHmac } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { serverAndBrowser, startServer, tempDir, artifacts, root, scorebench } from './support.mjs';
 
 // Every scoring job waits 3 s, so the queue is seen holding the jobs.
 const env = serverAndBrowser({ args: ['--queue-job-delay-ms', '3000', '--queue-workers', '1'] });
@@ -142,4 +147,68 @@ test('a maintainer runs a competition from the page: create, teams, phase, queue
   await page.screenshot({ path: join(artifacts, 'competition-console-zh.png'), fullPage: true });
   await page.click('button.lang-switch');
   assert.deepEqual(errors, []);
+});
+
+test('an owner adds a webhook from the console: deliveries arrive signed and show in its log', async () => {
+  // A receiver on loopback that answers 200 and keeps what it got.
+  const got = [];
+  const receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => { body += c; });
+    req.on('end', () => { got.push({ headers: req.headers, body }); res.end(); });
+  });
+  await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
+  const port = receiver.address().port;
+  const server = await startServer({ args: ['--webhook-hosts', `127.0.0.1:${port}`] });
+  const base = server.url.replace(/\/$/, '');
+  try {
+    const dir = tempDir('hooks');
+    const slug = `hooks-${process.pid}`;
+    const lb = (args) => JSON.parse(execFileSync(scorebench, ['leaderboard', ...args, '--server', base], { encoding: 'utf8' }));
+    const made = lb(['create', '--slug', slug, '--title', 'Hooks', '--benchmark', 'pairs', '--primary', 'accuracy']);
+
+    const page = await env.browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${base}/leaderboard/${slug}?lang=en`);
+    await page.fill('input[name=owner-token]', made.owner_token);
+    await page.press('input[name=owner-token]', 'Enter');
+    await page.locator('[data-testid=owner-console][data-state=open]').waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid=webhooks] summary').click();
+    // A host the server does not allow is refused, saying which are.
+    await page.fill('input[name=webhook-url]', 'http://127.0.0.1:1/hook');
+    await page.press('input[name=webhook-url]', 'Enter');
+    await page.locator('[data-testid=webhook-error]', { hasText: `127.0.0.1:${port}` }).waitFor();
+    await page.fill('input[name=webhook-url]', `http://127.0.0.1:${port}/hook`);
+    await page.press('input[name=webhook-url]', 'Enter');
+    const secret = (await page.locator('[data-testid=webhook-secret]').innerText()).trim();
+    assert.match(secret, /^whsec_[0-9a-f]{64}$/);
+    await page.locator('[data-testid=webhook-list] tr[data-webhook]').waitFor();
+
+    // An entry: the receiver gets it and the new leader, each signed with the secret.
+    const lines = Array.from({ length: 50 }, (_, i) => JSON.stringify({ id: String(i), gold: i % 2, pred: i < 40 ? i % 2 : 1 - (i % 2) }));
+    writeFileSync(join(dir, 'pred.jsonl'), lines.join('\n') + '\n');
+    lb(['submit', '--slug', slug, '--model', 'first', join(dir, 'pred.jsonl')]);
+    for (let i = 0; i < 100 && got.length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(got.length, 2);
+    for (const { headers, body } of got) {
+      const expected = 'sha256=' + createHmac('sha256', secret).update(body).digest('hex');
+      assert.equal(headers['x-scorebench-signature-256'], expected);
+      assert.equal(headers['x-scorebench-event'], JSON.parse(body).event);
+    }
+    assert.deepEqual(got.map((g) => JSON.parse(g.body).event).sort(), ['entry.created', 'leader.changed']);
+
+    // The log shows both delivered.
+    await page.click('button[data-action=refresh-webhooks]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=deliveries] tr[data-state=delivered]').length === 2);
+    // Chinese.
+    await page.click('button.lang-switch');
+    await page.locator('[data-testid=webhooks] summary', { hasText: 'Webhook 通知' }).waitFor();
+    await page.click('button.lang-switch');
+    await page.close();
+    assert.deepEqual(errors, []);
+  } finally {
+    await server.stop();
+    receiver.close();
+  }
 });

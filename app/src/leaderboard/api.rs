@@ -242,3 +242,26 @@ pub async fn import_table(
     let answer: Value = json(checked(request.send().await).await?).await?;
     Ok(serde_json::from_value(answer["entries"].clone()).unwrap_or_default())
 }
+
+pub use workbench::wire::{Delivery, Webhook, WebhookCreated, WebhookIn, Webhooks};
+
+/// The board's webhooks and the latest deliveries (owner).
+pub async fn webhooks(slug: &str, token: &str) -> Result<Webhooks, ApiError> {
+    let request = with_token(Request::get(&board_url(slug, "/webhooks")), token);
+    json(checked(request.send().await).await?).await
+}
+
+pub async fn add_webhook(slug: &str, token: &str, url: &str) -> Result<WebhookCreated, ApiError> {
+    let request = with_token(Request::post(&board_url(slug, "/webhooks")), token)
+        .json(&WebhookIn { url: url.into() })
+        .map_err(|e| ApiError(e.to_string()))?;
+    json(checked(request.send().await).await?).await
+}
+
+pub async fn delete_webhook(slug: &str, token: &str, id: i64) -> Result<(), ApiError> {
+    let request = with_token(
+        Request::delete(&board_url(slug, &format!("/webhooks/{id}"))),
+        token,
+    );
+    checked(request.send().await).await.map(|_| ())
+}

@@ -9,7 +9,7 @@ use leptos::task::spawn_local;
 
 use super::api::{self, BoardView, EntryOut};
 use super::{full, seg, shown};
-use crate::i18n::{lang, t};
+use crate::i18n::{lang, t, tr};
 
 /// Rows rendered at once.
 pub const PAGE_ROWS: usize = 100;
@@ -106,7 +106,7 @@ pub fn BoardPage(slug: String) -> impl IntoView {
     });
     view! {
         {move || match loaded.get() {
-            None => view! { <p class="hint">{move || t(lang().get(), "lb.loading")}</p> }.into_any(),
+            None => view! { <p class="hint">{tr("lb.loading")}</p> }.into_any(),
             Some(Err(e)) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
             Some(Ok(view)) => view! { <Board view=view /> }.into_any(),
         }}
@@ -201,7 +201,7 @@ fn Board(view: BoardView) -> impl IntoView {
     );
     let scale_note = (display.scale != 1.0).then(|| {
         let scale = display.scale;
-        view! { " · " {move || t(lang().get(), "lb.values_x")} {scale.to_string()} }
+        view! { " · " {tr("lb.values_x")} {scale.to_string()} }
     });
 
     let header_cells = metrics
@@ -213,7 +213,11 @@ fn Board(view: BoardView) -> impl IntoView {
                 let key = key.clone();
                 move || match order.get() {
                     Order::Metric { key: k, descending } if k == key => {
-                        if descending { " ▼" } else { " ▲" }
+                        if descending {
+                            " ▼"
+                        } else {
+                            " ▲"
+                        }
                     }
                     _ => "",
                 }
@@ -236,7 +240,7 @@ fn Board(view: BoardView) -> impl IntoView {
             };
             view! {
                 <th scope="col" class="num sortable" class:primary=is_primary data-sort=key.clone()>
-                    <button class="link sort" on:click=on_click title=move || t(lang().get(), "lb.sort_hint")>
+                    <button class="link sort" on:click=on_click title=tr("lb.sort_hint")>
                         {key.clone()}{arrow}
                     </button>
                 </th>
@@ -266,7 +270,7 @@ fn Board(view: BoardView) -> impl IntoView {
             let p = picked.get();
             (p.len() == 2).then(|| {
                 let href = format!("/leaderboard/{}/compare/{}/{}", seg(&slug), p[0], p[1]);
-                view! { <a class="button" data-testid="compare-link" href=href>{move || t(lang().get(), "lb.compare_go")}</a> }
+                view! { <a class="button" data-testid="compare-link" href=href>{tr("lb.compare_go")}</a> }
             })
         }
     };
@@ -279,49 +283,49 @@ fn Board(view: BoardView) -> impl IntoView {
         <section class="board" data-slug=slug.clone() data-entries=total.to_string()>
             <h2 class="board-title">{title}</h2>
             <p class="hint">
-                {label} " · " {move || t(lang().get(), "lb.variant")} " " <code>{variant}</code> " · "
-                {move || t(lang().get(), "lb.ranked_by")} " " <code>{primary.clone()}</code> " "
-                {move || t(lang().get(), "lb.full_precision")} {scale_note}
+                {label} " · " {tr("lb.variant")} " " <code>{variant}</code> " · "
+                {tr("lb.ranked_by")} " " <code>{primary.clone()}</code> " "
+                {tr("lb.full_precision")} {scale_note}
             </p>
             {(!description.is_empty()).then(|| view! { <div class="description" inner_html=description></div> })}
             <div class="filters">
                 <select aria-label="metadata field" data-testid="filter-key"
                     on:change=move |ev| filters.update(|f| f.key = event_target_value(&ev))>
-                    <option value="">{move || t(lang().get(), "lb.any_key")}</option>
+                    <option value="">{tr("lb.any_key")}</option>
                     {key_options}
                 </select>
-                <input type="search" data-testid="filter" placeholder=move || t(lang().get(), "lb.filter")
+                <input type="search" data-testid="filter" placeholder=tr("lb.filter")
                     on:input=move |ev| filters.update(|f| f.query = event_target_value(&ev)) />
                 {any_reported.then(|| view! {
                     <select aria-label="status" data-testid="filter-status"
                         on:change=move |ev| filters.update(|f| f.status = event_target_value(&ev))>
-                        <option value="">{move || t(lang().get(), "lb.all_status")}</option>
-                        <option value="verified">{move || t(lang().get(), "lb.only_verified")}</option>
-                        <option value="reported">{move || t(lang().get(), "lb.only_reported")}</option>
+                        <option value="">{tr("lb.all_status")}</option>
+                        <option value="verified">{tr("lb.only_verified")}</option>
+                        <option value="reported">{tr("lb.only_reported")}</option>
                     </select>
                 })}
                 <button class="link" data-testid="sort-rank" on:click=move |_| order.set(Order::Rank)>
-                    {move || t(lang().get(), "lb.rank")}
+                    {tr("lb.rank")}
                 </button>
                 <span class="count" data-testid="count">
-                    {move || arranged.with(Vec::len)} " " {move || t(lang().get(), "lb.of")} " " {total}
+                    {move || arranged.with(Vec::len)} " " {tr("lb.of")} " " {total}
                 </span>
             </div>
             <div class="report-table">
                 <table class="metrics ranked" data-testid="ranked">
                     <thead>
                         <tr>
-                            <th scope="col">{move || t(lang().get(), "lb.rank")}</th>
-                            <th scope="col" title=move || t(lang().get(), "lb.tier_hint")>{move || t(lang().get(), "lb.tier")}</th>
-                            <th scope="col">{move || t(lang().get(), "lb.model")}</th>
+                            <th scope="col">{tr("lb.rank")}</th>
+                            <th scope="col" title=tr("lb.tier_hint")>{tr("lb.tier")}</th>
+                            <th scope="col">{tr("lb.model")}</th>
                             {header_cells}
-                            <th scope="col">{move || t(lang().get(), "lb.status")}</th>
-                            <th scope="col">{move || t(lang().get(), "lb.organisation")}</th>
-                            <th scope="col">{move || t(lang().get(), "lb.parameters")}</th>
-                            <th scope="col">{move || t(lang().get(), "lb.open_weights")}</th>
-                            <th scope="col">{move || t(lang().get(), "lb.submitted")}</th>
-                            <th scope="col">{move || t(lang().get(), "lb.badges")}</th>
-                            <th scope="col" title=move || t(lang().get(), "lb.compare_pick")>{move || t(lang().get(), "lb.compare")}</th>
+                            <th scope="col">{tr("lb.status")}</th>
+                            <th scope="col">{tr("lb.organisation")}</th>
+                            <th scope="col">{tr("lb.parameters")}</th>
+                            <th scope="col">{tr("lb.open_weights")}</th>
+                            <th scope="col">{tr("lb.submitted")}</th>
+                            <th scope="col">{tr("lb.badges")}</th>
+                            <th scope="col" title=tr("lb.compare_pick")>{tr("lb.compare")}</th>
                         </tr>
                     </thead>
                     <tbody>{rows}</tbody>
@@ -330,47 +334,47 @@ fn Board(view: BoardView) -> impl IntoView {
             <nav class="pager">
                 <button class="link" data-testid="prev" disabled=move || page.get() == 0
                     on:click=move |_| page.update(|p| *p = p.saturating_sub(1))>
-                    {move || t(lang().get(), "lb.prev")}
+                    {tr("lb.prev")}
                 </button>
-                <span data-testid="page">{move || t(lang().get(), "lb.page")} " " {move || page.get() + 1} " / " {pages}</span>
+                <span data-testid="page">{tr("lb.page")} " " {move || page.get() + 1} " / " {pages}</span>
                 <button class="link" data-testid="next" disabled=move || { page.get() + 1 >= pages() }
                     on:click=move |_| page.update(|p| *p += 1)>
-                    {move || t(lang().get(), "lb.next")}
+                    {tr("lb.next")}
                 </button>
             </nav>
             <p class="hint">
-                {move || t(lang().get(), "lb.ties_note")}
-                " (" {move || t(lang().get(), "compare.resamples")} {bootstrap.resamples} ", " {move || t(lang().get(), "compare.seed")} {bootstrap.seed} ")"
-                {(bootstrap.pending > 0).then(|| view! { " · " {move || t(lang().get(), "lb.pending")} " " {bootstrap.pending} })}
+                {tr("lb.ties_note")}
+                " (" {tr("compare.resamples")} {bootstrap.resamples} ", " {tr("compare.seed")} {bootstrap.seed} ")"
+                {(bootstrap.pending > 0).then(|| view! { " · " {tr("lb.pending")} " " {bootstrap.pending} })}
             </p>
             {bootstrap.resolution.map(|r| {
                 let smallest = bootstrap.smallest_resolved;
                 let primary = bootstrap.metric.clone();
                 view! {
                     <p class="hint" data-testid="resolution" data-value=full(Some(r))>
-                        {move || t(lang().get(), "lb.resolution")} " " <code>{primary.clone()}</code> " < "
+                        {tr("lb.resolution")} " " <code>{primary.clone()}</code> " < "
                         {shown(Some(r), &display)}
-                        {smallest.map(|x| view! { " · " {move || t(lang().get(), "lb.smallest_resolved")} " " {shown(Some(x), &display)} })}
-                        " · " {move || t(lang().get(), "lb.tier_hint")}
+                        {smallest.map(|x| view! { " · " {tr("lb.smallest_resolved")} " " {shown(Some(x), &display)} })}
+                        " · " {tr("lb.tier_hint")}
                     </p>
                 }
             })}
-            <p class="hint">{move || t(lang().get(), "lb.compare_pick")} " " {compare_link}</p>
+            <p class="hint">{tr("lb.compare_pick")} " " {compare_link}</p>
             <p class="exports" data-testid="exports">
-                {move || t(lang().get(), "lb.export")}
+                {tr("lb.export")}
                 <a href=format!("{api_base}/export?format=csv")>"CSV"</a>
                 <a href=format!("{api_base}/export?format=markdown")>"Markdown"</a>
                 <a href=format!("{api_base}/export?format=latex")>"LaTeX"</a>
                 <a href=format!("{api_base}/export?format=json")>"JSON"</a>
             </p>
             <p class="hint" data-testid="follow">
-                {move || t(lang().get(), "lb.follow")} " "
-                <a href=format!("/leaderboard/{slug_follow}/feed.atom") data-testid="feed">{move || t(lang().get(), "lb.feed")}</a>
-                " · " {move || t(lang().get(), "lb.embed")} " "
+                {tr("lb.follow")} " "
+                <a href=format!("/leaderboard/{slug_follow}/feed.atom") data-testid="feed">{tr("lb.feed")}</a>
+                " · " {tr("lb.embed")} " "
                 <code class="mono" data-testid="embed-snippet">{embed_snippet}</code>
             </p>
             {(!hidden_gold && !gold.is_empty()).then(|| view! {
-                <h3>{move || t(lang().get(), "lb.gold")}</h3>
+                <h3>{tr("lb.gold")}</h3>
                 <ul class="files">
                     {gold.into_iter().map(|f| view! {
                         <li><a href=f.url.clone()>{f.name.clone()}</a> " " <code class="mono">{f.sha256.clone()}</code></li>
@@ -434,7 +438,7 @@ fn entry_row(
             data-tier=e.tier.map(|t| t.to_string()) class:tier-even=e.tier.is_some_and(|t| t % 2 == 0)>
             <td class="num rank">
                 <span data-testid="rank">{rank}</span>
-                {range.map(|r| view! { " " <span class="muted rank-range" title=move || t(lang().get(), "lb.rank_range")>"(" {r} ")"</span> })}
+                {range.map(|r| view! { " " <span class="muted rank-range" title=tr("lb.rank_range")>"(" {r} ")"</span> })}
                 {tied.then(|| view! { " " <span class="tied" data-testid="tied" title=move || format!("{}{interval}", t(lang().get(), "lb.tied"))>"≈"</span> })}
             </td>
             <td class="num tier">{e.tier.map_or_else(|| "—".to_string(), |t| t.to_string())}</td>
@@ -449,16 +453,16 @@ fn entry_row(
             {cells}
             <td class="status">
                 {if reported {
-                    view! { <span class="reported" data-testid="reported">{move || t(lang().get(), "lb.reported")}</span> }.into_any()
+                    view! { <span class="reported" data-testid="reported">{tr("lb.reported")}</span> }.into_any()
                 } else {
-                    view! { <span class="verified">{move || t(lang().get(), "lb.verified")}</span> }.into_any()
+                    view! { <span class="verified">{tr("lb.verified")}</span> }.into_any()
                 }}
             </td>
             <td>{meta("organisation")}</td>
             <td>{meta("parameters")}</td>
             <td>{meta("open_weights")}</td>
             <td class="mono">{e.submitted.chars().take(10).collect::<String>()}</td>
-            <td><a href=badge class="badge-link">{move || t(lang().get(), "lb.badge")}</a></td>
+            <td><a href=badge class="badge-link">{tr("lb.badge")}</a></td>
             <td>
                 {(!reported).then(|| view! {
                     <input type="checkbox" data-testid="pick" aria-label="compare"

@@ -5,7 +5,7 @@ use leptos::task::spawn_local;
 
 use super::api::{self, BoardSummary};
 use super::seg;
-use crate::i18n::{lang, t};
+use crate::i18n::tr;
 
 #[component]
 pub fn BoardsPage() -> impl IntoView {
@@ -14,20 +14,20 @@ pub fn BoardsPage() -> impl IntoView {
         loaded.set(Some(api::boards().await.map_err(|e| e.to_string())));
     });
     view! {
-        <h2>{move || t(lang().get(), "lb.boards")}</h2>
+        <h2>{tr("lb.boards")}</h2>
         {move || match loaded.get() {
-            None => view! { <p class="hint">{move || t(lang().get(), "lb.loading")}</p> }.into_any(),
+            None => view! { <p class="hint">{tr("lb.loading")}</p> }.into_any(),
             Some(Err(e)) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
             Some(Ok(boards)) if boards.is_empty() => {
-                view! { <p class="hint">{move || t(lang().get(), "lb.no_boards")}</p> }.into_any()
+                view! { <p class="hint">{tr("lb.no_boards")}</p> }.into_any()
             }
             Some(Ok(boards)) => view! {
                 <table class="metrics boards" data-testid="boards">
                     <thead>
                         <tr>
-                            <th scope="col">{move || t(lang().get(), "lb.board")}</th>
-                            <th scope="col">{move || t(lang().get(), "lb.benchmark")}</th>
-                            <th scope="col">{move || t(lang().get(), "lb.entries")}</th>
+                            <th scope="col">{tr("lb.board")}</th>
+                            <th scope="col">{tr("lb.benchmark")}</th>
+                            <th scope="col">{tr("lb.entries")}</th>
                         </tr>
                     </thead>
                     <tbody>
@@ -43,6 +43,6 @@ pub fn BoardsPage() -> impl IntoView {
             }.into_any(),
         }}
         <super::create::CreateBoardForm />
-        <p><a href="/">{move || t(lang().get(), "lb.workbench")}</a></p>
+        <p><a href="/">{tr("lb.workbench")}</a></p>
     }
 }

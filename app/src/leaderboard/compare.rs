@@ -10,7 +10,7 @@ use super::entry::{keep_roles, load_into, variant_of};
 use super::seg;
 use crate::components::compare_view::CompareView;
 use crate::components::progress::ProgressBar;
-use crate::i18n::{lang, t};
+use crate::i18n::{lang, t, tr};
 use crate::worker_client::WorkbenchState;
 
 #[component]
@@ -61,12 +61,12 @@ pub fn ComparePage(slug: String, a: i64, b: i64) -> impl IntoView {
     }
     view! {
         <p><a href=format!("/leaderboard/{}", seg(&slug))>{slug.clone()}</a></p>
-        <h2>{move || t(lang().get(), "lb.compare_title")}</h2>
+        <h2>{tr("lb.compare_title")}</h2>
         {move || names.get().map(|(na, nb)| view! {
             <p class="hint" data-testid="compare-names">
-                {move || t(lang().get(), "lb.compare_models")} <strong>{na.clone()}</strong>
+                {tr("lb.compare_models")} <strong>{na.clone()}</strong>
                 {format!(" (#{a}) · ")}
-                {move || t(lang().get(), "lb.compare_models2")} <strong>{nb.clone()}</strong>
+                {tr("lb.compare_models2")} <strong>{nb.clone()}</strong>
                 {format!(" (#{b})")}
             </p>
         })}

@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::api::{self, CompetitionInfo, Counts, PhaseSettings, Status, Submission, Submit, Team};
 use super::create::{chosen_files, read_files};
 use super::tokens;
-use crate::i18n::{lang, t};
+use crate::i18n::{lang, t, tr};
 
 /// How often the queue is asked again while something is pending.
 const POLL: std::time::Duration = std::time::Duration::from_millis(1500);
@@ -116,7 +116,7 @@ pub fn PhaseInputs(fields: PhaseFields) -> impl IntoView {
         {input("daily_quota", "lb.daily_quota", fields.daily, "number", "")}
         {input("total_quota", "lb.total_quota", fields.total, "number", "")}
         {input("public_share", "lb.public_share", fields.share, "number", "0.3")}
-        <label>{move || t(lang().get(), "lb.counts")} " "
+        <label>{tr("lb.counts")} " "
             <select name="counts" on:change=move |ev| fields.counts.set(event_target_value(&ev))>
                 {[("", "—"), ("best", "lb.counts_best"), ("latest", "lb.counts_latest"), ("chosen", "lb.counts_chosen")]
                     .into_iter()
@@ -128,7 +128,7 @@ pub fn PhaseInputs(fields: PhaseFields) -> impl IntoView {
                     .collect_view()}
             </select>
         </label>
-        <p class="hint">{move || t(lang().get(), "lb.phase_hint")}</p>
+        <p class="hint">{tr("lb.phase_hint")}</p>
     }
 }
 
@@ -149,12 +149,12 @@ pub fn PhaseLine(info: CompetitionInfo) -> impl IntoView {
     ];
     view! {
         <p class="phase" data-testid="phase" data-phase=info.phase.clone()>
-            <strong>{move || t(lang().get(), "lb.phase")}</strong> ": " {info.phase.clone()}
+            <strong>{tr("lb.phase")}</strong> ": " {info.phase.clone()}
             {window.map(|w| format!(" · {w}"))}
             {quota.into_iter().flatten().map(|(label, q)| view! {
                 " · " {move || t(lang().get(), label)} " " {q}
             }).collect_view()}
-            " · " {move || t(lang().get(), "lb.counts")} " " {counts_name(info.counts)}
+            " · " {tr("lb.counts")} " " {counts_name(info.counts)}
         </p>
     }
 }
@@ -198,15 +198,15 @@ fn SubmissionsTable(
         <table class="metrics submissions" data-testid=testid>
             <thead><tr>
                 <th scope="col">"#"</th>
-                <th scope="col">{move || t(lang().get(), "lb.team")}</th>
-                <th scope="col">{move || t(lang().get(), "lb.model")}</th>
-                <th scope="col">{move || t(lang().get(), "lb.status")}</th>
-                <th scope="col">{move || t(lang().get(), "lb.position")}</th>
-                <th scope="col">{move || t(lang().get(), "lb.attempts")}</th>
-                <th scope="col">{format!("{primary} ")}{move || t(lang().get(), "lb.public")}</th>
-                <th scope="col">{format!("{primary} ")}{move || t(lang().get(), "lb.private")}</th>
-                <th scope="col">{move || t(lang().get(), "lb.submitted_at")}</th>
-                <th scope="col">{move || t(lang().get(), "lb.actions")}</th>
+                <th scope="col">{tr("lb.team")}</th>
+                <th scope="col">{tr("lb.model")}</th>
+                <th scope="col">{tr("lb.status")}</th>
+                <th scope="col">{tr("lb.position")}</th>
+                <th scope="col">{tr("lb.attempts")}</th>
+                <th scope="col">{format!("{primary} ")}{tr("lb.public")}</th>
+                <th scope="col">{format!("{primary} ")}{tr("lb.private")}</th>
+                <th scope="col">{tr("lb.submitted_at")}</th>
+                <th scope="col">{tr("lb.actions")}</th>
             </tr></thead>
             <tbody>
                 {move || rows.get().into_iter().map(|s| {
@@ -226,12 +226,12 @@ fn SubmissionsTable(
                             <td>
                                 {(s.status == Status::Queued).then(|| view! {
                                     <button data-action="cancel" on:click=move |_| act(id, "cancel")>
-                                        {move || t(lang().get(), "lb.cancel")}
+                                        {tr("lb.cancel")}
                                     </button>
                                 })}
                                 {(choose && s.status == Status::Done && !s.chosen).then(|| view! {
                                     <button data-action="choose" on:click=move |_| act(id, "choose")>
-                                        {move || t(lang().get(), "lb.choose")}
+                                        {tr("lb.choose")}
                                     </button>
                                 })}
                             </td>
@@ -403,31 +403,31 @@ pub fn CompetitionOwner(
 
     view! {
         <section class="competition-console" data-testid="competition-console">
-            <h3>{move || t(lang().get(), "lb.competition")}</h3>
+            <h3>{tr("lb.competition")}</h3>
             {move || info.get().map(|i| view! { <PhaseLine info=i /> })}
             {move || error.get().map(|e| view! { <p class="error" role="alert" data-testid="competition-error">{e}</p> })}
             {move || status.get().map(|s| view! { <p class="hint" role="status" data-testid="competition-status" data-done=s>{move || t(lang().get(), s)}</p> })}
             <form class="board-edit" data-testid="phase-form" on:submit=move |ev| { ev.prevent_default(); save_phase(false); }>
                 <PhaseInputs fields=fields />
-                <button type="submit" disabled=move || busy.get()>{move || t(lang().get(), "lb.save_phase")}</button>
+                <button type="submit" disabled=move || busy.get()>{tr("lb.save_phase")}</button>
                 " "
                 <button type="button" data-action="close-phase" disabled=move || busy.get() || info.with(|i| i.as_ref().is_some_and(|i| i.closed.is_some()))
-                    on:click=move |_| save_phase(true)>{move || t(lang().get(), "lb.close_phase")}</button>
+                    on:click=move |_| save_phase(true)>{tr("lb.close_phase")}</button>
             </form>
 
-            <h4>{move || t(lang().get(), "lb.teams")}</h4>
+            <h4>{tr("lb.teams")}</h4>
             {move || new_team.get().map(|(team, tok)| view! {
                 <p class="hint" data-testid="new-team-token-note">
-                    {move || t(lang().get(), "lb.new_team_token")} " " <strong>{team.clone()}</strong> ": "
+                    {tr("lb.new_team_token")} " " <strong>{team.clone()}</strong> ": "
                     <code class="mono" data-testid="new-team-token" data-team=team.clone()>{tok}</code>
                 </p>
             })}
             <table class="metrics" data-testid="teams">
                 <thead><tr>
-                    <th scope="col">{move || t(lang().get(), "lb.team")}</th>
-                    <th scope="col">{move || t(lang().get(), "lb.submissions")}</th>
-                    <th scope="col">{move || t(lang().get(), "lb.counting")}</th>
-                    <th scope="col">{move || t(lang().get(), "lb.team_added")}</th>
+                    <th scope="col">{tr("lb.team")}</th>
+                    <th scope="col">{tr("lb.submissions")}</th>
+                    <th scope="col">{tr("lb.counting")}</th>
+                    <th scope="col">{tr("lb.team_added")}</th>
                 </tr></thead>
                 <tbody>
                     {move || teams.get().into_iter().map(|team| view! {
@@ -441,17 +441,17 @@ pub fn CompetitionOwner(
                 </tbody>
             </table>
             <form data-testid="add-team" on:submit=add_team>
-                <label>{move || t(lang().get(), "lb.team_name")} " "
+                <label>{tr("lb.team_name")} " "
                     <input name="team-name" autocomplete="off" prop:value=move || team_name.get()
                         on:input=move |ev| team_name.set(event_target_value(&ev)) />
                 </label>
-                " " <button type="submit" disabled=move || busy.get()>{move || t(lang().get(), "lb.add_team")}</button>
+                " " <button type="submit" disabled=move || busy.get()>{tr("lb.add_team")}</button>
             </form>
 
-            <h4>{move || t(lang().get(), "lb.queue")}
+            <h4>{tr("lb.queue")}
                 {move || polling.get().then(|| view! { " " <span class="hint" data-testid="queue-polling">"⟳"</span> })}
                 " " <button type="button" data-action="refresh-queue" on:click=move |_| reload()>
-                    {move || t(lang().get(), "lb.refresh")}
+                    {tr("lb.refresh")}
                 </button>
             </h4>
             <SubmissionsTable rows=queue primary=primary testid="queue" slug=slug
@@ -576,37 +576,37 @@ pub fn TeamPanel(slug: String, primary: String, on_change: Callback<()>) -> impl
     view! {
         <section class="team-panel" data-testid="team-panel"
             data-state=move || if token.with(Option::is_some) { "open" } else { "locked" }>
-            <h2>{move || t(lang().get(), "lb.participate")}</h2>
+            <h2>{tr("lb.participate")}</h2>
             {move || error.get().map(|e| view! { <p class="error" role="alert" data-testid="team-error">{e}</p> })}
             {move || match token.get() {
                 None => view! {
                     <form data-testid="team-unlock" on:submit=unlock>
-                        <label>{move || t(lang().get(), "lb.team_token")} " "
+                        <label>{tr("lb.team_token")} " "
                             <input type="password" name="team-token" autocomplete="off" />
                         </label>
-                        " " <button type="submit">{move || t(lang().get(), "lb.team_open")}</button>
+                        " " <button type="submit">{tr("lb.team_open")}</button>
                     </form>
                 }.into_any(),
                 Some(_) => view! {
                     <form class="board-edit" data-testid="team-submit" on:submit=submit>
-                        <label>{move || t(lang().get(), "lb.model")} " "
+                        <label>{tr("lb.model")} " "
                             <input name="model" required autocomplete="off"
                                 on:input=move |ev| model.set(event_target_value(&ev)) />
                         </label>
-                        <label>{move || t(lang().get(), "lb.prediction_files")} " "
+                        <label>{tr("lb.prediction_files")} " "
                             <input type="file" name="predictions" multiple node_ref=files />
                         </label>
                         <button type="submit" data-action="submit" disabled=move || busy.get()>
-                            {move || t(lang().get(), "lb.submit")}
+                            {tr("lb.submit")}
                         </button>
                         {move || status.get().map(|s| view! {
-                            <span class="hint" role="status" data-testid="team-submitted"> " " {move || t(lang().get(), "lb.queued_as")} " " {s.clone()}</span>
+                            <span class="hint" role="status" data-testid="team-submitted"> " " {tr("lb.queued_as")} " " {s.clone()}</span>
                         })}
                     </form>
-                    <h3>{move || t(lang().get(), "lb.my_submissions")}</h3>
+                    <h3>{tr("lb.my_submissions")}</h3>
                     <SubmissionsTable rows=mine primary=primary.clone() testid="my-submissions" slug=slug
                         token=token.into() error=error on_done=Callback::new(move |()| load()) choose=true />
-                    <p><button data-action="forget-team-token" on:click=forget>{move || t(lang().get(), "lb.forget")}</button></p>
+                    <p><button data-action="forget-team-token" on:click=forget>{tr("lb.forget")}</button></p>
                 }.into_any(),
             }}
         </section>

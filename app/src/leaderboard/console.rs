@@ -12,7 +12,7 @@ use leptos::task::spawn_local;
 
 use super::api::{self, AuditLine, BoardView, EditBoard, State};
 use super::tokens;
-use crate::i18n::{lang, t};
+use crate::i18n::{lang, t, tr};
 
 fn saved_token(slug: &str) -> Option<String> {
     tokens::saved(&tokens::owner_key(slug))
@@ -144,29 +144,29 @@ pub fn OwnerConsole(slug: String, on_change: Callback<()>) -> impl IntoView {
     view! {
         <section class="owner-console" data-testid="owner-console"
             data-state=move || if loaded.with(Option::is_some) { "open" } else { "locked" }>
-            <h2>{move || t(lang().get(), "lb.console")}</h2>
+            <h2>{tr("lb.console")}</h2>
             {move || error.get().map(|e| view! { <p class="error" role="alert" data-testid="owner-error">{e}</p> })}
             {move || status.get().map(|s| view! { <p class="hint" role="status" data-testid="owner-status" data-done=s>{move || t(lang().get(), s)}</p> })}
             {move || new_token.get().map(|tok| view! {
                 <p class="hint" data-testid="new-owner-token-note">
-                    {move || t(lang().get(), "lb.new_token")} " " <code class="mono" data-testid="new-owner-token">{tok}</code>
+                    {tr("lb.new_token")} " " <code class="mono" data-testid="new-owner-token">{tok}</code>
                 </p>
             })}
             {move || match loaded.get() {
                 None => view! {
                     <form data-testid="owner-unlock" on:submit=unlock>
                         <label>
-                            {move || t(lang().get(), "lb.owner_token")} " "
+                            {tr("lb.owner_token")} " "
                             <input type="password" name="owner-token" autocomplete="off" aria-label="owner token" />
                         </label>
-                        " " <button type="submit">{move || t(lang().get(), "lb.console_open")}</button>
+                        " " <button type="submit">{tr("lb.console_open")}</button>
                     </form>
                 }.into_any(),
                 Some(Loaded { view, audit }) => view! {
                     <BoardEditForm view=view.clone() busy=busy act=act />
                     <OwnerEntries view=view busy=busy act=act />
                     <details data-testid="audit-log">
-                        <summary>{move || t(lang().get(), "lb.audit")} " (" {audit.len()} ")"</summary>
+                        <summary>{tr("lb.audit")} " (" {audit.len()} ")"</summary>
                         <ol data-testid="audit">
                             {audit.into_iter().map(|a| view! {
                                 <li data-action=a.action.clone() data-actor=a.actor.clone() data-entry=a.entry.map(|e| e.to_string())>
@@ -199,13 +199,16 @@ pub fn OwnerConsole(slug: String, on_change: Callback<()>) -> impl IntoView {
                                     Err(e) => error.set(Some(e.0)),
                                 }
                             });
-                        }>{move || t(lang().get(), "lb.rotate")}</button>
+                        }>{tr("lb.rotate")}</button>
                         " "
-                        <button data-action="forget-token" on:click=forget>{move || t(lang().get(), "lb.forget")}</button>
+                        <button data-action="forget-token" on:click=forget>{tr("lb.forget")}</button>
                     </p>
                     <DeleteBoard slug=slug.get_value() busy=busy token=token error=error />
                 }.into_any(),
             }}
+            {move || import_metrics.with(Option::is_some).then(|| view! {
+                <super::webhooks::WebhooksPanel slug=slug.get_value() token=token />
+            })}
             {move || import_metrics.get().map(|metrics| view! {
                 <super::import::ImportDialog slug=slug.get_value() token=token metrics=metrics
                     on_done=Callback::new(move |()| { load(); on_change.run(()); }) />
@@ -278,14 +281,14 @@ fn BoardEditForm(view: BoardView, busy: RwSignal<bool>, act: Act) -> impl IntoVi
     let options = available.clone();
     view! {
         <form class="board-edit" data-testid="board-edit" on:submit=save>
-            <label>{move || t(lang().get(), "lb.title")} " "
+            <label>{tr("lb.title")} " "
                 <input name="title" prop:value=move || title.get() on:input=move |ev| title.set(event_target_value(&ev)) />
             </label>
-            <label>{move || t(lang().get(), "lb.description")}
+            <label>{tr("lb.description")}
                 <textarea name="description" rows="4" prop:value=move || description.get()
                     on:input=move |ev| description.set(event_target_value(&ev))></textarea>
             </label>
-            <label>{move || t(lang().get(), "lb.primary")} " "
+            <label>{tr("lb.primary")} " "
                 <select name="primary" on:change=move |ev| primary.set(event_target_value(&ev))>
                     {options.into_iter().map(|m| {
                         let selected = m == b.primary;
@@ -294,7 +297,7 @@ fn BoardEditForm(view: BoardView, busy: RwSignal<bool>, act: Act) -> impl IntoVi
                 </select>
             </label>
             <fieldset>
-                <legend>{move || t(lang().get(), "lb.shown_metrics")}</legend>
+                <legend>{tr("lb.shown_metrics")}</legend>
                 {available.into_iter().map(|m| {
                     let key = m.clone();
                     let checked = shown.with_untracked(|s| s.contains(&m));
@@ -313,7 +316,7 @@ fn BoardEditForm(view: BoardView, busy: RwSignal<bool>, act: Act) -> impl IntoVi
                     }
                 }).collect_view()}
             </fieldset>
-            <button type="submit" disabled=move || busy.get()>{move || t(lang().get(), "lb.save")}</button>
+            <button type="submit" disabled=move || busy.get()>{tr("lb.save")}</button>
         </form>
     }
 }
@@ -360,10 +363,10 @@ fn OwnerEntries(view: BoardView, busy: RwSignal<bool>, act: Act) -> impl IntoVie
         <table class="owner-entries" data-testid="owner-entries">
             <thead><tr>
                 <th scope="col">"#"</th>
-                <th scope="col">{move || t(lang().get(), "lb.model")}</th>
-                <th scope="col">{move || t(lang().get(), "lb.status")}</th>
-                <th scope="col">{move || t(lang().get(), "lb.visibility")}</th>
-                <th scope="col">{move || t(lang().get(), "lb.actions")}</th>
+                <th scope="col">{tr("lb.model")}</th>
+                <th scope="col">{tr("lb.status")}</th>
+                <th scope="col">{tr("lb.visibility")}</th>
+                <th scope="col">{tr("lb.actions")}</th>
             </tr></thead>
             <tbody>{rows}</tbody>
         </table>
@@ -403,12 +406,12 @@ fn DeleteBoard(
     };
     view! {
         <details class="danger" data-testid="delete-board">
-            <summary>{move || t(lang().get(), "lb.delete_board")}</summary>
-            <p class="hint">{move || t(lang().get(), "lb.delete_board_hint")}</p>
+            <summary>{tr("lb.delete_board")}</summary>
+            <p class="hint">{tr("lb.delete_board_hint")}</p>
             <input name="confirm-slug" aria-label="confirm slug" autocomplete="off"
                 on:input=move |ev| typed.set(event_target_value(&ev)) />
             " " <button data-action="delete-board" disabled=move || busy.get() || !matches() on:click=delete>
-                {move || t(lang().get(), "lb.delete_board")}
+                {tr("lb.delete_board")}
             </button>
         </details>
     }

@@ -11,7 +11,7 @@ use super::api::{self, BenchmarkInfo, BoardCreated, CreateBoard, FileIn, PhaseSe
 use super::competition::{PhaseFields, phase_settings};
 use super::publish::{file_in, read_file};
 use super::{seg, tokens};
-use crate::i18n::{lang, t};
+use crate::i18n::{lang, t, tr};
 
 /// The files chosen in a file input.
 pub(super) fn chosen_files(input: &NodeRef<html::Input>) -> Vec<web_sys::File> {
@@ -111,31 +111,31 @@ pub fn CreateBoardForm() -> impl IntoView {
 
     view! {
         <details class="create-board" data-testid="create-board">
-            <summary>{move || t(lang().get(), "lb.create")}</summary>
+            <summary>{tr("lb.create")}</summary>
             {move || created.get().map(|made| view! {
                 <div class="created" role="status" data-testid="created-board" data-slug=made.slug.clone()>
-                    <p>{move || t(lang().get(), "lb.created")} " "
+                    <p>{tr("lb.created")} " "
                         <a href=format!("/leaderboard/{}", seg(&made.slug))>{made.url.clone()}</a>
                     </p>
-                    <p class="hint">{move || t(lang().get(), "lb.created_token")} " "
+                    <p class="hint">{tr("lb.created_token")} " "
                         <code class="mono" data-testid="created-owner-token">{made.owner_token.clone()}</code>
                     </p>
                 </div>
             })}
             {move || error.get().map(|e| view! { <p class="error" role="alert" data-testid="create-error">{e}</p> })}
             <form class="board-edit" on:submit=submit>
-                <label>{move || t(lang().get(), "lb.slug_field")} " "
+                <label>{tr("lb.slug_field")} " "
                     <input name="slug" required pattern="[a-z0-9][a-z0-9-]*" autocomplete="off"
                         on:input=move |ev| slug.set(event_target_value(&ev)) />
                 </label>
-                <label>{move || t(lang().get(), "lb.title")} " "
+                <label>{tr("lb.title")} " "
                     <input name="title" required on:input=move |ev| title.set(event_target_value(&ev)) />
                 </label>
-                <label>{move || t(lang().get(), "lb.description")}
+                <label>{tr("lb.description")}
                     <textarea name="description" rows="3"
                         on:input=move |ev| description.set(event_target_value(&ev))></textarea>
                 </label>
-                <label>{move || t(lang().get(), "lb.benchmark")} " "
+                <label>{tr("lb.benchmark")} " "
                     <select name="benchmark" required on:change=move |ev| {
                         benchmark.set(event_target_value(&ev));
                         variant.set(String::new());
@@ -147,31 +147,31 @@ pub fn CreateBoardForm() -> impl IntoView {
                     </select>
                 </label>
                 {move || chosen().filter(|b| b.variants.len() > 1).map(|b| view! {
-                    <label>{move || t(lang().get(), "lb.variant")} " "
+                    <label>{tr("lb.variant")} " "
                         <select name="variant" on:change=move |ev| variant.set(event_target_value(&ev))>
                             {b.variants.into_iter().map(|v| view! { <option value=v.clone()>{v.clone()}</option> }).collect_view()}
                         </select>
                     </label>
                 })}
-                <label>{move || t(lang().get(), "lb.gold_files")} " "
+                <label>{tr("lb.gold_files")} " "
                     <input type="file" name="gold" multiple node_ref=gold />
                 </label>
                 {move || chosen().map(|b| {
                     let gold: Vec<String> = b.roles.iter().filter(|r| r.shared).map(|r| r.label.clone()).collect();
-                    view! { <p class="hint">{move || t(lang().get(), "lb.gold_roles")} " " {gold.join(", ")}</p> }
+                    view! { <p class="hint">{tr("lb.gold_roles")} " " {gold.join(", ")}</p> }
                 })}
                 <label class="check">
                     <input type="checkbox" name="competition" on:change=move |ev| competition.set(event_target_checked(&ev)) />
-                    " " {move || t(lang().get(), "lb.as_competition")}
+                    " " {tr("lb.as_competition")}
                 </label>
                 {move || competition.get().then(|| view! {
                     <fieldset data-testid="create-phase">
-                        <legend>{move || t(lang().get(), "lb.phase")}</legend>
+                        <legend>{tr("lb.phase")}</legend>
                         <super::competition::PhaseInputs fields=phase />
                     </fieldset>
                 })}
                 <button type="submit" data-action="create-board" disabled=move || busy.get()>
-                    {move || t(lang().get(), "lb.create")}
+                    {tr("lb.create")}
                 </button>
             </form>
         </details>

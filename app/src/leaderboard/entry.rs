@@ -19,7 +19,7 @@ use crate::components::charts_view::ChartsView;
 use crate::components::progress::ProgressBar;
 use crate::components::report_table::ReportTable;
 use crate::components::samples_view::SamplesView;
-use crate::i18n::{lang, t};
+use crate::i18n::{lang, t, tr};
 use crate::protocol::{FileView, OutcomeView, RoleView};
 use crate::worker_client::WorkbenchState;
 
@@ -123,7 +123,7 @@ pub fn EntryPage(slug: String, id: i64) -> impl IntoView {
         });
     }
     move || match loaded.get() {
-        None => view! { <p class="hint">{move || t(lang().get(), "lb.loading")}</p> }.into_any(),
+        None => view! { <p class="hint">{tr("lb.loading")}</p> }.into_any(),
         Some(Err(e)) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
         Some(Ok((board, entry))) => view! { <Entry board=board entry=entry /> }.into_any(),
     }
@@ -265,37 +265,37 @@ fn Entry(board: BoardView, entry: EntryDetail) -> impl IntoView {
         <section class="entry" data-entry=entry.entry.to_string() data-status=entry.status.as_str()>
             <h2 class="entry-model" data-testid="model">{entry.model.clone()}</h2>
             <p class="hint">
-                {move || t(lang().get(), "lb.entry")} " " {entry.entry} " · "
-                {rank_line} {tied.then(|| view! { " " <span class="tied" title=move || t(lang().get(), "lb.tied")>"≈"</span> })}
+                {tr("lb.entry")} " " {entry.entry} " · "
+                {rank_line} {tied.then(|| view! { " " <span class="tied" title=tr("lb.tied")>"≈"</span> })}
                 " · " {if reported {
-                    view! { <span class="reported">{move || t(lang().get(), "lb.reported")}</span> }.into_any()
+                    view! { <span class="reported">{tr("lb.reported")}</span> }.into_any()
                 } else {
-                    view! { <span class="verified">{move || t(lang().get(), "lb.verified")}</span> }.into_any()
+                    view! { <span class="verified">{tr("lb.verified")}</span> }.into_any()
                 }}
                 " · " {entry.submitted.clone()}
             </p>
-            <h3>{move || t(lang().get(), "lb.metadata")}</h3>
+            <h3>{tr("lb.metadata")}</h3>
             <table class="metrics meta" data-testid="meta"><tbody>{meta_rows}</tbody></table>
-            <h3>{move || t(lang().get(), "lb.inputs")}</h3>
+            <h3>{tr("lb.inputs")}</h3>
             <ul class="files">{file_rows}</ul>
-            <p class="hint">{move || t(lang().get(), "lb.scorer")} " " <span class="mono" data-testid="scorer">{scorer.clone()}</span></p>
+            <p class="hint">{tr("lb.scorer")} " " <span class="mono" data-testid="scorer">{scorer.clone()}</span></p>
             <super::entry_owner::ReceiptCheck entry=receipt_entry />
             <p><img src=badge alt="badge" /></p>
-            {reported.then(|| view! { <p class="hint">{move || t(lang().get(), "lb.reported_entry")}</p> })}
-            {hidden_gold.then(|| view! { <p class="hint" data-testid="hidden-gold">{move || t(lang().get(), "lb.hidden_gold")}</p> })}
+            {reported.then(|| view! { <p class="hint">{tr("lb.reported_entry")}</p> })}
+            {hidden_gold.then(|| view! { <p class="hint" data-testid="hidden-gold">{tr("lb.hidden_gold")}</p> })}
             {state.map(|_| view! {
                 <div class="verify">
                     <button class="variant" data-testid="verify" on:click=on_verify
                         disabled=move || verify.get() == Verify::Running>
-                        {move || t(lang().get(), "lb.verify")}
+                        {tr("lb.verify")}
                     </button>
-                    <span class="hint">{move || t(lang().get(), "lb.verify_hint")}</span>
+                    <span class="hint">{tr("lb.verify_hint")}</span>
                 </div>
             })}
             {state.map(|s| view! { <ProgressBar progress=s.progress.into() /> })}
             {move || verify_view(verify.get(), runs.get_untracked(), scorer_line())}
             {owner_panel}
-            <h3>{move || t(lang().get(), "lb.report")}</h3>
+            <h3>{tr("lb.report")}</h3>
             {move || {
                 let ours = state.and_then(|s| outcome_of(&s.outcomes.get(), &b.benchmark).map(|o| (s, o)));
                 match ours {
@@ -314,8 +314,12 @@ fn scorer_line() -> String {
 fn verify_view(v: Verify, run: u32, version: String) -> impl IntoView {
     match v {
         Verify::Idle => ().into_any(),
-        Verify::Running => view! { <p class="hint" data-testid="verifying">{move || t(lang().get(), "lb.verifying")}</p> }.into_any(),
-        Verify::Failed(e) => view! { <p class="error" role="alert" data-testid="verify-error">{e}</p> }.into_any(),
+        Verify::Running => {
+            view! { <p class="hint" data-testid="verifying">{tr("lb.verifying")}</p> }.into_any()
+        }
+        Verify::Failed(e) => {
+            view! { <p class="error" role="alert" data-testid="verify-error">{e}</p> }.into_any()
+        }
         Verify::Done(verdict) => {
             let ok = verdict.identical();
             let hash_rows = verdict
@@ -329,7 +333,7 @@ fn verify_view(v: Verify, run: u32, version: String) -> impl IntoView {
                             <td>{f.name.clone()}</td>
                             <td class="mono">{f.computed.clone().unwrap_or_else(|| "—".into())}</td>
                             <td>{mark}
-                                {(!used).then(|| view! { " " <span class="hint" data-testid="not-used">{move || t(lang().get(), "lb.not_used")}</span> })}
+                                {(!used).then(|| view! { " " <span class="hint" data-testid="not-used">{tr("lb.not_used")}</span> })}
                             </td>
                         </tr>
                     }
@@ -353,21 +357,21 @@ fn verify_view(v: Verify, run: u32, version: String) -> impl IntoView {
             view! {
                 <div class="verdict" class:ok=ok data-testid="verdict" data-ok=ok.to_string() data-run=run.to_string()>
                     {if ok {
-                        view! { <p class="ok" data-testid="verified-ok">{move || t(lang().get(), "lb.verified_ok")}</p> }.into_any()
+                        view! { <p class="ok" data-testid="verified-ok">{tr("lb.verified_ok")}</p> }.into_any()
                     } else {
                         view! {
                             {verdict.error.clone().map(|e| view! { <p class="error" role="alert">{e}</p> })}
-                            {any_hash_bad.then(|| view! { <p class="error" data-testid="hash-bad">{move || t(lang().get(), "lb.hash_bad")} " " <span class="mono">{bad_files.clone()}</span></p> })}
-                            {(!verdict.differences.is_empty()).then(|| view! { <p class="error">{move || t(lang().get(), "lb.verified_bad")}</p> })}
+                            {any_hash_bad.then(|| view! { <p class="error" data-testid="hash-bad">{tr("lb.hash_bad")} " " <span class="mono">{bad_files.clone()}</span></p> })}
+                            {(!verdict.differences.is_empty()).then(|| view! { <p class="error">{tr("lb.verified_bad")}</p> })}
                             <ul class="differences">{diffs}</ul>
                         }.into_any()
                     }}
                     <table class="metrics hashes">
-                        <caption>{move || t(lang().get(), "lb.sha_browser")}</caption>
+                        <caption>{tr("lb.sha_browser")}</caption>
                         <tbody>{hash_rows}</tbody>
                     </table>
-                    {unused.then(|| view! { <p class="hint" data-testid="not-used-hint">{move || t(lang().get(), "lb.not_used_hint")}</p> })}
-                    <p class="hint">{move || t(lang().get(), "lb.scored_by")} " " <span class="mono" data-testid="browser-scorer">{version}</span></p>
+                    {unused.then(|| view! { <p class="hint" data-testid="not-used-hint">{tr("lb.not_used_hint")}</p> })}
+                    <p class="hint">{tr("lb.scored_by")} " " <span class="mono" data-testid="browser-scorer">{version}</span></p>
                 </div>
             }
             .into_any()

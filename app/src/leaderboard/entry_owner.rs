@@ -14,7 +14,7 @@ use workbench::receipt::PublicKey;
 use super::api::{self, EditEntry, EntryDetail};
 use super::tokens;
 use crate::api::{ApiError, checked, json};
-use crate::i18n::{lang, t};
+use crate::i18n::{lang, t, tr};
 
 /// `key=value` lines → metadata (blank lines skipped; a line without `=` is an error).
 fn parse_meta(text: &str) -> Result<BTreeMap<String, String>, String> {
@@ -102,26 +102,26 @@ pub fn EntryOwner(
     };
     view! {
         <details class="entry-owner" data-testid="entry-owner">
-            <summary>{move || t(lang().get(), "lb.your_entry")}</summary>
+            <summary>{tr("lb.your_entry")}</summary>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <form on:submit=save>
-                <label>{move || t(lang().get(), "lb.entry_token_label")} " "
+                <label>{tr("lb.entry_token_label")} " "
                     <input type="password" name="entry-token" autocomplete="off" prop:value=move || token.get()
                         on:input=move |ev| token.set(event_target_value(&ev)) />
                 </label>
-                <label>{move || t(lang().get(), "lb.model")} " "
+                <label>{tr("lb.model")} " "
                     <input name="model" prop:value=move || model.get() on:input=move |ev| model.set(event_target_value(&ev)) />
                 </label>
-                <label>{move || t(lang().get(), "lb.meta_lines")}
+                <label>{tr("lb.meta_lines")}
                     <textarea name="meta" rows="4" prop:value=move || meta_text.get()
                         on:input=move |ev| meta_text.set(event_target_value(&ev))></textarea>
                 </label>
                 <button type="submit" disabled=move || busy.get() || token.with(|t| t.trim().is_empty())>
-                    {move || t(lang().get(), "lb.save")}
+                    {tr("lb.save")}
                 </button>
                 " "
                 <button type="button" data-action="withdraw" disabled=move || busy.get() || token.with(|t| t.trim().is_empty())
-                    on:click=withdraw_it>{move || t(lang().get(), "lb.withdraw")}</button>
+                    on:click=withdraw_it>{tr("lb.withdraw")}</button>
             </form>
         </details>
     }
@@ -166,13 +166,13 @@ pub fn ReceiptCheck(entry: EntryDetail) -> impl IntoView {
     view! {
         <p class="receipt" data-testid="receipt"
             data-ok=move || match outcome.get() { Checked::Idle => None, Checked::Holds(_) => Some("true"), Checked::Fails(_) => Some("false") }>
-            <button data-action="check-receipt" on:click=check>{move || t(lang().get(), "lb.check_receipt")}</button>
+            <button data-action="check-receipt" on:click=check>{tr("lb.check_receipt")}</button>
             " "
             {move || match outcome.get() {
                 Checked::Idle => ().into_any(),
-                Checked::Holds(key) => view! { <span class="ok">"✓ " {move || t(lang().get(), "lb.receipt_holds")} " " <code class="mono">{key.clone()}</code></span> }.into_any(),
+                Checked::Holds(key) => view! { <span class="ok">"✓ " {tr("lb.receipt_holds")} " " <code class="mono">{key.clone()}</code></span> }.into_any(),
                 Checked::Fails(problems) => view! {
-                    <span class="error" role="alert">"✗ " {move || t(lang().get(), "lb.receipt_fails")}</span>
+                    <span class="error" role="alert">"✗ " {tr("lb.receipt_fails")}</span>
                     <ul>{problems.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul>
                 }.into_any(),
             }}

@@ -13,7 +13,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::api::{self, ImportColumn, ImportPreview, ImportRequest};
-use crate::i18n::{lang, t};
+use crate::i18n::{lang, t, tr};
 
 /// A column's choice as a `<select>` value.
 fn choice(c: &ImportColumn) -> String {
@@ -182,8 +182,8 @@ pub fn ImportDialog(
             view! {
                 <table class="metrics" data-testid="import-columns">
                     <thead><tr>
-                        <th scope="col">{move || t(lang().get(), "lb.column")}</th>
-                        <th scope="col">{move || t(lang().get(), "lb.holds")}</th>
+                        <th scope="col">{tr("lb.column")}</th>
+                        <th scope="col">{tr("lb.holds")}</th>
                     </tr></thead>
                     <tbody>
                         {p.columns.into_iter().map(|c| {
@@ -237,12 +237,12 @@ pub fn ImportDialog(
             let n = p.rows.len();
             view! {
                 <p class="hint" data-testid="import-count" data-rows=n.to_string()>
-                    {move || t(lang().get(), "lb.import_preview")} " " {n}
+                    {tr("lb.import_preview")} " " {n}
                 </p>
                 <div class="scroll">
                 <table class="metrics" data-testid="import-preview">
                     <thead><tr>
-                        <th scope="col">{move || t(lang().get(), "lb.model")}</th>
+                        <th scope="col">{tr("lb.model")}</th>
                         {metric_keys.iter().map(|k| view! { <th scope="col" data-metric=k.clone()>{k.clone()}</th> }).collect_view()}
                         {subset_keys.iter().map(|k| view! { <th scope="col" data-subset=k.clone()>{format!("{of} · {k}")}</th> }).collect_view()}
                         {meta_keys.iter().map(|k| view! { <th scope="col" data-meta=k.clone()>{k.clone()}</th> }).collect_view()}
@@ -271,25 +271,25 @@ pub fn ImportDialog(
 
     view! {
         <details class="import-table" data-testid="import-table">
-            <summary>{move || t(lang().get(), "lb.import")}</summary>
-            <p class="hint">{move || t(lang().get(), "lb.import_hint")}</p>
+            <summary>{tr("lb.import")}</summary>
+            <p class="hint">{tr("lb.import_hint")}</p>
             {move || status.get().map(|n| view! {
                 <p class="hint" role="status" data-testid="import-done" data-entries=n.to_string()>
-                    {move || t(lang().get(), "lb.imported")} " " {n}
+                    {tr("lb.imported")} " " {n}
                 </p>
             })}
             <div class="board-edit">
-                <label>{move || t(lang().get(), "lb.import_file")} " "
+                <label>{tr("lb.import_file")} " "
                     <input type="file" name="import-file" accept=".md,.markdown,.csv,.txt" node_ref=file on:change=read />
                 </label>
-                <label>{move || t(lang().get(), "lb.format")} " "
+                <label>{tr("lb.format")} " "
                     <select name="import-format" on:change=move |ev| format.set(event_target_value(&ev))>
                         <option value="markdown" selected=move || format.get() == "markdown">"Markdown"</option>
                         <option value="csv" selected=move || format.get() == "csv">"CSV"</option>
                     </select>
                 </label>
                 {move || preview.get().filter(|p| p.tables.len() > 1).map(|p| view! {
-                    <label>{move || t(lang().get(), "lb.table")} " "
+                    <label>{tr("lb.table")} " "
                         <select name="import-table" on:change=move |ev| {
                             maps.set(Vec::new());
                             table.set(event_target_value(&ev).parse().ok());
@@ -306,11 +306,11 @@ pub fn ImportDialog(
                         </select>
                     </label>
                 })}
-                <label>{move || t(lang().get(), "lb.scale")} " "
+                <label>{tr("lb.scale")} " "
                     <input type="number" name="import-scale" min="0" step="any" placeholder="1"
                         on:change=move |ev| scale.set(event_target_value(&ev)) />
                 </label>
-                <label>{move || t(lang().get(), "lb.subset_metric")} " "
+                <label>{tr("lb.subset_metric")} " "
                     <select name="import-metric" on:change=move |ev| metric.set(event_target_value(&ev))>
                         <option value="">"—"</option>
                         {metrics.get_value().into_iter().map(|m| view! { <option value=m.clone()>{m.clone()}</option> }).collect_view()}
@@ -324,7 +324,7 @@ pub fn ImportDialog(
             {rows_view}
             <button data-action="import" on:click=import
                 disabled=move || !preview.with(|p| p.as_ref().is_some_and(|p| p.error.is_none() && !p.rows.is_empty()))>
-                {move || t(lang().get(), "lb.import_now")}
+                {tr("lb.import_now")}
             </button>
         </details>
     }

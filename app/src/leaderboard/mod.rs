@@ -21,6 +21,7 @@ pub mod import;
 pub mod publish;
 pub mod texts;
 pub mod tokens;
+pub mod webhooks;
 
 use leptos::prelude::*;
 

@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::api::{self, FileIn, PublishError, Submit, Submitted};
-use crate::i18n::{lang, t};
+use crate::i18n::{lang, t, tr};
 use crate::protocol::OutcomeView;
 use crate::worker_client::WorkbenchState;
 
@@ -201,45 +201,45 @@ pub fn PublishPanel(
                 .collect_view();
             view! {
                 <details class="card publish" data-testid="publish" on:toggle=move |_| opened.set(true)>
-                    <summary>{move || t(lang().get(), "lb.publish")}</summary>
-                    <p class="hint">{move || t(lang().get(), "lb.publish_hint")}</p>
+                    <summary>{tr("lb.publish")}</summary>
+                    <p class="hint">{tr("lb.publish_hint")}</p>
                     <div class="filters publish-form">
-                        <label>{move || t(lang().get(), "lb.job")} " "
+                        <label>{tr("lb.job")} " "
                             <select data-testid="publish-job" on:change=move |ev| job.set(event_target_value(&ev).parse().unwrap_or(0))>{jobs}</select>
                         </label>
-                        <label>{move || t(lang().get(), "lb.slug")} " "
+                        <label>{tr("lb.slug")} " "
                             <input type="text" list="lb-boards" data-testid="publish-slug" on:input=move |ev| slug.set(event_target_value(&ev)) />
                         </label>
                         <datalist id="lb-boards">
                             {move || boards.get().into_iter().map(|b| view! { <option value=b.slug.clone()>{format!("{} ({})", b.title, b.benchmark)}</option> }).collect_view()}
                         </datalist>
-                        <label>{move || t(lang().get(), "lb.model")} " "
+                        <label>{tr("lb.model")} " "
                             <input type="text" data-testid="publish-model" on:input=move |ev| model.set(event_target_value(&ev)) />
                         </label>
                         {meta_inputs}
-                        <label>{move || t(lang().get(), "lb.open_weights")} " "
+                        <label>{tr("lb.open_weights")} " "
                             <select data-meta="open_weights" on:change=move |ev| open_weights.set(event_target_value(&ev))>
-                                <option value="">{move || t(lang().get(), "lb.unknown")}</option>
-                                <option value="yes">{move || t(lang().get(), "lb.yes")}</option>
-                                <option value="no">{move || t(lang().get(), "lb.no")}</option>
+                                <option value="">{tr("lb.unknown")}</option>
+                                <option value="yes">{tr("lb.yes")}</option>
+                                <option value="no">{tr("lb.no")}</option>
                             </select>
                         </label>
                         <button class="variant" data-testid="publish-go" on:click=publish disabled=move || sent.get() == Sent::Sending>
-                            {move || t(lang().get(), "lb.publish_go")}
+                            {tr("lb.publish_go")}
                         </button>
                     </div>
                     {move || match sent.get() {
                         Sent::Idle => ().into_any(),
-                        Sent::Sending => view! { <p class="hint">{move || t(lang().get(), "lb.publishing")}</p> }.into_any(),
+                        Sent::Sending => view! { <p class="hint">{tr("lb.publishing")}</p> }.into_any(),
                         Sent::Done(done, board) => {
                             let board_href = format!("/leaderboard/{}", super::seg(&board));
                             view! {
                                 <div data-testid="published" data-entry=done.entry.to_string()>
-                                    <p>{move || t(lang().get(), "lb.published")}
+                                    <p>{tr("lb.published")}
                                         <a href=done.url.clone() data-testid="entry-link">{done.url.clone()}</a>
                                         " · " <a href=board_href data-testid="board-link">{board.clone()}</a>
                                     </p>
-                                    <p class="hint">{move || t(lang().get(), "lb.entry_token")} <code class="mono" data-testid="entry-token">{done.entry_token.clone()}</code></p>
+                                    <p class="hint">{tr("lb.entry_token")} <code class="mono" data-testid="entry-token">{done.entry_token.clone()}</code></p>
                                 </div>
                             }.into_any()
                         }
@@ -252,8 +252,8 @@ pub fn PublishPanel(
                             let any = !e.differences.is_empty();
                             view! {
                                 <div class="error" role="alert" data-testid="publish-error">
-                                    <p>{move || t(lang().get(), "lb.refused")} {e.message.clone()}</p>
-                                    {any.then(|| view! { <p>{move || t(lang().get(), "lb.differs")}</p> })}
+                                    <p>{tr("lb.refused")} {e.message.clone()}</p>
+                                    {any.then(|| view! { <p>{tr("lb.differs")}</p> })}
                                     <ul>{diffs}</ul>
                                 </div>
                             }.into_any()

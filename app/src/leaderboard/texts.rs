@@ -112,6 +112,20 @@ fn boards(key: &str) -> Option<(&'static str, &'static str)> {
         "lb.sort_hint" => ("click to sort", "点击排序"),
         "lb.export" => ("Export:", "导出："),
         "lb.console" => ("Owner console", "榜单管理"),
+        "lb.webhooks" => ("Webhooks", "Webhook 通知"),
+        "lb.webhooks_hint" => (
+            "New entries and changes of the leading group are POSTed as JSON to each URL, signed with HMAC-SHA256 (header X-Scorebench-Signature-256), retried with backoff; only to hosts this server's operator allows.",
+            "新条目和领先组的变化以 JSON 形式 POST 到每个 URL，用 HMAC-SHA256 签名（请求头 X-Scorebench-Signature-256），失败后退避重试；只发往本服务器运营者允许的主机。",
+        ),
+        "lb.webhook_secret" => (
+            "Signing secret (shown once; keep it with the receiver):",
+            "签名密钥（只显示一次；请保存在接收端）：",
+        ),
+        "lb.add_webhook" => ("Add the webhook", "添加 Webhook"),
+        "lb.deliveries" => ("Deliveries", "投递记录"),
+        "lb.event" => ("Event", "事件"),
+        "lb.last_answer" => ("Last answer", "最近一次响应"),
+        "lb.next_attempt" => ("Next attempt", "下次尝试"),
         "lb.import" => ("Import a published table", "导入已发表的结果表"),
         "lb.import_hint" => (
             "A Markdown document or CSV as published (prose around the table, several tables, **bold**, %, Avg. columns): its rows become reported entries, which cannot be verified. Check what each column holds and the entries below before importing.",

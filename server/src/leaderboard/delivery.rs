@@ -135,4 +135,3 @@ fn transport_error(e: &reqwest::Error) -> String {
     };
     format!("the request {kind}")
 }
-
