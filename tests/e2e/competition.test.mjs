@@ -8,8 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
-import { createHmac } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { createHash, createHmac } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { serverAndBrowser, startServer, tempDir, artifacts, root, scorebench } from './support.mjs';
 
@@ -48,7 +48,9 @@ test('a maintainer runs a competition from the page: create, teams, phase, queue
   const board = await (await fetch(`${env.base}/api/v1/leaderboards/${slug}`)).json();
   assert.equal(board.board.competition.hidden_gold, true);
   assert.equal(board.board.competition.public_share, 0.5);
-  assert.equal((await fetch(`${env.base}${board.board.gold[0]?.url ?? `/api/v1/leaderboards/${slug}/files/x`}`)).status, 404,
+  assert.deepEqual(board.board.gold, []);
+  const goldSha = createHash('sha256').update(readFileSync(join(golden, 'gold.json'))).digest('hex');
+  assert.equal((await fetch(`${env.base}/api/v1/leaderboards/${slug}/files/${goldSha}`)).status, 404,
     'a hidden gold is never served');
 
   // The board page opens its console with the kept token; two teams and a phase with a quota.
