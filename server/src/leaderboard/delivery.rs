@@ -14,10 +14,17 @@ const PARALLEL: usize = 4;
 
 /// Deliver due events until the process ends: claim, POST, record; woken by new events or
 /// every second (other servers' events, retries coming due).
+/// A server that allows no host delivers nothing: it leaves the store's deliveries to the
+/// servers that do (servers sharing a store should share `--webhook-hosts`).
 pub fn start(boards: Arc<Boards>) {
+    if boards.hooks.allowed_hosts.is_empty() {
+        return;
+    }
     tokio::spawn(async move {
+        // No idle connections kept: deliveries are few and go to other people's servers.
         let client = match reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
+            .pool_max_idle_per_host(0)
             .timeout(boards.hooks.timeout)
             .build()
         {

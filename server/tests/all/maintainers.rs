@@ -591,34 +591,41 @@ impl Receiver {
         let port = listener.local_addr().unwrap().port();
         let got = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         let keep = std::sync::Arc::clone(&got);
+        // Each connection on its own thread, as a real receiver: a connection opened and left
+        // idle must not hold up the others.
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(mut stream) = stream else { continue };
-                let mut reader = BufReader::new(stream.try_clone().unwrap());
-                let mut headers = std::collections::HashMap::new();
-                let mut line = String::new();
-                reader.read_line(&mut line).unwrap();
-                loop {
-                    line.clear();
-                    if reader.read_line(&mut line).unwrap() == 0 || line.trim().is_empty() {
-                        break;
+                let keep = std::sync::Arc::clone(&keep);
+                std::thread::spawn(move || {
+                    let mut reader = BufReader::new(stream.try_clone().unwrap());
+                    let mut headers = std::collections::HashMap::new();
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
                     }
-                    if let Some((k, v)) = line.split_once(':') {
-                        headers.insert(k.trim().to_ascii_lowercase(), v.trim().to_string());
+                    loop {
+                        line.clear();
+                        if reader.read_line(&mut line).unwrap() == 0 || line.trim().is_empty() {
+                            break;
+                        }
+                        if let Some((k, v)) = line.split_once(':') {
+                            headers.insert(k.trim().to_ascii_lowercase(), v.trim().to_string());
+                        }
                     }
-                }
-                let n: usize = headers
-                    .get("content-length")
-                    .map_or(0, |v| v.parse().unwrap());
-                let mut body = vec![0; n];
-                reader.read_exact(&mut body).unwrap();
-                keep.lock()
-                    .unwrap()
-                    .push((headers, String::from_utf8(body).unwrap()));
-                let _ = write!(
-                    stream,
-                    "HTTP/1.1 {status} X\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
-                );
+                    let n: usize = headers
+                        .get("content-length")
+                        .map_or(0, |v| v.parse().unwrap());
+                    let mut body = vec![0; n];
+                    reader.read_exact(&mut body).unwrap();
+                    keep.lock()
+                        .unwrap()
+                        .push((headers, String::from_utf8(body).unwrap()));
+                    let _ = write!(
+                        stream,
+                        "HTTP/1.1 {status} X\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+                    );
+                });
             }
         });
         Receiver { port, got }
