@@ -854,6 +854,38 @@ fn webhooks_arrive_signed_a_failing_receiver_is_retried_and_every_attempt_is_log
                 .len(),
             1
         );
+        // The CLI: add, list, delete.
+        let added = lb_json(
+            &server,
+            &[
+                "webhook",
+                "add",
+                "--slug",
+                &s,
+                "--token",
+                &owner,
+                "--url",
+                &ok.url(),
+            ],
+        );
+        assert!(added["secret"].as_str().unwrap().starts_with("whsec_"));
+        let listed = lb_json(
+            &server,
+            &["webhook", "list", "--slug", &s, "--token", &owner],
+        );
+        assert_eq!(listed["webhooks"].as_array().unwrap().len(), 2);
+        let id = added["id"].as_i64().unwrap().to_string();
+        lb_json(
+            &server,
+            &[
+                "webhook", "delete", "--slug", &s, "--token", &owner, "--id", &id,
+            ],
+        );
+        let listed = lb_json(
+            &server,
+            &["webhook", "list", "--slug", &s, "--token", &owner],
+        );
+        assert_eq!(listed["webhooks"].as_array().unwrap().len(), 1);
         let audit = http(
             &server,
             "GET",
@@ -868,7 +900,7 @@ fn webhooks_arrive_signed_a_failing_receiver_is_retried_and_every_attempt_is_log
             .iter()
             .map(|a| a["action"].as_str().unwrap())
             .collect();
-        assert_eq!(actions.iter().filter(|a| **a == "add webhook").count(), 2);
+        assert_eq!(actions.iter().filter(|a| **a == "add webhook").count(), 3);
         assert!(actions.contains(&"delete webhook"));
         assert!(!audit.to_string().contains("/hook?k=v"));
     }

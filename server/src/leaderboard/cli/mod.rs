@@ -61,12 +61,52 @@ enum LeaderboardCommand {
     Cancel(EntryTokenArgs),
     /// Make a scored submission the team's chosen one (team or entry token)
     Choose(EntryTokenArgs),
+    /// Webhooks: `add` (prints the signing secret, shown once), `list` (with the delivery
+    /// log), `delete` (owner token)
+    #[command(subcommand)]
+    Webhook(WebhookCommand),
 }
 
 #[derive(Subcommand, Debug)]
 enum TeamCommand {
     /// Issue a team token; prints {"team", "team_token"}
     Add(TeamAddArgs),
+    /// The teams with their submission counts (owner token)
+    List(TokenArgs),
+}
+
+#[derive(Subcommand, Debug)]
+enum WebhookCommand {
+    /// Add a webhook; prints {"id", "url", "secret"}
+    Add(WebhookAddArgs),
+    /// The board's webhooks and their latest deliveries
+    List(TokenArgs),
+    /// Delete a webhook and its deliveries
+    Delete(WebhookDeleteArgs),
+}
+
+#[derive(Args, Debug)]
+struct WebhookAddArgs {
+    #[arg(long)]
+    slug: String,
+    /// The owner token
+    #[arg(long)]
+    token: String,
+    /// Where to POST the events (a host the server allows: `serve --webhook-hosts`)
+    #[arg(long)]
+    url: String,
+}
+
+#[derive(Args, Debug)]
+struct WebhookDeleteArgs {
+    #[arg(long)]
+    slug: String,
+    /// The owner token
+    #[arg(long)]
+    token: String,
+    /// The webhook's id
+    #[arg(long)]
+    id: i64,
 }
 
 #[derive(Args, Debug)]
@@ -303,6 +343,14 @@ pub fn run(args: LeaderboardArgs) -> ExitCode {
             LeaderboardCommand::Remove(a) => remove(&client, a).await,
             LeaderboardCommand::Import(a) => import(&client, a).await,
             LeaderboardCommand::Team(TeamCommand::Add(a)) => team_add(&client, a).await,
+            LeaderboardCommand::Team(TeamCommand::List(a)) => owner_get(&client, a, "teams").await,
+            LeaderboardCommand::Webhook(WebhookCommand::Add(a)) => webhook_add(&client, a).await,
+            LeaderboardCommand::Webhook(WebhookCommand::List(a)) => {
+                owner_get(&client, a, "webhooks").await
+            }
+            LeaderboardCommand::Webhook(WebhookCommand::Delete(a)) => {
+                webhook_delete(&client, a).await
+            }
             LeaderboardCommand::Phase(a) => phase(&client, a).await,
             LeaderboardCommand::Submissions(a) => submissions(&client, a).await,
             LeaderboardCommand::Cancel(a) => entry_post(&client, a, "cancel").await,
@@ -692,6 +740,44 @@ async fn team_add(c: &Client, a: TeamAddArgs) -> Result<(), Failure> {
         )
         .await?;
     print_json(&json!({"team": reply["team"], "team_token": reply["team_token"]}))
+}
+
+/// `GET /api/v1/leaderboards/{slug}/{what}` with a token, printed.
+async fn owner_get(c: &Client, a: TokenArgs, what: &str) -> Result<(), Failure> {
+    let reply = c
+        .json(
+            c.http
+                .get(c.url(&format!("/api/v1/leaderboards/{}/{what}", a.slug)))
+                .bearer_auth(&a.token),
+        )
+        .await?;
+    print_json(&reply)
+}
+
+async fn webhook_add(c: &Client, a: WebhookAddArgs) -> Result<(), Failure> {
+    let reply = c
+        .json(
+            c.http
+                .post(c.url(&format!("/api/v1/leaderboards/{}/webhooks", a.slug)))
+                .bearer_auth(&a.token)
+                .json(&json!({"url": a.url})),
+        )
+        .await?;
+    print_json(&reply)
+}
+
+async fn webhook_delete(c: &Client, a: WebhookDeleteArgs) -> Result<(), Failure> {
+    let reply = c
+        .json(
+            c.http
+                .delete(c.url(&format!(
+                    "/api/v1/leaderboards/{}/webhooks/{}",
+                    a.slug, a.id
+                )))
+                .bearer_auth(&a.token),
+        )
+        .await?;
+    print_json(&reply)
 }
 
 async fn phase(c: &Client, a: PhaseArgs) -> Result<(), Failure> {
