@@ -19,7 +19,7 @@ use crate::api;
 use crate::components::ask_model::{AskModel, AskScope, can_ask};
 use crate::components::share_view::ShareButton;
 use crate::download::download_text;
-use crate::i18n::{Lang, lang, level_name, level_short, model_name, t};
+use crate::i18n::{Lang, lang, level_name, level_short, model_name, t, tr};
 use crate::worker_client::WorkbenchState;
 use crate::xlsx;
 
@@ -517,7 +517,7 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
             .collect_view();
         view! {
             <div class="gold-scores" data-testid="class-gold-scores">
-                <h3>{move || t(lang().get(), "class.gold_scores")}</h3>
+                <h3>{tr("class.gold_scores")}</h3>
                 <table class="metrics">{cells}</table>
             </div>
         }
@@ -594,11 +594,11 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
 
     view! {
         <div class="class-panel">
-            <p class="hint">{move || t(lang().get(), "class.private")}</p>
+            <p class="hint">{tr("class.private")}</p>
             {move || store_error.get().map(|e| view! { <p class="error">{e}</p> })}
             {move || class.with(|c| view! { <Distribution class=c.clone() /> })}
             {gold_scores}
-            <h3>{move || t(lang().get(), "class.agreement")}</h3>
+            <h3>{tr("class.agreement")}</h3>
             {agreement_panel}
             {exports}
             <AskModel class=class models=models scope=ask results=results />
@@ -606,13 +606,13 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
             <div class="class-body">
                 <div class="class-list">
                     <div class="vhead essay">
-                        <span class="c-id">{move || t(lang().get(), "class.id")}</span>
-                        <span class="c-grade">{move || t(lang().get(), "class.grade")}</span>
-                        <span class="c-title">{move || t(lang().get(), "class.title")}</span>
-                        <span class="c-level">{move || t(lang().get(), "class.level")}</span>
-                        <span class="c-level">{move || t(lang().get(), "class.gold")}</span>
-                        <span class="c-level">{move || t(lang().get(), "class.teacher")}</span>
-                        <span class="c-chars">{move || t(lang().get(), "class.comment")}</span>
+                        <span class="c-id">{tr("class.id")}</span>
+                        <span class="c-grade">{tr("class.grade")}</span>
+                        <span class="c-title">{tr("class.title")}</span>
+                        <span class="c-level">{tr("class.level")}</span>
+                        <span class="c-level">{tr("class.gold")}</span>
+                        <span class="c-level">{tr("class.teacher")}</span>
+                        <span class="c-chars">{tr("class.comment")}</span>
                         <span class="c-check">"✓"</span>
                     </div>
                     <div

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::i18n::{lang, t, tf};
+use crate::i18n::{lang, t, tf, tr};
 use workbench::compare::metrics_table;
 
 use crate::components::table_view::TableView;
@@ -70,7 +70,7 @@ pub fn CompareView(state: WorkbenchState) -> impl IntoView {
         if list.len() < 2 {
             return view! {
                 <p class="hint" data-testid="compare-empty">
-                    {move || t(lang().get(), "compare.none")}
+                    {tr("compare.none")}
                 </p>
             }
             .into_any();
@@ -85,11 +85,10 @@ pub fn CompareView(state: WorkbenchState) -> impl IntoView {
         let (oa, ob) = (list[ia].clone(), list[ib].clone());
         let (ra, rb) = match (&oa.result, &ob.result) {
             (Ok(ra), Ok(rb)) => (ra.clone(), rb.clone()),
-            _ => return view! { <p class="error">{move || t(lang().get(), "compare.not_scored")}</p> }.into_any(),
+            _ => return view! { <p class="error">{tr("compare.not_scored")}</p> }.into_any(),
         };
         let (Some(ta), Some(tb)) = (oa.table.clone(), ob.table.clone()) else {
-            return view! { <p class="error">{move || t(lang().get(), "compare.no_table")}</p> }
-                .into_any();
+            return view! { <p class="error">{tr("compare.no_table")}</p> }.into_any();
         };
         let table = metrics_table(&[(name(&oa), &ra, &ta), (name(&ob), &rb, &tb)]);
         let (id_a, id_b) = (oa.id, ob.id);
@@ -115,7 +114,7 @@ pub fn CompareView(state: WorkbenchState) -> impl IntoView {
                     view! {
                         <h3>{move || format!("{} ({} {})", t(lang().get(), "compare.diff"), diff_len, t(lang().get(), "compare.diff_hint"))}</h3>
                         <table class="metrics diff">
-                            <thead><tr><th>{move || t(lang().get(), "samples.subset")}</th><th>{move || t(lang().get(), "samples.id")}</th><th>{move || t(lang().get(), "samples.gold")}</th><th>"A"</th><th>"B"</th><th>"|A − B|"</th></tr></thead>
+                            <thead><tr><th>{tr("samples.subset")}</th><th>{tr("samples.id")}</th><th>{tr("samples.gold")}</th><th>"A"</th><th>"B"</th><th>"|A − B|"</th></tr></thead>
                             <tbody>{diff_rows}</tbody>
                         </table>
                     }
@@ -161,7 +160,7 @@ pub fn CompareView(state: WorkbenchState) -> impl IntoView {
                                 <caption>
                                     {move || tf(lang().get(), "compare.caption", &[("resamples", &c.resamples.to_string()), ("seed", &c.seed.to_string()), ("aligned", &c.aligned_records.to_string())])}
                                 </caption>
-                                <thead><tr><th>{move || t(lang().get(), "compare.metric")}</th><th>"A"</th><th>"B"</th><th>"A − B"</th><th>{move || t(lang().get(), "compare.interval")}</th><th>{move || t(lang().get(), "compare.defined")}</th></tr></thead>
+                                <thead><tr><th>{tr("compare.metric")}</th><th>"A"</th><th>"B"</th><th>"A − B"</th><th>{tr("compare.interval")}</th><th>{tr("compare.defined")}</th></tr></thead>
                                 <tbody>{rows}</tbody>
                             </table>
                         }
@@ -175,13 +174,13 @@ pub fn CompareView(state: WorkbenchState) -> impl IntoView {
                 <div class="filters">
                     <label>"A " <select on:change=move |ev| a.set(event_target_value(&ev).parse().unwrap_or(0))>{options(a)}</select></label>
                     <label>"B " <select on:change=move |ev| b.set(event_target_value(&ev).parse().unwrap_or(1))>{options(b)}</select></label>
-                    <label>{move || t(lang().get(), "compare.resamples")} <input type="number" min="1000" step="500" prop:value=move || resamples.get().to_string()
+                    <label>{tr("compare.resamples")} <input type="number" min="1000" step="500" prop:value=move || resamples.get().to_string()
                         on:input=move |ev| resamples.set(event_target_value(&ev).parse().unwrap_or(DEFAULT_RESAMPLES).max(1000)) /></label>
-                    <label>{move || t(lang().get(), "compare.seed")} <input type="number" prop:value=move || seed.get().to_string()
+                    <label>{tr("compare.seed")} <input type="number" prop:value=move || seed.get().to_string()
                         on:input=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(DEFAULT_SEED)) /></label>
                     <button class="variant active" data-testid="run-bootstrap"
                         on:click=move |_| state.compare(id_a, id_b, seed.get_untracked(), resamples.get_untracked())>
-                        {move || t(lang().get(), "compare.run")}
+                        {tr("compare.run")}
                     </button>
                 </div>
                 <TableView table=table />

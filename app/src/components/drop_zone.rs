@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use web_sys::HtmlInputElement;
 
 use crate::files::list;
-use crate::i18n::{lang, t};
+use crate::i18n::tr;
 
 #[component]
 pub fn DropZone(
@@ -38,8 +38,8 @@ pub fn DropZone(
                 }
             }
         >
-            <strong>{move || t(lang().get(), "drop.title")}</strong>
-            <span>{move || t(lang().get(), "drop.hint")}</span>
+            <strong>{tr("drop.title")}</strong>
+            <span>{tr("drop.hint")}</span>
             <input
                 type="file"
                 multiple

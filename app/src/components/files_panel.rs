@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::i18n::{lang, model_name, t};
+use crate::i18n::{lang, model_name, t, tr};
 use crate::worker_client::WorkbenchState;
 
 fn size_text(bytes: usize) -> String {
@@ -46,7 +46,7 @@ pub fn FilesPanel(state: WorkbenchState) -> impl IntoView {
                         </td>
                         <td class="why">{f.detected.why.clone()}</td>
                         <td>
-                            <button class="link" title=move || t(lang().get(), "files.remove") on:click=move |_| state.remove(index)>
+                            <button class="link" title=tr("files.remove") on:click=move |_| state.remove(index)>
                                 "✕"
                             </button>
                         </td>
@@ -62,11 +62,11 @@ pub fn FilesPanel(state: WorkbenchState) -> impl IntoView {
                 <table class="files-table">
                     <thead>
                         <tr>
-                            <th>{move || t(lang().get(), "files.file")}</th>
-                            <th>{move || t(lang().get(), "files.size")}</th>
-                            <th>{move || t(lang().get(), "files.model")}</th>
-                            <th>{move || t(lang().get(), "files.role")}</th>
-                            <th>{move || t(lang().get(), "files.why")}</th>
+                            <th>{tr("files.file")}</th>
+                            <th>{tr("files.size")}</th>
+                            <th>{tr("files.model")}</th>
+                            <th>{tr("files.role")}</th>
+                            <th>{tr("files.why")}</th>
                             <th></th>
                         </tr>
                     </thead>

@@ -15,7 +15,7 @@ use web_sys::HtmlInputElement;
 
 use crate::api::{self, FormField, Model, RunKind, RunProgress};
 use crate::files::list;
-use crate::i18n::{Lang, lang, run_state, t, tf};
+use crate::i18n::{Lang, lang, run_state, t, tf, tr};
 use crate::worker_client::WorkbenchState;
 use workbench::wire::runs::FieldKind;
 
@@ -448,10 +448,10 @@ pub fn RunPanel(state: WorkbenchState) -> impl IntoView {
     view! {
         <Show when=available>
             <details class="run-panel card" data-testid="run-panel">
-                <summary>{move || t(lang().get(), "run.title")}</summary>
-                <p class="hint">{move || t(lang().get(), "run.hint")}</p>
+                <summary>{tr("run.title")}</summary>
+                <p class="hint">{tr("run.hint")}</p>
                 <div class="filters">
-                    <label>{move || t(lang().get(), "run.benchmark")}
+                    <label>{tr("run.benchmark")}
                         <select aria-label="benchmark" on:change=move |ev| {
                             inputs.set(HashMap::new());
                             kind_key.set(event_target_value(&ev));
@@ -461,14 +461,14 @@ pub fn RunPanel(state: WorkbenchState) -> impl IntoView {
                 </div>
                 <div class="filters" data-testid="run-fields">
                     {fields}
-                    <label>{move || t(lang().get(), "run.limit")} <input type="number" min="0" aria-label="limit" prop:value=move || limit.get().to_string()
+                    <label>{tr("run.limit")} <input type="number" min="0" aria-label="limit" prop:value=move || limit.get().to_string()
                         on:input=move |ev| limit.set(event_target_value(&ev).parse().unwrap_or(0)) /></label>
-                    <button class="variant active" data-testid="start-run" on:click=start>{move || t(lang().get(), "run.start")}</button>
+                    <button class="variant active" data-testid="start-run" on:click=start>{tr("run.start")}</button>
                 </div>
                 <div class="filters">
-                    <label>{move || t(lang().get(), "run.id")} <input type="text" aria-label="run id" prop:value=move || run_id.get()
+                    <label>{tr("run.id")} <input type="text" aria-label="run id" prop:value=move || run_id.get()
                         on:input=move |ev| run_id.set(event_target_value(&ev)) /></label>
-                    <button class="export" data-testid="find-run" on:click=look_up>{move || t(lang().get(), "run.show")}</button>
+                    <button class="export" data-testid="find-run" on:click=look_up>{tr("run.show")}</button>
                 </div>
                 {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
                 {move || progress.get().map(|p| {

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use crate::i18n::{lang, t};
+use crate::i18n::{lang, t, tr};
 use workbench::drill::Filter;
 use workbench::samples::RowsSummary;
 
@@ -23,7 +23,7 @@ pub fn SamplesView(
     view_filter: RwSignal<Filter>,
 ) -> impl IntoView {
     let Some(summary) = summary else {
-        return view! { <p class="hint" data-testid="samples-loading">{move || t(lang().get(), "samples.loading")}</p> }
+        return view! { <p class="hint" data-testid="samples-loading">{tr("samples.loading")}</p> }
             .into_any();
     };
     let (scroll, set_scroll) = signal(0.0f64);
@@ -115,15 +115,15 @@ pub fn SamplesView(
         <div class="samples">
             <div class="filters">
                 <select aria-label="subset" on:change=move |ev| view_filter.update(|f| f.subset = empty_to_none(event_target_value(&ev)))>
-                    <option value="">{move || t(lang().get(), "samples.all_subsets")}</option>
+                    <option value="">{tr("samples.all_subsets")}</option>
                     {subset_select}
                 </select>
                 <select aria-label="error type" on:change=move |ev| view_filter.update(|f| f.error_type = empty_to_none(event_target_value(&ev)))>
-                    <option value="">{move || t(lang().get(), "samples.all_errors")}</option>
+                    <option value="">{tr("samples.all_errors")}</option>
                     {error_select}
                 </select>
                 <label>
-                    {move || t(lang().get(), "samples.min")}
+                    {tr("samples.min")}
                     <input
                         type="number"
                         min="0"
@@ -135,7 +135,7 @@ pub fn SamplesView(
                 </label>
                 <input
                     type="search"
-                    placeholder=move || t(lang().get(), "samples.search")
+                    placeholder=tr("samples.search")
                     aria-label="search"
                     prop:value=move || view_filter.get().query
                     on:input=move |ev| view_filter.update(|f| f.query = event_target_value(&ev))
@@ -143,12 +143,12 @@ pub fn SamplesView(
                 <span class="count" data-testid="sample-count">{move || format!("{} {}", total.get(), t(lang().get(), "samples.count"))}</span>
             </div>
             <div class="vhead">
-                <span class="c-subset">{move || t(lang().get(), "samples.subset")}</span>
-                <span class="c-id">{move || t(lang().get(), "samples.id")}</span>
-                <span class="c-num">{move || t(lang().get(), "samples.gold")}</span>
-                <span class="c-num">{move || t(lang().get(), "samples.pred")}</span>
+                <span class="c-subset">{tr("samples.subset")}</span>
+                <span class="c-id">{tr("samples.id")}</span>
+                <span class="c-num">{tr("samples.gold")}</span>
+                <span class="c-num">{tr("samples.pred")}</span>
                 <span class="c-num">"|Δ|"</span>
-                <span class="c-errors">{move || t(lang().get(), "samples.errors")}</span>
+                <span class="c-errors">{tr("samples.errors")}</span>
             </div>
             <div
                 class="vlist"
@@ -198,7 +198,7 @@ fn SampleDetailPane(state: WorkbenchState) -> impl IntoView {
                         .collect_view();
                     view! {
                         <table class="steps">
-                            <thead><tr><th>{move || t(lang().get(), "samples.step")}</th><th>{move || t(lang().get(), "samples.response")}</th><th>{move || t(lang().get(), "samples.gold")}</th><th>{move || t(lang().get(), "samples.pred")}</th><th>{move || t(lang().get(), "samples.gold_errors")}</th><th>{move || t(lang().get(), "samples.pred_errors")}</th></tr></thead>
+                            <thead><tr><th>{tr("samples.step")}</th><th>{tr("samples.response")}</th><th>{tr("samples.gold")}</th><th>{tr("samples.pred")}</th><th>{tr("samples.gold_errors")}</th><th>{tr("samples.pred_errors")}</th></tr></thead>
                             <tbody>{rows}</tbody>
                         </table>
                     }

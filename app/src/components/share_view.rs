@@ -11,7 +11,7 @@ use leptos::task::spawn_local;
 use workbench::url_state::ViewState;
 
 use crate::adjustments;
-use crate::i18n::{Lang, lang, t};
+use crate::i18n::{Lang, lang, t, tr};
 use crate::share::{self, EXPIRY_DAYS, Header, ShareError, SharedAdjustments};
 use crate::worker_client::WorkbenchState;
 
@@ -148,7 +148,7 @@ pub fn ShareButton(state: WorkbenchState) -> impl IntoView {
                     ui.open.set(true);
                 }
             >
-                {move || t(lang().get(), "share.button")}
+                {tr("share.button")}
             </button>
         }
     })
@@ -252,11 +252,11 @@ fn DialogBody(state: WorkbenchState, ui: ShareUi) -> impl IntoView {
     };
     view! {
         <section class="card share-dialog" role="dialog" aria-label="share privately" data-testid="share-dialog">
-            <h2>{move || t(lang().get(), "share.title")}</h2>
-            <p class="hint">{move || t(lang().get(), "share.explain")}</p>
-            <p class="hint">{move || t(lang().get(), "share.limit")}</p>
+            <h2>{tr("share.title")}</h2>
+            <p class="hint">{tr("share.explain")}</p>
+            <p class="hint">{tr("share.limit")}</p>
             {body}
-            <p><button class="link" data-action="share-close" on:click=move |_| open.set(false)>{move || t(lang().get(), "share.close")}</button></p>
+            <p><button class="link" data-action="share-close" on:click=move |_| open.set(false)>{tr("share.close")}</button></p>
         </section>
     }
 }
