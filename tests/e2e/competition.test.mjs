@@ -140,6 +140,8 @@ test('a maintainer runs a competition from the page: create, teams, phase, queue
   }
   assert.equal(actions.filter((a) => a === 'add team').length, 2);
   assert.equal(actions.filter((a) => a === 'submit').length, 2);
+  // Each submission is the team's, in the log.
+  assert.equal(await page.locator('[data-testid=audit] li[data-action=submit][data-actor=team]').count(), 2);
 
   // Chinese: the competition's console and the participants' panel.
   await page.click('button.lang-switch');

@@ -353,7 +353,8 @@ pub(crate) fn bytes_error(cap: i64, held: i64, new: i64) -> Option<StoreError> {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct AuditRow {
     pub at_ms: i64,
-    /// `owner`, `entry` (the entry's token) or `public` (create / submit).
+    /// `owner`, `entry` (the entry's token), `team` (a competition team's token) or `public`
+    /// (create, submit without a token).
     pub actor: String,
     pub action: String,
     pub entry: Option<i64>,

@@ -296,7 +296,13 @@ impl Boards {
                 row,
                 blobs,
                 limits,
-                audit("public", "submit", None, detail),
+                // Who submitted: the team whose token it was, else an anonymous client.
+                audit(
+                    if team.is_some() { "team" } else { "public" },
+                    "submit",
+                    None,
+                    detail,
+                ),
             )
             .await?;
         self.queue_notify.notify_one();
