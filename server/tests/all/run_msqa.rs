@@ -33,11 +33,13 @@ pub fn write_config(dir: &Path, mock: &MockUpstream) -> PathBuf {
     path
 }
 
-fn run_case(case: &Path) -> (Output, MockUpstream, PathBuf) {
+/// Run `case` in its own folder, `run-{tag}-{case}`: tests running at once over one case
+/// must not share (and remove) each other's folder.
+fn run_case(case: &Path, tag: &str) -> (Output, MockUpstream, PathBuf) {
     let name = case.file_name().unwrap().to_string_lossy().into_owned();
     let args = read_json(&case.join("args.json"));
     let mock = MockUpstream::from_mock_api(&read_json(&case.join("mock_api.json")));
-    let dir = temp_dir(&format!("run-{name}"));
+    let dir = temp_dir(&format!("run-{tag}-{name}"));
     let config = write_config(&dir, &mock);
     let out = dir.join("out");
     let n = args["n"].to_string();
@@ -82,7 +84,7 @@ fn golden_cases_match_the_official_files() {
     assert_eq!(cases.len(), 6, "{cases:?}");
     for case in &cases {
         let expected = read_json(&case.join("expected.json"));
-        let (output, mock, dir) = run_case(case);
+        let (output, mock, dir) = run_case(case, "golden");
         let stderr = String::from_utf8_lossy(&output.stderr);
         let at = case.display();
         assert_eq!(
@@ -137,7 +139,7 @@ fn golden_cases_match_the_official_files() {
 #[test]
 fn the_same_run_again_is_answered_from_the_cache() {
     let case = golden_dir().join("msqa/msqa_07_sampling_n3");
-    let (first, mock, dir) = run_case(&case);
+    let (first, mock, dir) = run_case(&case, "cache");
     assert!(first.status.success());
     assert_eq!(mock.calls(), 6);
     // A fresh output folder (nothing to resume from files), the same database: no call.
