@@ -12,6 +12,7 @@ use leptos::task::spawn_local;
 use serde_json::Value;
 
 use super::api::{self, CompetitionInfo, Counts, PhaseSettings, Status, Submission, Submit, Team};
+use super::console::{confirm, event_target_input};
 use super::create::{chosen_files, read_files};
 use super::tokens;
 use crate::i18n::{lang, t, tr};
@@ -509,17 +510,10 @@ pub fn TeamPanel(slug: String, primary: String, on_change: Callback<()>) -> impl
 
     let unlock = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        if let Some(input) = ev
-            .target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlFormElement>(t).ok())
-            .and_then(|f| f.elements().named_item("team-token"))
-            .and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(el).ok())
-        {
-            let typed = input.value().trim().to_string();
-            if !typed.is_empty() {
-                token.set(Some(typed));
-                load();
-            }
+        let typed = event_target_input(&ev, "team-token").trim().to_string();
+        if !typed.is_empty() {
+            token.set(Some(typed));
+            load();
         }
     };
     let submit = move |ev: leptos::ev::SubmitEvent| {
@@ -611,10 +605,4 @@ pub fn TeamPanel(slug: String, primary: String, on_change: Callback<()>) -> impl
             }}
         </section>
     }
-}
-
-fn confirm(message: &str) -> bool {
-    web_sys::window()
-        .and_then(|w| w.confirm_with_message(message).ok())
-        .unwrap_or(false)
 }

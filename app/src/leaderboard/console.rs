@@ -228,14 +228,14 @@ type Act = StoredValue<
     LocalStorage,
 >;
 
-fn confirm(message: &str) -> bool {
+pub(super) fn confirm(message: &str) -> bool {
     web_sys::window()
         .and_then(|w| w.confirm_with_message(message).ok())
         .unwrap_or(false)
 }
 
 /// The value of the input `name` of a submit event's form.
-fn event_target_input(ev: &leptos::ev::SubmitEvent, name: &str) -> String {
+pub(super) fn event_target_input(ev: &leptos::ev::SubmitEvent, name: &str) -> String {
     use wasm_bindgen::JsCast;
     ev.target()
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
