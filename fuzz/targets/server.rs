@@ -24,8 +24,9 @@ pub fn config_toml(data: &[u8]) {
     });
 }
 
-/// `POST /api/v1/runs`: the run kind named by the body and the checks of its dataset that need
-/// no upstream (the plan itself needs a gateway).
+/// `POST /api/v1/runs`: the run kind named by the body, its fields read against the kind's
+/// params (every model taken as served), and its plan made from them (no IO: the records are
+/// in the body).
 pub fn http_bodies(data: &[u8]) {
     let Ok(kind) = server::runs::registry::kind_of_body(data) else {
         return;
@@ -38,16 +39,12 @@ pub fn http_bodies(data: &[u8]) {
         .and_then(serde_json::Value::as_array)
         .cloned()
         .unwrap_or_default();
-    match kind.key() {
-        "msqa" => {
-            let _ = server::runs::msqa::rows_from_values("dataset", dataset);
-        }
-        "eotgc" => {
-            if let Some(track) = body.get("track").and_then(serde_json::Value::as_u64) {
-                let _ = server::runs::eotgc::Track::from_number(track.min(255) as u8);
-            }
-            let _ = server::runs::eotgc::essays_from_values("dataset", dataset);
-        }
-        _ => {}
+    if kind.key() == "msqa" {
+        let _ = server::runs::msqa::rows_from_values("dataset", dataset);
+    }
+    if let Some(spec) = server::runs::form::spec(kind.key())
+        && let Ok(values) = server::runs::form::from_body(spec, &body, &|_| true)
+    {
+        let _ = (spec.plan)(values);
     }
 }

@@ -127,6 +127,12 @@ pub trait Benchmark: Send + Sync + 'static {
     /// `cli` feature; the page reads files its own way).
     #[cfg(feature = "cli")]
     fn command(&self) -> &'static crate::cli::Command;
+    /// Its runs (`scorebench run <key>`, `POST /api/v1/runs`): what asks a model and writes
+    /// the files it scores.
+    #[cfg(feature = "cli")]
+    fn runs(&self) -> &'static [&'static crate::runs::RunSpec] {
+        &[]
+    }
     /// The roles its files play.
     fn roles(&self) -> &'static [&'static RoleInfo];
     /// The role of a file recognised by content (and names that say it all); `None` = not ours.

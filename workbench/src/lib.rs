@@ -29,6 +29,8 @@ pub mod norming;
 pub mod prepare;
 pub mod receipt;
 pub mod registry;
+#[cfg(feature = "cli")]
+pub mod runs;
 pub mod samples;
 pub mod scoring;
 pub mod session;

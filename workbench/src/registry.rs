@@ -55,6 +55,21 @@ pub fn get(key: &str) -> Option<&'static dyn Benchmark> {
     REGISTRY.iter().copied().find(|b| b.key() == key)
 }
 
+/// Every run of every benchmark (`scorebench run <key>`), in registry order, with the
+/// benchmark whose files it writes.
+#[cfg(feature = "cli")]
+pub fn runs() -> impl Iterator<Item = (&'static dyn Benchmark, &'static crate::runs::RunSpec)> {
+    REGISTRY
+        .iter()
+        .flat_map(|b| b.runs().iter().map(move |r| (*b, *r)))
+}
+
+/// The run named `key` and its benchmark.
+#[cfg(feature = "cli")]
+pub fn run(key: &str) -> Option<(&'static dyn Benchmark, &'static crate::runs::RunSpec)> {
+    runs().find(|(_, r)| r.key == key)
+}
+
 /// What `scorebench benchmarks --json` prints for one benchmark.
 #[derive(Debug, Clone, Serialize)]
 pub struct Listing {

@@ -222,9 +222,7 @@ async fn execute(
         db,
         out,
         plan,
-    } = kind
-        .plan_from_args(matches)
-        .map_err(|e| RunError::Input(e.to_string()))?;
+    } = kind.plan_from_args(matches)?;
     let mut plan = plan;
     let model = plan.model();
     let config = match config {
@@ -262,7 +260,7 @@ async fn execute(
             error: None,
         })
         .await;
-    if let Err(e) = plan.load(&out) {
+    if let Err(e) = plan.load(&gateway, &progress, &out) {
         // Unreadable input: reported alone, before any progress.
         let _ = gateway
             .cache

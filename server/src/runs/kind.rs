@@ -36,7 +36,7 @@ pub trait RunKind: Sync {
     /// Add the arguments of `scorebench run <key>` (a clap `Args` derive) to `command`.
     fn args(&self, command: clap::Command) -> clap::Command;
     /// The validated plan of parsed arguments (no IO: files are read when the plan executes).
-    fn plan_from_args(&self, matches: &clap::ArgMatches) -> Result<CliPlan, clap::Error>;
+    fn plan_from_args(&self, matches: &clap::ArgMatches) -> Result<CliPlan, RunError>;
     /// Whether `POST /api/v1/runs` starts this kind (then it implements [`Self::plan_from_body`]
     /// and [`Self::form`]).
     fn over_http(&self) -> bool {
@@ -48,7 +48,7 @@ pub trait RunKind: Sync {
         true
     }
     /// The form the page's Run panel renders for this kind (`GET /api/v1/runs/kinds`).
-    fn form(&self) -> Option<&'static Form> {
+    fn form(&self) -> Option<&Form> {
         None
     }
     /// The validated plan of a `POST /api/v1/runs` body (the whole JSON object, `benchmark`
@@ -71,7 +71,12 @@ pub trait Plan: Send {
     fn model(&self) -> String;
     /// Read the input files a command-line plan names (before the progress display starts;
     /// an error here is reported alone). Plans from HTTP bodies hold their input already.
-    fn load(&mut self, _out_dir: &Path) -> Result<(), RunError> {
+    fn load(
+        &mut self,
+        _gateway: &Gateway,
+        _progress: &Arc<Progress>,
+        _out_dir: &Path,
+    ) -> Result<(), RunError> {
         Ok(())
     }
     /// Ask the model(s) through `gateway`, write the files into `out_dir`, keep `progress`
@@ -130,6 +135,11 @@ pub fn check_served(gateway: &Gateway, model: &str) -> Result<(), RunError> {
         )));
     }
     Ok(())
+}
+
+/// The parsed arguments of a kind's clap `Args`.
+pub fn parsed<T: clap::FromArgMatches>(matches: &clap::ArgMatches) -> Result<T, RunError> {
+    T::from_arg_matches(matches).map_err(|e| RunError::Input(e.to_string()))
 }
 
 /// A run request body as the kind's own type (`serde_json::from_value`, so messages carry no

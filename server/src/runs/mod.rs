@@ -16,7 +16,8 @@
 
 pub mod cli;
 pub mod engine;
-pub mod eotgc;
+pub mod form;
+pub mod host;
 pub mod http;
 pub mod judge;
 pub mod kind;
@@ -25,3 +26,4 @@ pub mod progress;
 pub mod registry;
 pub mod sasbench;
 pub mod sgi;
+pub mod spec;

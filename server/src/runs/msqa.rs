@@ -31,7 +31,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use clap::{Args, FromArgMatches};
+use clap::Args;
 use futures_util::StreamExt;
 use futures_util::future::BoxFuture;
 use md5::{Digest, Md5};
@@ -105,8 +105,8 @@ impl RunKind for Msqa {
         MsqaArgs::augment_args(command)
     }
 
-    fn plan_from_args(&self, matches: &clap::ArgMatches) -> Result<CliPlan, clap::Error> {
-        let args = MsqaArgs::from_arg_matches(matches)?;
+    fn plan_from_args(&self, matches: &clap::ArgMatches) -> Result<CliPlan, RunError> {
+        let args = crate::runs::kind::parsed::<MsqaArgs>(matches)?;
         let c = args.common;
         let options = MsqaOptions {
             model: c.model,
@@ -187,7 +187,12 @@ impl Plan for MsqaPlan {
         self.options.model.clone()
     }
 
-    fn load(&mut self, out_dir: &Path) -> Result<(), RunError> {
+    fn load(
+        &mut self,
+        _gateway: &Gateway,
+        _progress: &Arc<Progress>,
+        out_dir: &Path,
+    ) -> Result<(), RunError> {
         if let Source::Files { dataset, resume } = &self.source {
             let rows = parse_dataset(&dataset.display().to_string(), &read_input(dataset)?)?;
             let previous = read_previous(resume.as_deref().unwrap_or(out_dir))?;
@@ -204,7 +209,7 @@ impl Plan for MsqaPlan {
     ) -> BoxFuture<'a, Result<String, RunError>> {
         Box::pin(async move {
             let mut plan = *self;
-            plan.load(out_dir)?;
+            plan.load(gateway, &progress, out_dir)?;
             let Source::Rows(rows, previous) = plan.source else {
                 return Err(RunError::Internal("the dataset was not loaded".into()));
             };

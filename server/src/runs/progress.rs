@@ -8,6 +8,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 use tokio::sync::watch;
+use workbench::runs::Counters;
 use workbench::wire::runs::{RunProgress, RunUsage};
 
 pub use workbench::wire::runs::RunState;
@@ -21,17 +22,21 @@ pub struct Progress {
     files: &'static [&'static str],
     pub model: String,
     pub out_dir: PathBuf,
-    pub total: AtomicU64,
-    pub done: AtomicU64,
-    /// Items reused from an earlier run's files or answered from the cache.
-    pub reused: AtomicU64,
-    /// Items whose request failed every attempt.
-    pub failed: AtomicU64,
+    /// Items: total, done, reused (from an earlier run's files or the cache), failed (no usable
+    /// answer); `progress.total` etc. reach them.
+    pub counts: Counters,
     started: Instant,
     usage: Mutex<[UsageTotals; 2]>,
     state: Mutex<RunState>,
     error: Mutex<Option<String>>,
     paused: watch::Sender<bool>,
+}
+
+impl std::ops::Deref for Progress {
+    type Target = Counters;
+    fn deref(&self) -> &Counters {
+        &self.counts
+    }
 }
 
 impl Progress {
@@ -49,10 +54,7 @@ impl Progress {
             files,
             model: model.to_string(),
             out_dir,
-            total: AtomicU64::new(0),
-            done: AtomicU64::new(0),
-            reused: AtomicU64::new(0),
-            failed: AtomicU64::new(0),
+            counts: Counters::default(),
             started: Instant::now(),
             usage: Mutex::new([UsageTotals::default(); 2]),
             state: Mutex::new(RunState::Running),
@@ -297,33 +299,7 @@ impl Progress {
     }
 }
 
-/// Why a run stopped (or could not be started, paused, resumed or cancelled).
-#[derive(Debug, thiserror::Error)]
-pub enum RunError {
-    #[error("{0}")]
-    Input(String),
-    /// The run is not in a state that allows this.
-    #[error("{0}")]
-    Conflict(String),
-    #[error("{0}")]
-    NotFound(String),
-    #[error("{path}: {message}")]
-    Io { path: String, message: String },
-    #[error("{0}")]
-    Internal(String),
-    /// The run finished but the official code would have crashed here (no score file).
-    #[error("{0}")]
-    NoScore(String),
-}
-
-impl RunError {
-    pub fn io(path: &std::path::Path, e: impl std::fmt::Display) -> RunError {
-        RunError::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        }
-    }
-}
+pub use workbench::runs::RunError;
 
 /// A fresh run id: 16 hex characters from the clock, the process and a counter.
 pub fn new_run_id() -> String {

@@ -53,13 +53,16 @@ pub fn runs_of(benchmark: &str) -> Vec<serde_json::Value> {
 /// Every run kind, in `scorebench run --help` order.
 pub static REGISTRY: &[&dyn RunKind] = &[
     &super::msqa::Msqa,
-    &super::eotgc::Eotgc,
+    &EOTGC,
     &super::sgi::deep_research::DeepResearch,
     &super::sgi::dry::Dry,
     &super::sgi::dry_exec::DryExec,
     &super::sgi::idea::Idea,
     &super::sasbench::Sasbench,
 ];
+
+static EOTGC: super::spec::SpecKind =
+    super::spec::SpecKind::new(&workbench::benchmarks::eotgc::run::RUN, "eotgc");
 
 /// The run kind named `key`.
 pub fn find(key: &str) -> Option<&'static dyn RunKind> {

@@ -47,7 +47,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use clap::{Args, FromArgMatches};
+use clap::Args;
 use futures_util::StreamExt;
 use futures_util::future::BoxFuture;
 use serde_json::{Value, json};
@@ -158,8 +158,8 @@ impl RunKind for Sasbench {
         SasArgs::augment_args(command)
     }
 
-    fn plan_from_args(&self, matches: &clap::ArgMatches) -> Result<CliPlan, clap::Error> {
-        let a = SasArgs::from_arg_matches(matches)?;
+    fn plan_from_args(&self, matches: &clap::ArgMatches) -> Result<CliPlan, RunError> {
+        let a = crate::runs::kind::parsed::<SasArgs>(matches)?;
         let out = a
             .out
             .clone()
@@ -269,7 +269,12 @@ impl Plan for SasPlan {
         self.options.model.clone()
     }
 
-    fn load(&mut self, _out_dir: &Path) -> Result<(), RunError> {
+    fn load(
+        &mut self,
+        _gateway: &Gateway,
+        _progress: &Arc<Progress>,
+        _out_dir: &Path,
+    ) -> Result<(), RunError> {
         if let Source::Folder { dir, only } = &self.source {
             self.options.check()?;
             let dataset = read_folder(dir, only)?;
@@ -286,7 +291,7 @@ impl Plan for SasPlan {
     ) -> BoxFuture<'a, Result<String, RunError>> {
         Box::pin(async move {
             let mut plan = *self;
-            plan.load(out_dir)?;
+            plan.load(gateway, &progress, out_dir)?;
             let Source::Prepared(prepared) = plan.source else {
                 return Err(RunError::Internal("the dataset was not loaded".into()));
             };

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use clap::{Args, FromArgMatches};
+use clap::Args;
 use futures_util::future::BoxFuture;
 use serde_json::{Map, Value, json};
 
@@ -72,8 +72,8 @@ impl RunKind for DeepResearch {
         JudgeCommon::augment_args(command)
     }
 
-    fn plan_from_args(&self, matches: &clap::ArgMatches) -> Result<CliPlan, clap::Error> {
-        let args = JudgeCommon::from_arg_matches(matches)?;
+    fn plan_from_args(&self, matches: &clap::ArgMatches) -> Result<CliPlan, RunError> {
+        let args = crate::runs::kind::parsed::<JudgeCommon>(matches)?;
         Ok(CliPlan {
             plan: Box::new(DeepResearchPlan {
                 options: args.options(),

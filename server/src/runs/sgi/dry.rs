@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use clap::{Args, FromArgMatches};
+use clap::Args;
 use futures_util::future::BoxFuture;
 use metrics_core::sgibench::dry::{self, UnitOutcome, UnitRun};
 use serde_json::{Map, Value, json};
@@ -73,8 +73,8 @@ impl RunKind for Dry {
         JudgeCommon::augment_args(command)
     }
 
-    fn plan_from_args(&self, matches: &clap::ArgMatches) -> Result<CliPlan, clap::Error> {
-        let args = JudgeCommon::from_arg_matches(matches)?;
+    fn plan_from_args(&self, matches: &clap::ArgMatches) -> Result<CliPlan, RunError> {
+        let args = crate::runs::kind::parsed::<JudgeCommon>(matches)?;
         Ok(CliPlan {
             plan: Box::new(DryPlan {
                 options: args.options(),

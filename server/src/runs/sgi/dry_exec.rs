@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use clap::{Args, FromArgMatches};
+use clap::Args;
 use futures_util::StreamExt;
 use futures_util::future::BoxFuture;
 use metrics_core::python::{py_repr_str, strip};
@@ -147,8 +147,8 @@ impl RunKind for DryExec {
         DryExecArgs::augment_args(command)
     }
 
-    fn plan_from_args(&self, matches: &clap::ArgMatches) -> Result<CliPlan, clap::Error> {
-        let args = DryExecArgs::from_arg_matches(matches)?;
+    fn plan_from_args(&self, matches: &clap::ArgMatches) -> Result<CliPlan, RunError> {
+        let args = crate::runs::kind::parsed::<DryExecArgs>(matches)?;
         Ok(CliPlan {
             config: args.config.clone(),
             db: args.db.clone(),

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use clap::{Args, FromArgMatches};
+use clap::Args;
 use futures_util::StreamExt;
 use futures_util::future::BoxFuture;
 use metrics_core::sgibench::{idea, idea_parse};
@@ -147,8 +147,8 @@ impl RunKind for Idea {
         IdeaArgs::augment_args(command)
     }
 
-    fn plan_from_args(&self, matches: &clap::ArgMatches) -> Result<CliPlan, clap::Error> {
-        let args = IdeaArgs::from_arg_matches(matches)?;
+    fn plan_from_args(&self, matches: &clap::ArgMatches) -> Result<CliPlan, RunError> {
+        let args = crate::runs::kind::parsed::<IdeaArgs>(matches)?;
         Ok(CliPlan {
             plan: Box::new(IdeaPlan {
                 options: IdeaOptions {

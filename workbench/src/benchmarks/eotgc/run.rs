@@ -15,168 +15,124 @@
 //! listed in `unparsed.json` with the raw reply, so scoring names it rather than guessing.
 //! Ids are written back as given (integer or string).
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::path::Path;
 
-use clap::{Args, FromArgMatches};
 use futures_util::StreamExt;
 use futures_util::future::BoxFuture;
 use metrics_core::eotgc::format::Level;
 use metrics_core::msqa::python_strip;
 use serde_json::{Value, json};
 
-use super::kind::{
-    CliPlan, Common, Field, FieldKind, Form, Plan, RunKind, body_as, check_served, check_workers,
+use crate::runs::{
+    Attempts, CONFIG, Executes, Input, MAX_TOKENS, MODEL, PageForm, Param, ParamKind, RunError,
+    RunHost, RunPlan, RunSpec, RunValues, TEMPERATURE, TOP_P, WORKERS, ask_with_attempts,
+    chat_body, db, first_choice, out, parse_json_array, retry_wait, timeout, write_json,
 };
-use super::progress::{
-    JsonlLog, Progress, RunError, first_choice, parse_json_array, read_input, write_json,
-};
-use crate::cache::{Role, UsageTotals};
-use crate::gateway::{Call, CallError, Gateway, Sample};
-use crate::upstream::{Endpoint, RetryPolicy, UpstreamError};
 
 /// `scorebench run eotgc`, `{"benchmark": "eotgc"}`.
-pub struct Eotgc;
+pub static RUN: RunSpec = RunSpec {
+    key: "eotgc",
+    label: "EOTGC: Track 1 levels or Track 2 comments, written as the shared task's submission file",
+    files: &["track1.json", "track2.json", "unparsed.json", "replies.log"],
+    params: &[
+        CONFIG,
+        db("SQLite database holding the reply cache (what makes a killed run resume for free)"),
+        MODEL,
+        Param::new("dataset", "The dataset file", ParamKind::Records).label("test essays (JSON)"),
+        out("Output folder (created); an earlier run's files there are reused"),
+        WORKERS,
+        MAX_TOKENS,
+        TEMPERATURE,
+        TOP_P,
+        timeout(3600),
+        retry_wait(10_000),
+        Param::new(
+            "track",
+            "1: relevance level per essay; 2: a comment of at most 250 characters",
+            ParamKind::Pick {
+                choices: &[1, 2],
+                shown: 1,
+            },
+        )
+        .label("track (1: levels, 2: comments)"),
+    ],
+    page: Some(PageForm {
+        open: &["track1.json", "track2.json"],
+        open_inputs: &["dataset"],
+    }),
+    executes: Executes::Models,
+    plan,
+};
 
-/// Arguments of `scorebench run eotgc`.
-#[derive(Args, Debug)]
-pub struct EotgcArgs {
-    #[command(flatten)]
-    common: Common,
-    /// 1: relevance level per essay; 2: a comment of at most 250 characters
-    #[arg(long)]
-    track: u8,
-}
+/// Attempts per essay.
+const ATTEMPTS: u32 = 3;
 
-/// The `POST /api/v1/runs` body.
-use workbench::benchmarks::eotgc::RunRequest as EotgcBody;
-
-impl RunKind for Eotgc {
-    fn key(&self) -> &'static str {
-        "eotgc"
-    }
-
-    fn label(&self) -> &'static str {
-        "EOTGC: Track 1 levels or Track 2 comments, written as the shared task's submission file"
-    }
-
-    fn files(&self) -> &'static [&'static str] {
-        &["track1.json", "track2.json", "unparsed.json", "replies.log"]
-    }
-
-    fn args(&self, command: clap::Command) -> clap::Command {
-        EotgcArgs::augment_args(command)
-    }
-
-    fn plan_from_args(&self, matches: &clap::ArgMatches) -> Result<CliPlan, clap::Error> {
-        let args = EotgcArgs::from_arg_matches(matches)?;
-        let c = args.common;
-        Ok(CliPlan {
-            config: Some(c.config),
-            db: c.db,
-            out: c.out,
-            plan: Box::new(EotgcPlan {
-                model: c.model,
-                track: args.track,
-                workers: c.workers,
-                max_tokens: c.max_tokens,
-                temperature: c.temperature,
-                top_p: c.top_p,
-                timeout_secs: c.timeout,
-                retry_wait_ms: c.retry_wait_ms,
-                source: Source::File(c.dataset),
-            }),
-        })
-    }
-
-    fn over_http(&self) -> bool {
-        true
-    }
-
-    fn form(&self) -> Option<&'static Form> {
-        static FORM: Form = Form {
-            fields: &[
-                Field::with(
-                    "track",
-                    FieldKind::Choice,
-                    "track (1: levels, 2: comments)",
-                    true,
-                    Some(1),
-                    &[1, 2],
-                ),
-                Field::new("dataset", FieldKind::Records, "test essays (JSON)"),
-                Field::new("model", FieldKind::Model, "model"),
-                Field::WORKERS,
-            ],
-            open: &["track1.json", "track2.json"],
-            open_inputs: &["dataset"],
-        };
-        Some(&FORM)
-    }
-
-    fn plan_from_body(&self, body: Value, gateway: &Gateway) -> Result<Box<dyn Plan>, RunError> {
-        let body: EotgcBody = body_as(body)?;
-        check_served(gateway, &body.model)?;
-        Track::from_number(body.track)?;
-        let essays = essays_from_values("dataset", body.dataset)?;
-        check_workers(body.workers)?;
-        Ok(Box::new(EotgcPlan {
-            model: body.model,
-            track: body.track,
-            workers: body.workers,
-            max_tokens: body.max_tokens,
-            temperature: body.temperature,
-            top_p: body.top_p,
-            timeout_secs: body.timeout_secs,
-            retry_wait_ms: body.retry_wait_ms,
-            source: Source::Essays(essays),
-        }))
-    }
+fn plan(values: RunValues) -> Result<Box<dyn RunPlan>, RunError> {
+    let track = values.count("track")?;
+    let source = values.records("dataset")?;
+    let essays = match source {
+        // Checked before a run over HTTP starts (a command line's file is read when it runs).
+        Input::Given(values) => {
+            Track::from_number(track)?;
+            Source::Essays(essays_from_values("dataset", values)?)
+        }
+        Input::Path(path) => Source::File(path),
+    };
+    Ok(Box::new(EotgcPlan {
+        model: values.text("model")?,
+        track,
+        workers: values.workers()?,
+        max_tokens: values.optional_count("max_tokens")?,
+        temperature: values.number("temperature")?,
+        top_p: values.number("top_p")?,
+        attempts: Attempts {
+            attempts: ATTEMPTS,
+            timeout_secs: values.count("timeout_secs")?,
+            wait_ms: values.count("retry_wait_ms")?,
+        },
+        source: essays,
+    }))
 }
 
 enum Source {
     Essays(Vec<Essay>),
-    File(PathBuf),
+    File(std::path::PathBuf),
 }
 
 /// A run as asked for; the track is checked when it starts (CLI) or before (HTTP).
 struct EotgcPlan {
     model: String,
-    track: u8,
+    track: u64,
     workers: usize,
     max_tokens: Option<u64>,
     temperature: Option<f64>,
     top_p: Option<f64>,
-    timeout_secs: u64,
-    retry_wait_ms: u64,
+    attempts: Attempts,
     source: Source,
 }
 
-impl Plan for EotgcPlan {
+impl RunPlan for EotgcPlan {
     fn model(&self) -> String {
         self.model.clone()
     }
 
-    fn load(&mut self, _out_dir: &Path) -> Result<(), RunError> {
+    fn load(&mut self, host: &dyn RunHost, _out_dir: &Path) -> Result<(), RunError> {
         Track::from_number(self.track)?;
         if let Source::File(path) = &self.source {
-            let essays = parse_essays(&path.display().to_string(), &read_input(path)?)?;
+            let essays = parse_essays(&path.display().to_string(), &host.read(path)?)?;
             self.source = Source::Essays(essays);
         }
         Ok(())
     }
 
     fn execute<'a>(
-        self: Box<Self>,
-        gateway: &'a Gateway,
+        mut self: Box<Self>,
+        host: &'a dyn RunHost,
         out_dir: &'a Path,
-        progress: Arc<Progress>,
     ) -> BoxFuture<'a, Result<String, RunError>> {
         Box::pin(async move {
-            let mut plan = *self;
-            plan.load(out_dir)?;
+            self.load(host, out_dir)?;
+            let plan = *self;
             let track = Track::from_number(plan.track)?;
             let Source::Essays(essays) = plan.source else {
                 return Err(RunError::Internal("the essays were not loaded".into()));
@@ -188,11 +144,9 @@ impl Plan for EotgcPlan {
                 max_tokens: plan.max_tokens,
                 temperature: plan.temperature,
                 top_p: plan.top_p,
-                timeout_secs: plan.timeout_secs,
-                attempts: 3,
-                retry_wait_ms: plan.retry_wait_ms,
+                attempts: plan.attempts,
             };
-            let s = run(gateway, &options, essays, out_dir, progress).await?;
+            let s = run(host, &options, essays, out_dir).await?;
             Ok(format!(
                 "EOTGC track {}: {} essays, {} without a usable answer; {}",
                 track.number(),
@@ -204,19 +158,18 @@ impl Plan for EotgcPlan {
     }
 }
 
-/// Longest Track 2 comment, in Unicode characters.
+/// Most characters of a Track 2 comment.
 pub const MAX_COMMENT_CHARS: usize = 250;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+/// Which track a run answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Track {
-    #[serde(rename = "1")]
     One,
-    #[serde(rename = "2")]
     Two,
 }
 
 impl Track {
-    pub fn from_number(n: u8) -> Result<Track, RunError> {
+    pub fn from_number(n: u64) -> Result<Track, RunError> {
         match n {
             1 => Ok(Track::One),
             2 => Ok(Track::Two),
@@ -241,6 +194,7 @@ impl Track {
     }
 }
 
+/// How a run asks.
 #[derive(Debug, Clone)]
 pub struct EotgcOptions {
     pub model: String,
@@ -249,12 +203,10 @@ pub struct EotgcOptions {
     pub max_tokens: Option<u64>,
     pub temperature: Option<f64>,
     pub top_p: Option<f64>,
-    pub timeout_secs: u64,
-    pub attempts: u32,
-    pub retry_wait_ms: u64,
+    pub attempts: Attempts,
 }
 
-/// One test essay.
+/// One essay of the test set.
 #[derive(Debug, Clone)]
 pub struct Essay {
     pub id: Value,
@@ -272,12 +224,14 @@ fn text_of(v: &Value) -> Option<String> {
     }
 }
 
-/// Parse the test file (`[{id, grade, requirement, title, content}]`).
+/// The test set's essays (a JSON array of `{id, grade, requirement, title, content}`);
+/// problems name the file and record.
 pub fn parse_essays(file: &str, text: &str) -> Result<Vec<Essay>, RunError> {
     let values = parse_json_array(file, text, "essays")?;
     essays_from_values(file, values)
 }
 
+/// Essays from already parsed JSON values.
 pub fn essays_from_values(file: &str, values: Vec<Value>) -> Result<Vec<Essay>, RunError> {
     if values.is_empty() {
         return Err(RunError::Input(format!("{file}: no essays")));
@@ -312,7 +266,7 @@ pub fn essays_from_values(file: &str, values: Vec<Value>) -> Result<Vec<Essay>, 
         .collect()
 }
 
-/// The prompt for one essay.
+/// The prompt of an essay.
 pub fn prompt(track: Track, essay: &Essay) -> String {
     let instruction = match track {
         Track::One => {
@@ -330,7 +284,8 @@ pub fn prompt(track: Track, essay: &Essay) -> String {
     )
 }
 
-/// The level a reply names: the whole reply as a label, else the first level mentioned.
+/// The level a reply names: the whole stripped reply when it is one, else the first level named
+/// in it (the longer name first at the same place: 不合格 before 合格).
 pub fn extract_level(reply: &str) -> Option<Level> {
     let reply = python_strip(reply);
     if let Some(level) = Level::parse(reply.trim_end_matches(['。', '.'])) {
@@ -353,12 +308,11 @@ pub fn extract_level(reply: &str) -> Option<Level> {
     names
         .iter()
         .filter_map(|(name, level)| lower.find(name).map(|at| (at, *name, *level)))
-        // earliest mention; at the same place the longer name (不合格 over 合格)
         .min_by_key(|(at, name, _)| (*at, std::cmp::Reverse(name.len())))
         .map(|(_, _, level)| level)
 }
 
-/// Cut to at most `MAX_COMMENT_CHARS` Unicode characters.
+/// A Track 2 comment: the stripped reply, cut to [`MAX_COMMENT_CHARS`] characters.
 pub fn clip_comment(reply: &str) -> String {
     python_strip(reply)
         .chars()
@@ -366,40 +320,33 @@ pub fn clip_comment(reply: &str) -> String {
         .collect()
 }
 
+/// What a finished run reports.
 #[derive(Debug, Clone)]
 pub struct EotgcSummary {
     pub total: usize,
     pub unparsed: usize,
 }
 
-/// Run one track over the essays; writes `track1.json` or `track2.json`, `unparsed.json` and
-/// `replies.log` (JSONL: id and raw reply, one line per finished essay).
+/// Ask for every essay (`workers` at a time), write the submission file and `unparsed.json`.
 pub async fn run(
-    gateway: &Gateway,
+    host: &dyn RunHost,
     options: &EotgcOptions,
     essays: Vec<Essay>,
     out_dir: &Path,
-    progress: Arc<Progress>,
 ) -> Result<EotgcSummary, RunError> {
-    check_workers(options.workers)?;
-    if gateway.upstreams.route(&options.model).is_none() {
+    if host.upstream_name(&options.model).is_none() {
         return Err(RunError::Input(format!(
             "model {:?} is not listed by any upstream in the config",
             options.model
         )));
     }
-    std::fs::create_dir_all(out_dir).map_err(|e| RunError::io(out_dir, e))?;
-    progress.total.store(essays.len() as u64, Ordering::Relaxed);
-    let log = Arc::new(JsonlLog::create(out_dir.join("replies.log"))?);
+    host.create_dir_all(out_dir)?;
+    host.counters().set_total(essays.len() as u64);
+    let log = host.log(&out_dir.join("replies.log"))?;
+    let log = &*log;
     let mut futures = Vec::with_capacity(essays.len());
     for essay in &essays {
-        futures.push(process(
-            gateway,
-            options,
-            essay,
-            log.clone(),
-            progress.clone(),
-        ));
+        futures.push(process(host, options, essay, log));
     }
     let results: Vec<Result<(Value, Option<Value>), RunError>> =
         futures_util::stream::iter(futures)
@@ -414,11 +361,16 @@ pub async fn run(
         problems.extend(problem);
     }
     write_json(
+        host,
         &out_dir.join(options.track.file_name()),
         &Value::Array(entries),
     )?;
     let unparsed = problems.len();
-    write_json(&out_dir.join("unparsed.json"), &Value::Array(problems))?;
+    write_json(
+        host,
+        &out_dir.join("unparsed.json"),
+        &Value::Array(problems),
+    )?;
     Ok(EotgcSummary {
         total: essays.len(),
         unparsed,
@@ -426,14 +378,38 @@ pub async fn run(
 }
 
 async fn process(
-    gateway: &Gateway,
+    host: &dyn RunHost,
     options: &EotgcOptions,
     essay: &Essay,
-    log: Arc<JsonlLog>,
-    progress: Arc<Progress>,
+    log: &dyn crate::runs::LineLog,
 ) -> Result<(Value, Option<Value>), RunError> {
-    progress.wait_if_paused().await;
-    let (reply, cached) = ask(gateway, options, essay, &progress).await?;
+    host.unpaused().await;
+    let body = chat_body(
+        &options.model,
+        &prompt(options.track, essay),
+        &[
+            ("max_tokens", options.max_tokens.map(|v| json!(v))),
+            ("temperature", options.temperature.map(|v| json!(v))),
+            ("top_p", options.top_p.map(|v| json!(v))),
+        ],
+    );
+    let accept = |reply: &Value| first_choice(reply).map(|_| ());
+    let answer =
+        ask_with_attempts(host, &body, 0, options.attempts, &accept, "essay request").await?;
+    let cached = answer.as_ref().is_some_and(|a| a.cached);
+    let reply = match &answer {
+        Some(answer) => {
+            let (message, _) = first_choice(&answer.json).map_err(RunError::Internal)?;
+            message["content"].as_str().map(|c| {
+                // a reasoning model's <think>…</think> is not the answer
+                match c.rsplit_once("</think>") {
+                    Some((_, after)) => after.to_string(),
+                    None => c.to_string(),
+                }
+            })
+        }
+        None => None,
+    };
     let (entry, unparsed) = match options.track {
         Track::One => {
             let level = reply.as_deref().and_then(extract_level);
@@ -447,100 +423,9 @@ async fn process(
         }
     };
     log.append(&json!({"id": essay.id, "reply": reply}))?;
-    if cached {
-        progress.reused.fetch_add(1, Ordering::Relaxed);
-    }
-    if unparsed {
-        progress.failed.fetch_add(1, Ordering::Relaxed);
-    }
-    progress.done.fetch_add(1, Ordering::Relaxed);
+    host.counters().finished(cached, unparsed);
     let problem = unparsed.then(|| json!({"id": essay.id, "reply": reply}));
     Ok((entry, problem))
-}
-
-async fn ask(
-    gateway: &Gateway,
-    options: &EotgcOptions,
-    essay: &Essay,
-    progress: &Progress,
-) -> Result<(Option<String>, bool), RunError> {
-    let mut body = json!({
-        "model": options.model,
-        "messages": [{"role": "user", "content": prompt(options.track, essay)}],
-    });
-    if let Some(map) = body.as_object_mut() {
-        if let Some(v) = options.max_tokens {
-            map.insert("max_tokens".into(), json!(v));
-        }
-        if let Some(v) = options.temperature {
-            map.insert("temperature".into(), json!(v));
-        }
-        if let Some(v) = options.top_p {
-            map.insert("top_p".into(), json!(v));
-        }
-    }
-    let accept = |reply: &Value| first_choice(reply).map(|_| ());
-    for attempt in 1..=options.attempts.max(1) {
-        let call = Call {
-            endpoint: Endpoint::ChatCompletions,
-            body: body.clone(),
-            sample: Sample::Fixed(0),
-            use_cache: attempt == 1,
-            policy: Some(RetryPolicy {
-                max_attempts: 1,
-                backoff_ms: 0,
-                timeout_secs: Some(options.timeout_secs),
-            }),
-        };
-        match gateway.call_json(call, accept).await {
-            Ok(answer) => {
-                record(gateway, progress, &answer.usage).await;
-                let (message, _) = first_choice(&answer.json).map_err(RunError::Internal)?;
-                let content = message["content"].as_str().map(|c| {
-                    // a reasoning model's <think>…</think> is not the answer
-                    match c.rsplit_once("</think>") {
-                        Some((_, after)) => after.to_string(),
-                        None => c.to_string(),
-                    }
-                });
-                return Ok((content, answer.cached));
-            }
-            Err(CallError::Cache(e)) => return Err(RunError::Internal(e.to_string())),
-            Err(e) => {
-                let calls = match &e {
-                    CallError::Status { attempts, .. }
-                    | CallError::Upstream(UpstreamError::Transport { attempts, .. }) => *attempts,
-                    CallError::NotJson { .. } | CallError::Refused { .. } => 1,
-                    _ => 0,
-                };
-                record(
-                    gateway,
-                    progress,
-                    &UsageTotals {
-                        upstream_calls: u64::from(calls),
-                        ..UsageTotals::default()
-                    },
-                )
-                .await;
-                tracing::warn!(attempt, "essay request failed: {e}");
-                if attempt < options.attempts && options.retry_wait_ms > 0 {
-                    tokio::time::sleep(Duration::from_millis(options.retry_wait_ms)).await;
-                }
-            }
-        }
-    }
-    Ok((None, false))
-}
-
-async fn record(gateway: &Gateway, progress: &Progress, delta: &UsageTotals) {
-    progress.add_usage(Role::Model, delta);
-    if let Err(e) = gateway
-        .cache
-        .add_usage(progress.id.clone(), Role::Model, *delta)
-        .await
-    {
-        tracing::warn!("cannot record token use: {e}");
-    }
 }
 
 #[cfg(test)]
