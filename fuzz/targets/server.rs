@@ -34,14 +34,6 @@ pub fn http_bodies(data: &[u8]) {
     let Ok(body) = serde_json::from_slice::<serde_json::Value>(data) else {
         return;
     };
-    let dataset = body
-        .get("dataset")
-        .and_then(serde_json::Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    if kind.key() == "msqa" {
-        let _ = server::runs::msqa::rows_from_values("dataset", dataset);
-    }
     if let Some(spec) = server::runs::form::spec(kind.key())
         && let Ok(values) = server::runs::form::from_body(spec, &body, &|_| true)
     {

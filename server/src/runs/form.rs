@@ -117,6 +117,12 @@ pub fn from_matches(spec: &RunSpec, matches: &ArgMatches) -> RunValues {
             values.set(id, value);
         }
     }
+    // Fields of the body only hold their defaults on the command line.
+    for p in spec.params.iter().filter(|p| p.on == On::Http) {
+        if let Ok(value) = read_field(p, None) {
+            values.set(p.name, value);
+        }
+    }
     values
 }
 

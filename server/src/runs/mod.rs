@@ -21,7 +21,6 @@ pub mod host;
 pub mod http;
 pub mod judge;
 pub mod kind;
-pub mod msqa;
 pub mod progress;
 pub mod registry;
 pub mod sasbench;

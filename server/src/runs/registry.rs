@@ -52,7 +52,7 @@ pub fn runs_of(benchmark: &str) -> Vec<serde_json::Value> {
 
 /// Every run kind, in `scorebench run --help` order.
 pub static REGISTRY: &[&dyn RunKind] = &[
-    &super::msqa::Msqa,
+    &MSQA,
     &EOTGC,
     &super::sgi::deep_research::DeepResearch,
     &super::sgi::dry::Dry,
@@ -61,6 +61,8 @@ pub static REGISTRY: &[&dyn RunKind] = &[
     &super::sasbench::Sasbench,
 ];
 
+static MSQA: super::spec::SpecKind =
+    super::spec::SpecKind::new(&workbench::benchmarks::msqa::run::RUN, "msqa");
 static EOTGC: super::spec::SpecKind =
     super::spec::SpecKind::new(&workbench::benchmarks::eotgc::run::RUN, "eotgc");
 

@@ -28,10 +28,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
-use std::time::Duration;
 
-use clap::Args;
 use futures_util::StreamExt;
 use futures_util::future::BoxFuture;
 use md5::{Digest, Md5};
@@ -41,15 +38,11 @@ use metrics_core::msqa::{
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::kind::{
-    CliPlan, Common, Field, FieldKind, Form, Plan, RunKind, body_as, check_served, check_workers,
+use crate::runs::{
+    Attempts, CONFIG, Executes, Input, LineLog, MAX_TOKENS, MODEL, PageForm, Param, ParamKind,
+    RunError, RunHost, RunPlan, RunSpec, RunValues, TEMPERATURE, TOP_P, WORKERS, ask_with_attempts,
+    chat_body, db, first_choice, out, parse_json_array, retry_wait, timeout, write_json,
 };
-use super::progress::{
-    JsonlLog, Progress, RunError, first_choice, parse_json_array, read_input, write_json,
-};
-use crate::cache::{Role, UsageTotals};
-use crate::gateway::{Call, CallError, Gateway, Sample};
-use crate::upstream::{Endpoint, RetryPolicy, UpstreamError};
 
 /// Most items (n × rows) one run holds.
 pub const MAX_ITEMS: u64 = 1_000_000;
@@ -57,112 +50,91 @@ pub const MAX_ITEMS: u64 = 1_000_000;
 pub const MAX_PROMPT_BYTES: u64 = 256 * 1024 * 1024;
 
 /// `scorebench run msqa`, `{"benchmark": "msqa"}`.
-pub struct Msqa;
+pub static RUN: RunSpec = RunSpec {
+    key: "msqa",
+    label: "MSQA_Short, the official procedure: evaluation.json, score.json, subtasks.json",
+    files: &[
+        "evaluation.json",
+        "evaluation.log",
+        "score.json",
+        "subtasks.json",
+    ],
+    params: &[
+        CONFIG,
+        db("SQLite database holding the reply cache (what makes a killed run resume for free)"),
+        MODEL,
+        Param::new("dataset", "The dataset file", ParamKind::Records)
+            .label("dataset (MSQA_Dataset.json)"),
+        out("Output folder (created); an earlier run's files there are reused"),
+        WORKERS,
+        MAX_TOKENS,
+        TEMPERATURE,
+        TOP_P,
+        timeout(3600),
+        retry_wait(10_000),
+        Param::new(
+            "n",
+            "Samples per question (records in sample-major order)",
+            ParamKind::Count {
+                default: 1,
+                missing: None,
+                choices: &[],
+            },
+        )
+        .label("samples per question"),
+        Param::new("presence_penalty", "", ParamKind::Number { default: None }),
+        Param::cli(
+            "resume",
+            "An earlier run's folder to resume from (default: --out itself)",
+            ParamKind::Path {
+                required: false,
+                default: None,
+            },
+        ),
+        Param::http(
+            "attempts",
+            ParamKind::Count {
+                default: 3,
+                missing: None,
+                choices: &[],
+            },
+        ),
+    ],
+    page: Some(PageForm {
+        open: &["evaluation.json"],
+        open_inputs: &[],
+    }),
+    executes: Executes::Models,
+    plan,
+};
 
-/// Arguments of `scorebench run msqa`.
-#[derive(Args, Debug)]
-pub struct MsqaArgs {
-    #[command(flatten)]
-    common: Common,
-    /// Samples per question (records in sample-major order)
-    #[arg(long, default_value_t = 1)]
-    n: u64,
-    #[arg(long)]
-    presence_penalty: Option<f64>,
-    /// An earlier run's folder to resume from (default: --out itself)
-    #[arg(long)]
-    resume: Option<PathBuf>,
-}
-
-/// The `POST /api/v1/runs` body (`benchmark` aside).
-#[derive(serde::Deserialize)]
-struct MsqaBody {
-    /// The rows of `MSQA_Dataset.json`.
-    dataset: Vec<Value>,
-    #[serde(flatten)]
-    options: MsqaOptions,
-}
-
-impl RunKind for Msqa {
-    fn key(&self) -> &'static str {
-        "msqa"
-    }
-
-    fn label(&self) -> &'static str {
-        "MSQA_Short, the official procedure: evaluation.json, score.json, subtasks.json"
-    }
-
-    fn files(&self) -> &'static [&'static str] {
-        &[
-            "evaluation.json",
-            "evaluation.log",
-            "score.json",
-            "subtasks.json",
-        ]
-    }
-
-    fn args(&self, command: clap::Command) -> clap::Command {
-        MsqaArgs::augment_args(command)
-    }
-
-    fn plan_from_args(&self, matches: &clap::ArgMatches) -> Result<CliPlan, RunError> {
-        let args = crate::runs::kind::parsed::<MsqaArgs>(matches)?;
-        let c = args.common;
-        let options = MsqaOptions {
-            model: c.model,
-            n: args.n,
-            workers: c.workers,
-            max_tokens: c.max_tokens,
-            temperature: c.temperature,
-            top_p: c.top_p,
-            presence_penalty: args.presence_penalty,
-            timeout_secs: c.timeout,
-            attempts: 3,
-            retry_wait_ms: c.retry_wait_ms,
-        };
-        Ok(CliPlan {
-            config: Some(c.config),
-            db: c.db,
-            out: c.out,
-            plan: Box::new(MsqaPlan {
-                options,
-                source: Source::Files {
-                    dataset: c.dataset,
-                    resume: args.resume,
-                },
-            }),
-        })
-    }
-
-    fn over_http(&self) -> bool {
-        true
-    }
-
-    fn form(&self) -> Option<&'static Form> {
-        static FORM: Form = Form {
-            fields: &[
-                Field::new("dataset", FieldKind::Records, "dataset (MSQA_Dataset.json)"),
-                Field::new("model", FieldKind::Model, "model"),
-                Field::integer("n", "samples per question", 1),
-                Field::WORKERS,
-            ],
-            open: &["evaluation.json"],
-            open_inputs: &[],
-        };
-        Some(&FORM)
-    }
-
-    fn plan_from_body(&self, body: Value, gateway: &Gateway) -> Result<Box<dyn Plan>, RunError> {
-        let MsqaBody { dataset, options } = body_as(body)?;
-        check_served(gateway, &options.model)?;
-        options.check()?;
-        let rows = rows_from_values("dataset", dataset)?;
-        check_size(&rows, options.n)?;
-        Ok(Box::new(MsqaPlan {
-            options,
-            source: Source::Rows(rows, None),
-        }))
-    }
+fn plan(values: RunValues) -> Result<Box<dyn RunPlan>, RunError> {
+    let options = MsqaOptions {
+        model: values.text("model")?,
+        n: values.count("n")?,
+        workers: values.workers()?,
+        max_tokens: values.optional_count("max_tokens")?,
+        temperature: values.number("temperature")?,
+        top_p: values.number("top_p")?,
+        presence_penalty: values.number("presence_penalty")?,
+        timeout_secs: values.count("timeout_secs")?,
+        attempts: u32::try_from(values.count("attempts")?).unwrap_or(u32::MAX),
+        retry_wait_ms: values.count("retry_wait_ms")?,
+    };
+    let source = match values.records("dataset")? {
+        Input::Given(dataset) => {
+            // A run over HTTP is checked whole before it starts.
+            options.check()?;
+            let rows = rows_from_values("dataset", dataset)?;
+            check_size(&rows, options.n)?;
+            Source::Rows(rows, None)
+        }
+        Input::Path(dataset) => Source::Files {
+            dataset,
+            resume: values.optional_path("resume")?,
+        },
+    };
+    Ok(Box::new(MsqaPlan { options, source }))
 }
 
 /// Where the rows come from.
@@ -182,20 +154,15 @@ struct MsqaPlan {
     source: Source,
 }
 
-impl Plan for MsqaPlan {
+impl RunPlan for MsqaPlan {
     fn model(&self) -> String {
         self.options.model.clone()
     }
 
-    fn load(
-        &mut self,
-        _gateway: &Gateway,
-        _progress: &Arc<Progress>,
-        out_dir: &Path,
-    ) -> Result<(), RunError> {
+    fn load(&mut self, host: &dyn RunHost, out_dir: &Path) -> Result<(), RunError> {
         if let Source::Files { dataset, resume } = &self.source {
-            let rows = parse_dataset(&dataset.display().to_string(), &read_input(dataset)?)?;
-            let previous = read_previous(resume.as_deref().unwrap_or(out_dir))?;
+            let rows = parse_dataset(&dataset.display().to_string(), &host.read(dataset)?)?;
+            let previous = read_previous(host, resume.as_deref().unwrap_or(out_dir))?;
             self.source = Source::Rows(rows, previous);
         }
         Ok(())
@@ -203,18 +170,17 @@ impl Plan for MsqaPlan {
 
     fn execute<'a>(
         self: Box<Self>,
-        gateway: &'a Gateway,
+        host: &'a dyn RunHost,
         out_dir: &'a Path,
-        progress: Arc<Progress>,
     ) -> BoxFuture<'a, Result<String, RunError>> {
         Box::pin(async move {
             let mut plan = *self;
-            plan.load(gateway, &progress, out_dir)?;
+            plan.load(host, out_dir)?;
             let Source::Rows(rows, previous) = plan.source else {
                 return Err(RunError::Internal("the dataset was not loaded".into()));
             };
             let options = plan.options;
-            let summary = run(gateway, &options, rows, previous, out_dir, progress).await?;
+            let summary = run(host, &options, rows, previous, out_dir).await?;
             Ok(format!(
                 "MSQA_short: overall_score {} over {} records; files in {}",
                 summary.score["evaluation"]["overall_score"],
@@ -253,46 +219,21 @@ pub const SUFFIX: &str =
     "\nYou must answer the question with YES or NO. Do not include other words.";
 
 /// How to run.
-#[derive(Debug, Clone, serde::Deserialize)]
+#[derive(Debug, Clone)]
 pub struct MsqaOptions {
     pub model: String,
-    #[serde(default = "one")]
     pub n: u64,
-    #[serde(default = "default_workers")]
     pub workers: usize,
-    #[serde(default)]
     pub max_tokens: Option<u64>,
-    #[serde(default)]
     pub temperature: Option<f64>,
-    #[serde(default)]
     pub top_p: Option<f64>,
-    #[serde(default)]
     pub presence_penalty: Option<f64>,
     /// Per-request timeout (official default 3600 s).
-    #[serde(default = "default_timeout")]
     pub timeout_secs: u64,
     /// Attempts per request (official: 3).
-    #[serde(default = "default_attempts")]
     pub attempts: u32,
     /// Wait between attempts (official: 10 s).
-    #[serde(default = "default_wait")]
     pub retry_wait_ms: u64,
-}
-
-fn one() -> u64 {
-    1
-}
-fn default_workers() -> usize {
-    8
-}
-fn default_timeout() -> u64 {
-    3600
-}
-fn default_attempts() -> u32 {
-    3
-}
-fn default_wait() -> u64 {
-    10_000
 }
 
 impl MsqaOptions {
@@ -300,7 +241,7 @@ impl MsqaOptions {
         if self.n == 0 || self.n > 1000 {
             return Err(RunError::Input("n must be between 1 and 1000".into()));
         }
-        check_workers(self.workers)?;
+        crate::runs::check_workers(self.workers)?;
         if self.attempts == 0 || self.attempts > 10 {
             return Err(RunError::Input("attempts must be between 1 and 10".into()));
         }
@@ -347,10 +288,10 @@ pub fn rows_from_values(file: &str, values: Vec<Value>) -> Result<Vec<Row>, RunE
 
 /// An earlier run's records: `evaluation.json`, else `evaluation.log` with unreadable lines
 /// skipped; `None` when the folder has neither.
-pub fn read_previous(dir: &Path) -> Result<Option<Vec<Value>>, RunError> {
+pub fn read_previous(host: &dyn RunHost, dir: &Path) -> Result<Option<Vec<Value>>, RunError> {
     let json_path = dir.join("evaluation.json");
-    if json_path.is_file() {
-        let text = std::fs::read_to_string(&json_path).map_err(|e| RunError::io(&json_path, e))?;
+    if host.is_file(&json_path) {
+        let text = host.read(&json_path)?;
         let values: Vec<Value> = serde_json::from_str(&text).map_err(|e| {
             RunError::Input(format!(
                 "{}:{}: not a JSON array of records: {e}",
@@ -361,18 +302,18 @@ pub fn read_previous(dir: &Path) -> Result<Option<Vec<Value>>, RunError> {
         return Ok(Some(values));
     }
     let log_path = dir.join("evaluation.log");
-    if log_path.is_file() {
-        let text = std::fs::read_to_string(&log_path).map_err(|e| RunError::io(&log_path, e))?;
+    if host.is_file(&log_path) {
+        let text = host.read(&log_path)?;
         let mut values = Vec::new();
         for (i, line) in text.lines().enumerate() {
             match serde_json::from_str::<Value>(line) {
                 Ok(v) if v["id"].is_string() => values.push(v),
                 _ if line.trim().is_empty() => {}
-                _ => tracing::warn!(
+                _ => host.warn(&format!(
                     "{}:{}: skipped an unreadable line",
                     log_path.display(),
                     i + 1
-                ),
+                )),
             }
         }
         return Ok(Some(values));
@@ -478,24 +419,22 @@ fn reusable(stored: &Value) -> Option<(Generation, Option<Usage>)> {
 /// Run MSQA_Short. The upstream's name is recorded as `api_url` in score.json's `model.params`.
 #[allow(clippy::too_many_arguments)]
 pub async fn run(
-    gateway: &Gateway,
+    host: &dyn RunHost,
     options: &MsqaOptions,
     rows: Vec<Row>,
     previous: Option<Vec<Value>>,
     out_dir: &Path,
-    progress: Arc<Progress>,
 ) -> Result<MsqaSummary, RunError> {
     options.check()?;
     check_size(&rows, options.n)?;
-    let upstream = gateway.upstreams.route(&options.model).ok_or_else(|| {
+    // The upstream's name, never its URL: score.json is a file clients download.
+    let api_url = host.upstream_name(&options.model).ok_or_else(|| {
         RunError::Input(format!(
             "model {:?} is not listed by any upstream in the config",
             options.model
         ))
     })?;
-    // The upstream's name, never its URL: score.json is a file clients download.
-    let api_url = upstream.config.name.clone();
-    std::fs::create_dir_all(out_dir).map_err(|e| RunError::io(out_dir, e))?;
+    host.create_dir_all(out_dir)?;
 
     let questions: Vec<Arc<Question>> = rows
         .into_iter()
@@ -529,19 +468,13 @@ pub async fn run(
             .and_then(VecDeque::pop_front);
         reuse.push(taken.as_ref().and_then(reusable));
     }
-    progress.total.store(items.len() as u64, Ordering::Relaxed);
+    host.counters().set_total(items.len() as u64);
 
-    let log = Arc::new(JsonlLog::create(out_dir.join("evaluation.log"))?);
+    let log = host.log(&out_dir.join("evaluation.log"))?;
+    let log = &*log;
     let mut futures = Vec::with_capacity(items.len());
     for (item, reused) in items.iter().zip(reuse) {
-        futures.push(process(
-            gateway,
-            options,
-            item,
-            reused,
-            log.clone(),
-            progress.clone(),
-        ));
+        futures.push(process(host, options, item, reused, log));
     }
     let results: Vec<Result<Outcome, RunError>> = futures_util::stream::iter(futures)
         .buffered(options.workers)
@@ -583,8 +516,8 @@ pub async fn run(
             tally.total
         ))
     })?;
-    write_json(&out_dir.join("evaluation.json"), &records)?;
-    write_json(&out_dir.join("score.json"), &score)?;
+    write_json(host, &out_dir.join("evaluation.json"), &records)?;
+    write_json(host, &out_dir.join("score.json"), &score)?;
     let breakdown: Vec<Value> = subtasks
         .iter()
         .map(|(name, t)| {
@@ -601,6 +534,7 @@ pub async fn run(
         })
         .collect();
     write_json(
+        host,
         &out_dir.join("subtasks.json"),
         &json!({"overall_score": score["evaluation"]["overall_score"], "by_subtask": breakdown}),
     )?;
@@ -608,17 +542,16 @@ pub async fn run(
 }
 
 async fn process(
-    gateway: &Gateway,
+    host: &dyn RunHost,
     options: &MsqaOptions,
     item: &Item,
     reused: Option<(Generation, Option<Usage>)>,
-    log: Arc<JsonlLog>,
-    progress: Arc<Progress>,
+    log: &dyn LineLog,
 ) -> Result<Outcome, RunError> {
-    progress.wait_if_paused().await;
+    host.unpaused().await;
     let (generation, usage, was_reused) = match reused {
         Some((g, u)) => (g, u, true),
-        None => generate(gateway, options, item, &progress).await?,
+        None => generate(host, options, item).await?,
     };
     let eval = eval_record(item, &generation, usage.as_ref());
     let judgement = judge(&eval).unwrap_or(Judgement {
@@ -628,13 +561,7 @@ async fn process(
         completion_tokens: usage.as_ref().and_then(|u| u.completion_tokens),
     });
     log.append(&record(item, &generation, usage.as_ref(), &judgement))?;
-    if was_reused {
-        progress.reused.fetch_add(1, Ordering::Relaxed);
-    }
-    if generation.is_empty() {
-        progress.failed.fetch_add(1, Ordering::Relaxed);
-    }
-    progress.done.fetch_add(1, Ordering::Relaxed);
+    host.counters().finished(was_reused, generation.is_empty());
     Ok(Outcome {
         generation,
         usage,
@@ -645,29 +572,23 @@ async fn process(
 /// Ask the model up to `attempts` times. Returns the generation (empty after the last failed
 /// attempt), the usage for the record, and whether the cache answered.
 async fn generate(
-    gateway: &Gateway,
+    host: &dyn RunHost,
     options: &MsqaOptions,
     item: &Item,
-    progress: &Progress,
 ) -> Result<(Generation, Option<Usage>, bool), RunError> {
-    let mut body = json!({
-        "model": options.model,
-        "messages": [{"role": "user", "content": item.question.prompt}],
-    });
-    if let Some(map) = body.as_object_mut() {
-        if let Some(v) = options.max_tokens {
-            map.insert("max_tokens".into(), json!(v));
-        }
-        if let Some(v) = options.temperature {
-            map.insert("temperature".into(), json!(v));
-        }
-        if let Some(v) = options.top_p {
-            map.insert("top_p".into(), json!(v));
-        }
-        if let Some(v) = options.presence_penalty {
-            map.insert("presence_penalty".into(), json!(v));
-        }
-    }
+    let body = chat_body(
+        &options.model,
+        &item.question.prompt,
+        &[
+            ("max_tokens", options.max_tokens.map(|v| json!(v))),
+            ("temperature", options.temperature.map(|v| json!(v))),
+            ("top_p", options.top_p.map(|v| json!(v))),
+            (
+                "presence_penalty",
+                options.presence_penalty.map(|v| json!(v)),
+            ),
+        ],
+    );
     let accept = |reply: &Value| -> Result<(), String> {
         let (message, _) = first_choice(reply)?;
         normalise_reply(
@@ -677,64 +598,26 @@ async fn generate(
         .map(|_| ())
         .map_err(|e| e.to_string())
     };
-    for attempt in 1..=options.attempts {
-        let call = Call {
-            endpoint: Endpoint::ChatCompletions,
-            body: body.clone(),
-            sample: Sample::Fixed(item.sample),
-            use_cache: attempt == 1,
-            policy: Some(RetryPolicy {
-                max_attempts: 1,
-                backoff_ms: 0,
-                timeout_secs: Some(options.timeout_secs),
-            }),
-        };
-        match gateway.call_json(call, accept).await {
-            Ok(answer) => {
-                record_usage(gateway, progress, &answer.usage).await;
-                let (message, finish_reason) =
-                    first_choice(&answer.json).map_err(RunError::Internal)?;
-                let generation = normalise_reply(
-                    message["content"].as_str(),
-                    message["reasoning_content"].as_str(),
-                )
-                .map_err(|e| RunError::Internal(e.to_string()))?;
-                let usage = Usage {
-                    completion_tokens: answer.json["usage"]["completion_tokens"].as_u64(),
-                    finish_reason: finish_reason.map(String::from),
-                };
-                return Ok((generation, Some(usage), answer.cached));
-            }
-            Err(CallError::Cache(e)) => return Err(RunError::Internal(e.to_string())),
-            Err(e) => {
-                let calls = match &e {
-                    CallError::Status { attempts, .. }
-                    | CallError::Upstream(UpstreamError::Transport { attempts, .. }) => *attempts,
-                    CallError::NotJson { .. } | CallError::Refused { .. } => 1,
-                    _ => 0,
-                };
-                let failed = UsageTotals {
-                    upstream_calls: u64::from(calls),
-                    ..UsageTotals::default()
-                };
-                record_usage(gateway, progress, &failed).await;
-                tracing::warn!(id = %item.question.id, attempt, "request failed: {e}");
-                if attempt < options.attempts && options.retry_wait_ms > 0 {
-                    tokio::time::sleep(Duration::from_millis(options.retry_wait_ms)).await;
-                }
-            }
-        }
-    }
-    Ok((Generation::default(), None, false))
-}
-
-async fn record_usage(gateway: &Gateway, progress: &Progress, delta: &UsageTotals) {
-    progress.add_usage(Role::Model, delta);
-    if let Err(e) = gateway
-        .cache
-        .add_usage(progress.id.clone(), Role::Model, *delta)
-        .await
-    {
-        tracing::warn!("cannot record token use: {e}");
-    }
+    let attempts = Attempts {
+        attempts: options.attempts,
+        timeout_secs: options.timeout_secs,
+        wait_ms: options.retry_wait_ms,
+    };
+    let what = format!("request {}", item.question.id);
+    let Some(answer) =
+        ask_with_attempts(host, &body, item.sample, attempts, &accept, &what).await?
+    else {
+        return Ok((Generation::default(), None, false));
+    };
+    let (message, finish_reason) = first_choice(&answer.json).map_err(RunError::Internal)?;
+    let generation = normalise_reply(
+        message["content"].as_str(),
+        message["reasoning_content"].as_str(),
+    )
+    .map_err(|e| RunError::Internal(e.to_string()))?;
+    let usage = Usage {
+        completion_tokens: answer.json["usage"]["completion_tokens"].as_u64(),
+        finish_reason: finish_reason.map(String::from),
+    };
+    Ok((generation, Some(usage), answer.cached))
 }
