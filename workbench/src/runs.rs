@@ -271,6 +271,22 @@ impl Param {
     }
 }
 
+/// The page's form of `params`: the fields with a label, in the order a person answers them —
+/// which kind of run (a choice that must be made), on what (records, files), with whom
+/// (models, a name), how (the rest), and `workers` last.
+pub fn page_fields(params: &[Param]) -> Vec<Field> {
+    let rank = |p: &Param| match p.kind {
+        _ if p.name == WORKERS.name => 4,
+        ParamKind::Pick { .. } => 0,
+        ParamKind::Records | ParamKind::Files => 1,
+        ParamKind::Model | ParamKind::Models | ParamKind::OptionalModel | ParamKind::Text => 2,
+        _ => 3,
+    };
+    let mut shown: Vec<&Param> = params.iter().filter(|p| p.label.is_some()).collect();
+    shown.sort_by_key(|p| rank(p));
+    shown.into_iter().filter_map(Param::field).collect()
+}
+
 /// `workers`, as every model run takes it: concurrent requests, 8 unless given.
 pub const WORKERS: Param = Param::new(
     "workers",
@@ -614,6 +630,11 @@ pub trait RunHost: Sync {
         path: &Path,
         body: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>,
     ) -> Result<(), RunError>;
+    /// Replace a file whole: written beside it, then renamed over it (a reader never sees half
+    /// of it).
+    fn replace(&self, path: &Path, bytes: &[u8]) -> Result<(), RunError>;
+    /// Milliseconds since some fixed moment (for pacing writes).
+    fn millis(&self) -> f64;
     /// A new append-only log at `path`, each line flushed (what a killed run leaves).
     fn log(&self, path: &Path) -> Result<Box<dyn LineLog>, RunError>;
     /// Run the model's code (runs that [`Executes::Code`]).

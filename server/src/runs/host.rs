@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
 use workbench::runs::{
@@ -19,11 +19,20 @@ use crate::upstream::{self, RetryPolicy, UpstreamError};
 
 /// A run's host: its gateway and its progress.
 pub struct ServerHost<'a> {
-    pub gateway: &'a Gateway,
-    pub progress: Arc<Progress>,
+    gateway: &'a Gateway,
+    progress: Arc<Progress>,
+    started: Instant,
 }
 
-impl ServerHost<'_> {
+impl<'a> ServerHost<'a> {
+    pub fn new(gateway: &'a Gateway, progress: Arc<Progress>) -> Self {
+        Self {
+            gateway,
+            progress,
+            started: Instant::now(),
+        }
+    }
+
     async fn record_usage(&self, role: Role, delta: &UsageTotals) {
         self.progress.add_usage(role, delta);
         if let Err(e) = self
@@ -134,8 +143,9 @@ impl RunHost for ServerHost<'_> {
     }
 
     fn list(&self, dir: &Path) -> Result<Vec<String>, RunError> {
-        let entries = std::fs::read_dir(dir)
-            .map_err(|e| RunError::Input(format!("{}: cannot read: {e}", dir.display())))?;
+        let entries = std::fs::read_dir(dir).map_err(|e| {
+            RunError::Input(format!("{}: cannot read the folder: {e}", dir.display()))
+        })?;
         let mut names = Vec::new();
         for entry in entries {
             let entry = entry.map_err(|e| RunError::io(dir, e))?;
@@ -158,6 +168,18 @@ impl RunHost for ServerHost<'_> {
         let mut out = std::io::BufWriter::new(file);
         body(&mut out).map_err(|e| RunError::io(path, e))?;
         out.flush().map_err(|e| RunError::io(path, e))
+    }
+
+    fn replace(&self, path: &Path, bytes: &[u8]) -> Result<(), RunError> {
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".part");
+        std::fs::write(&tmp, bytes)
+            .and_then(|_| std::fs::rename(&tmp, path))
+            .map_err(|e| RunError::io(path, e))
+    }
+
+    fn millis(&self) -> f64 {
+        self.started.elapsed().as_secs_f64() * 1000.0
     }
 
     fn log(&self, path: &Path) -> Result<Box<dyn LineLog>, RunError> {

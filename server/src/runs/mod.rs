@@ -23,6 +23,5 @@ pub mod judge;
 pub mod kind;
 pub mod progress;
 pub mod registry;
-pub mod sasbench;
 pub mod sgi;
 pub mod spec;

@@ -58,11 +58,13 @@ pub static REGISTRY: &[&dyn RunKind] = &[
     &super::sgi::dry::Dry,
     &super::sgi::dry_exec::DryExec,
     &super::sgi::idea::Idea,
-    &super::sasbench::Sasbench,
+    &SASBENCH,
 ];
 
 static MSQA: super::spec::SpecKind =
     super::spec::SpecKind::new(&workbench::benchmarks::msqa::run::RUN, "msqa");
+static SASBENCH: super::spec::SpecKind =
+    super::spec::SpecKind::new(&workbench::benchmarks::sasbench::run::RUN, "sasbench");
 static EOTGC: super::spec::SpecKind =
     super::spec::SpecKind::new(&workbench::benchmarks::eotgc::run::RUN, "eotgc");
 

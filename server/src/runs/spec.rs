@@ -85,7 +85,7 @@ impl RunKind for SpecKind {
             .get_or_init(|| {
                 self.spec.page.map(|page| Form {
                     // Made once per kind (the kinds are statics).
-                    fields: Vec::leak(self.spec.params.iter().filter_map(|p| p.field()).collect()),
+                    fields: Vec::leak(workbench::runs::page_fields(self.spec.params)),
                     open: page.open,
                     open_inputs: page.open_inputs,
                 })
@@ -117,10 +117,7 @@ impl Plan for SpecPlan {
         progress: &Arc<Progress>,
         out_dir: &Path,
     ) -> Result<(), RunError> {
-        let host = ServerHost {
-            gateway,
-            progress: progress.clone(),
-        };
+        let host = ServerHost::new(gateway, progress.clone());
         self.0.load(&host, out_dir)
     }
 
@@ -131,7 +128,7 @@ impl Plan for SpecPlan {
         progress: Arc<Progress>,
     ) -> BoxFuture<'a, Result<String, RunError>> {
         Box::pin(async move {
-            let host = ServerHost { gateway, progress };
+            let host = ServerHost::new(gateway, progress);
             self.0.execute(&host, out_dir).await
         })
     }

@@ -17,6 +17,8 @@
 
 #[cfg(feature = "cli")]
 mod cli;
+#[cfg(feature = "cli")]
+pub mod run;
 
 use serde_json::{Map, Value};
 
@@ -197,6 +199,11 @@ impl Benchmark for SasBench {
     #[cfg(feature = "cli")]
     fn command(&self) -> &'static crate::cli::Command {
         &cli::COMMAND
+    }
+    #[cfg(feature = "cli")]
+    fn runs(&self) -> &'static [&'static crate::runs::RunSpec] {
+        static RUNS: [&crate::runs::RunSpec; 1] = [&run::RUN];
+        &RUNS
     }
     fn key(&self) -> &'static str {
         "sasbench"

@@ -3,7 +3,7 @@
 //! (`shared/specs/sasbench.md`). What the official step 1 does, read from PKU-DAIR/SAS-Bench at
 //! commit 4ef718b (`sas_pipelines/1_predict_scores.py`, `utils/load_few_shot.py`,
 //! `main/predictor/openai.py`, the templates `prompts/predict.txt` and
-//! `prompts/few_shot_prompt.json`, copied byte for byte into `sasbench_prompts/`):
+//! `prompts/few_shot_prompt.json`, copied byte for byte into `templates/`):
 //!
 //! ```text
 //! id           = the file name's prefix before the first `_` ("7" for 7_Math_ShortAns)
@@ -43,22 +43,19 @@
 mod prompts;
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
 
-use clap::Args;
 use futures_util::StreamExt;
 use futures_util::future::BoxFuture;
 use serde_json::{Value, json};
 
-use super::kind::{CliPlan, Field, FieldKind, Form, Plan, RunKind, body_as, check_served};
-use super::progress::{Progress, RunError, first_choice};
-use crate::cache::{Role, UsageTotals};
-use crate::gateway::{Call, CallError, Gateway, Sample};
-use crate::upstream::{Endpoint, RetryPolicy, UpstreamError};
+use crate::runs::{
+    Attempts, CONFIG, Executes, Input, MAX_TOKENS, MODEL, PageForm, Param, ParamKind, RunError,
+    RunHost, RunPlan, RunSpec, RunValues, TEMPERATURE, TOP_P, WORKERS, ask_with_attempts,
+    chat_body, db, first_choice, retry_wait, timeout,
+};
 use prompts::{
-    NamedFile, OFFICIAL_STEMS, Prepared, SasOptions, dataset_from_files, official_reply, prepare,
+    OFFICIAL_STEMS, Prepared, SasOptions, dataset_from_files, official_reply, prepare,
     previous_replies, read_folder, scored_text,
 };
 
@@ -78,169 +75,123 @@ const FILES: [&str; 12] = [
 ];
 
 /// `scorebench run sasbench`, `{"benchmark": "sasbench"}`.
-pub struct Sasbench;
-
-/// Arguments of `scorebench run sasbench`.
-#[derive(Args, Debug)]
-pub struct SasArgs {
-    /// The upstream configuration (TOML; see server/API.md)
-    #[arg(long)]
-    config: PathBuf,
-    /// SQLite database holding the reply cache (what makes a killed run resume for free)
-    #[arg(long, default_value = "data/scorebench.sqlite3")]
-    db: PathBuf,
-    /// The model to run, as listed by an upstream
-    #[arg(long)]
-    model: String,
-    /// The dataset folder: `<id>_<Course>_<type>.jsonl` gold files and `error_type.jsonl`
-    #[arg(long)]
-    dataset: PathBuf,
-    /// Output folder (default: `<DATASET>_<MODEL>_Scored`, the official save folder); an
-    /// earlier run's `_scored.jsonl` files there are resumed
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// Only this dataset file (its stem, e.g. `7_Math_ShortAns`; repeatable; default: all)
-    #[arg(long = "file", value_name = "STEM")]
-    files: Vec<String>,
-    /// Few-shot examples per prompt (the official `--few_shot_num`; `--few-shot` alone: 3)
-    #[arg(long, num_args = 0..=1, default_value_t = 0, default_missing_value = "3")]
-    few_shot: u64,
-    /// Seed of the few-shot example choice
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Leave the scoring guideline out of the prompt (the official `--use_guideline 0`)
-    #[arg(long)]
-    no_guideline: bool,
-    /// Concurrent requests
-    #[arg(long, default_value_t = 8)]
-    workers: usize,
-    /// Sent only when given (the official step 1 sends none of these to API models)
-    #[arg(long)]
-    max_tokens: Option<u64>,
-    #[arg(long)]
-    temperature: Option<f64>,
-    #[arg(long)]
-    top_p: Option<f64>,
-    /// Per-request timeout in seconds
-    #[arg(long, default_value_t = 600)]
-    timeout: u64,
-    /// Wait between the attempts of a failed request, in milliseconds
-    #[arg(long, default_value_t = 2_000)]
-    retry_wait_ms: u64,
-}
-
-/// The `POST /api/v1/runs` body (`benchmark` aside).
-#[derive(serde::Deserialize)]
-struct SasBody {
-    /// The dataset folder's files: `error_type.jsonl` and gold files, as `{name, text}`.
-    dataset: Vec<NamedFile>,
-    #[serde(flatten)]
-    options: SasOptions,
-}
+pub static RUN: RunSpec = RunSpec {
+    key: "sasbench",
+    label: "SAS-Bench step 1, the official prediction prompt: <stem>_scored.jsonl per dataset file",
+    files: &FILES,
+    params: &[
+        CONFIG,
+        db("SQLite database holding the reply cache (what makes a killed run resume for free)"),
+        MODEL,
+        Param::new(
+            "dataset",
+            "The dataset folder: `<id>_<Course>_<type>.jsonl` gold files and `error_type.jsonl`",
+            ParamKind::Files,
+        )
+        .label("dataset files (error_type.jsonl and <id>_<Course>_<type>.jsonl)"),
+        Param::cli(
+            "out",
+            "Output folder (default: `<DATASET>_<MODEL>_Scored`, the official save folder); an \
+             earlier run's `_scored.jsonl` files there are resumed",
+            ParamKind::Path {
+                required: false,
+                default: None,
+            },
+        ),
+        Param::cli(
+            "files",
+            "Only this dataset file (its stem, e.g. `7_Math_ShortAns`; repeatable; default: all)",
+            ParamKind::Texts,
+        )
+        .flag("file")
+        .value_name("STEM"),
+        Param::new(
+            "few_shot",
+            "Few-shot examples per prompt (the official `--few_shot_num`; `--few-shot` alone: 3)",
+            ParamKind::Count {
+                default: 0,
+                missing: Some(3),
+                choices: &[0, 1, 2, 3],
+            },
+        )
+        .label("few-shot examples"),
+        Param::new(
+            "seed",
+            "Seed of the few-shot example choice",
+            ParamKind::Count {
+                default: 0,
+                missing: None,
+                choices: &[],
+            },
+        )
+        .label("few-shot seed"),
+        Param::cli(
+            "no_guideline",
+            "Leave the scoring guideline out of the prompt (the official `--use_guideline 0`)",
+            ParamKind::Switch { default: false },
+        ),
+        Param::http("use_guideline", ParamKind::Switch { default: true }),
+        WORKERS,
+        Param {
+            help: "Sent only when given (the official step 1 sends none of these to API models)",
+            ..MAX_TOKENS
+        },
+        TEMPERATURE,
+        TOP_P,
+        timeout(600),
+        retry_wait(2_000),
+    ],
+    page: Some(PageForm {
+        open: &FILES,
+        // The gold files and error_type.jsonl: the workbench scores raw files with them.
+        open_inputs: &["dataset"],
+    }),
+    executes: Executes::Models,
+    plan,
+};
 
 /// Attempts per request (the OpenAI Python client's 1 + 2 retries).
 const ATTEMPTS: u32 = 3;
 
-impl RunKind for Sasbench {
-    fn key(&self) -> &'static str {
-        "sasbench"
-    }
-
-    fn label(&self) -> &'static str {
-        "SAS-Bench step 1, the official prediction prompt: <stem>_scored.jsonl per dataset file"
-    }
-
-    fn files(&self) -> &'static [&'static str] {
-        &FILES
-    }
-
-    fn args(&self, command: clap::Command) -> clap::Command {
-        SasArgs::augment_args(command)
-    }
-
-    fn plan_from_args(&self, matches: &clap::ArgMatches) -> Result<CliPlan, RunError> {
-        let a = crate::runs::kind::parsed::<SasArgs>(matches)?;
-        let out = a
-            .out
-            .clone()
-            .unwrap_or_else(|| default_out(&a.dataset, &a.model));
-        let options = SasOptions {
-            model: a.model,
-            few_shot: a.few_shot,
-            seed: a.seed,
-            use_guideline: !a.no_guideline,
-            workers: a.workers,
-            max_tokens: a.max_tokens,
-            temperature: a.temperature,
-            top_p: a.top_p,
-            timeout_secs: a.timeout,
-            retry_wait_ms: a.retry_wait_ms,
-        };
-        Ok(CliPlan {
-            config: Some(a.config),
-            db: a.db,
-            out,
-            plan: Box::new(SasPlan {
-                options,
-                source: Source::Folder {
-                    dir: a.dataset,
-                    only: a.files,
-                },
-            }),
-        })
-    }
-
-    fn over_http(&self) -> bool {
-        true
-    }
-
-    fn form(&self) -> Option<&'static Form> {
-        static FORM: Form = Form {
-            fields: &[
-                Field::new(
-                    "dataset",
-                    FieldKind::Files,
-                    "dataset files (error_type.jsonl and <id>_<Course>_<type>.jsonl)",
-                ),
-                Field::new("model", FieldKind::Model, "model"),
-                Field::with(
-                    "few_shot",
-                    FieldKind::Choice,
-                    "few-shot examples",
-                    false,
-                    Some(0),
-                    &[0, 1, 2, 3],
-                ),
-                Field::integer("seed", "few-shot seed", 0),
-                Field::WORKERS,
-            ],
-            open: &FILES,
-            // The gold files and error_type.jsonl: the workbench scores raw files with them.
-            open_inputs: &["dataset"],
-        };
-        Some(&FORM)
-    }
-
-    fn plan_from_body(&self, body: Value, gateway: &Gateway) -> Result<Box<dyn Plan>, RunError> {
-        let SasBody { dataset, options } = body_as(body)?;
-        check_served(gateway, &options.model)?;
-        options.check()?;
-        let dataset = dataset_from_files(dataset)?;
-        for file in &dataset.files {
-            if !OFFICIAL_STEMS.contains(&file.stem.as_str()) {
-                return Err(RunError::Input(format!(
-                    "dataset: {}.jsonl is not a SAS-Bench file name (expected one of {})",
-                    file.stem,
-                    OFFICIAL_STEMS.join(", ")
-                )));
+fn plan(values: RunValues) -> Result<Box<dyn RunPlan>, RunError> {
+    let model = values.text("model")?;
+    let options = SasOptions {
+        few_shot: values.count("few_shot")?,
+        seed: values.count("seed")?,
+        use_guideline: if values.over_http {
+            values.switch("use_guideline")?
+        } else {
+            !values.switch("no_guideline")?
+        },
+        workers: values.workers()?,
+        max_tokens: values.optional_count("max_tokens")?,
+        temperature: values.number("temperature")?,
+        top_p: values.number("top_p")?,
+        timeout_secs: values.count("timeout_secs")?,
+        retry_wait_ms: values.count("retry_wait_ms")?,
+        model,
+    };
+    let source = match values.files("dataset")? {
+        Input::Path(dir) => Source::Folder {
+            dir,
+            only: values.texts("files")?,
+        },
+        Input::Given(files) => {
+            options.check()?;
+            let dataset = dataset_from_files(files)?;
+            for file in &dataset.files {
+                if !OFFICIAL_STEMS.contains(&file.stem.as_str()) {
+                    return Err(RunError::Input(format!(
+                        "dataset: {}.jsonl is not a SAS-Bench file name (expected one of {})",
+                        file.stem,
+                        OFFICIAL_STEMS.join(", ")
+                    )));
+                }
             }
+            Source::Prepared(prepare(&dataset, &options)?)
         }
-        let prepared = prepare(&dataset, &options)?;
-        Ok(Box::new(SasPlan {
-            options,
-            source: Source::Prepared(prepared),
-        }))
-    }
+    };
+    Ok(Box::new(SasPlan { options, source }))
 }
 
 /// The official save folder: the dataset folder's path + `_{model}_Scored`.
@@ -264,20 +215,22 @@ struct SasPlan {
     source: Source,
 }
 
-impl Plan for SasPlan {
+impl RunPlan for SasPlan {
     fn model(&self) -> String {
         self.options.model.clone()
     }
 
-    fn load(
-        &mut self,
-        _gateway: &Gateway,
-        _progress: &Arc<Progress>,
-        _out_dir: &Path,
-    ) -> Result<(), RunError> {
+    fn default_out(&self) -> Option<PathBuf> {
+        match &self.source {
+            Source::Folder { dir, .. } => Some(default_out(dir, &self.options.model)),
+            Source::Prepared(_) => None,
+        }
+    }
+
+    fn load(&mut self, host: &dyn RunHost, _out_dir: &Path) -> Result<(), RunError> {
         if let Source::Folder { dir, only } = &self.source {
             self.options.check()?;
-            let dataset = read_folder(dir, only)?;
+            let dataset = read_folder(host, dir, only)?;
             self.source = Source::Prepared(prepare(&dataset, &self.options)?);
         }
         Ok(())
@@ -285,17 +238,16 @@ impl Plan for SasPlan {
 
     fn execute<'a>(
         self: Box<Self>,
-        gateway: &'a Gateway,
+        host: &'a dyn RunHost,
         out_dir: &'a Path,
-        progress: Arc<Progress>,
     ) -> BoxFuture<'a, Result<String, RunError>> {
         Box::pin(async move {
             let mut plan = *self;
-            plan.load(gateway, &progress, out_dir)?;
+            plan.load(host, out_dir)?;
             let Source::Prepared(prepared) = plan.source else {
                 return Err(RunError::Internal("the dataset was not loaded".into()));
             };
-            run(gateway, &plan.options, prepared, out_dir, progress).await
+            run(host, &plan.options, prepared, out_dir).await
         })
     }
 }
@@ -308,11 +260,8 @@ struct FileState {
 }
 
 impl FileState {
-    fn write(&mut self, ids: &[String]) -> Result<(), RunError> {
-        let tmp = self.path.with_extension("jsonl.part");
-        std::fs::write(&tmp, scored_text(ids, &self.replies))
-            .and_then(|_| std::fs::rename(&tmp, &self.path))
-            .map_err(|e| RunError::io(&self.path, e))?;
+    fn write(&mut self, host: &dyn RunHost, ids: &[String]) -> Result<(), RunError> {
+        host.replace(&self.path, scored_text(ids, &self.replies).as_bytes())?;
         self.dirty = false;
         Ok(())
     }
@@ -320,26 +269,25 @@ impl FileState {
 
 /// Run step 1 over `prepared`, writing `{stem}_scored.jsonl` files into `out_dir`.
 pub async fn run(
-    gateway: &Gateway,
+    host: &dyn RunHost,
     options: &SasOptions,
     prepared: Prepared,
     out_dir: &Path,
-    progress: Arc<Progress>,
 ) -> Result<String, RunError> {
     options.check()?;
-    if gateway.upstreams.route(&options.model).is_none() {
+    if host.upstream_name(&options.model).is_none() {
         return Err(RunError::Input(format!(
             "model {:?} is not listed by any upstream in the config",
             options.model
         )));
     }
-    std::fs::create_dir_all(out_dir).map_err(|e| RunError::io(out_dir, e))?;
+    host.create_dir_all(out_dir)?;
     let mut states = Vec::new();
     let mut todo = Vec::new();
     let mut reused = 0u64;
     for (f, file) in prepared.files.iter().enumerate() {
         let path = out_dir.join(format!("{}_scored.jsonl", file.stem));
-        let previous = previous_replies(&path);
+        let previous = previous_replies(host, &path);
         // A kept reply belongs to the first record of its id (`ori_data_id_dict`).
         let mut replies: Vec<Option<String>> = vec![None; file.ids.len()];
         let mut first_seen = std::collections::HashSet::new();
@@ -360,7 +308,7 @@ pub async fn run(
             replies,
             dirty: true,
         };
-        state.write(&file.ids)?;
+        state.write(host, &file.ids)?;
         states.push(state);
     }
     let asked_total: u64 = prepared
@@ -368,22 +316,20 @@ pub async fn run(
         .iter()
         .map(|f| f.asked.iter().filter(|a| **a).count() as u64)
         .sum();
-    progress.total.store(asked_total, Ordering::Relaxed);
-    progress.reused.store(reused, Ordering::Relaxed);
-    progress.done.store(reused, Ordering::Relaxed);
+    let counters = host.counters();
+    counters.set_total(asked_total);
+    counters.reused.store(reused, Ordering::Relaxed);
+    counters.done.store(reused, Ordering::Relaxed);
 
     let prepared = &prepared;
-    let mut stream = futures_util::stream::iter(todo.into_iter().map(|(f, i)| {
-        let progress = progress.clone();
-        async move {
-            progress.wait_if_paused().await;
-            let prompt = &prepared.files[f].prompts[i];
-            let reply = ask(gateway, options, prompt, &progress).await?;
-            Ok::<_, RunError>((f, i, reply))
-        }
+    let mut stream = futures_util::stream::iter(todo.into_iter().map(|(f, i)| async move {
+        host.unpaused().await;
+        let prompt = &prepared.files[f].prompts[i];
+        let reply = ask(host, options, prompt).await?;
+        Ok::<_, RunError>((f, i, reply))
     }))
     .buffer_unordered(options.workers);
-    let mut last_write = Instant::now();
+    let mut last_write = host.millis();
     let mut failed = 0u64;
     while let Some(result) = stream.next().await {
         let (f, i, reply) = result?;
@@ -391,29 +337,26 @@ pub async fn run(
             Some((content, cached)) => {
                 states[f].replies[i] = Some(official_reply(&content));
                 states[f].dirty = true;
-                if cached {
-                    progress.reused.fetch_add(1, Ordering::Relaxed);
-                }
+                counters.finished(cached, false);
             }
             None => {
                 failed += 1;
-                progress.failed.fetch_add(1, Ordering::Relaxed);
+                counters.finished(false, true);
             }
         }
-        progress.done.fetch_add(1, Ordering::Relaxed);
-        if last_write.elapsed() >= Duration::from_millis(250) {
+        if host.millis() - last_write >= 250.0 {
             for (state, file) in states.iter_mut().zip(&prepared.files) {
                 if state.dirty {
-                    state.write(&file.ids)?;
+                    state.write(host, &file.ids)?;
                 }
             }
-            last_write = Instant::now();
+            last_write = host.millis();
         }
     }
     drop(stream);
     for (state, file) in states.iter_mut().zip(&prepared.files) {
         if state.dirty {
-            state.write(&file.ids)?;
+            state.write(host, &file.ids)?;
         }
     }
     if failed > 0 {
@@ -436,26 +379,19 @@ pub async fn run(
 /// Ask the model for one prompt, up to [`ATTEMPTS`] times: the reply's content and whether the
 /// cache answered, or `None` when every attempt failed.
 async fn ask(
-    gateway: &Gateway,
+    host: &dyn RunHost,
     options: &SasOptions,
     prompt: &str,
-    progress: &Progress,
 ) -> Result<Option<(String, bool)>, RunError> {
-    let mut body = json!({
-        "model": options.model,
-        "messages": [{"role": "user", "content": prompt}],
-    });
-    if let Some(map) = body.as_object_mut() {
-        if let Some(v) = options.max_tokens {
-            map.insert("max_tokens".into(), json!(v));
-        }
-        if let Some(v) = options.temperature {
-            map.insert("temperature".into(), json!(v));
-        }
-        if let Some(v) = options.top_p {
-            map.insert("top_p".into(), json!(v));
-        }
-    }
+    let body = chat_body(
+        &options.model,
+        prompt,
+        &[
+            ("max_tokens", options.max_tokens.map(|v| json!(v))),
+            ("temperature", options.temperature.map(|v| json!(v))),
+            ("top_p", options.top_p.map(|v| json!(v))),
+        ],
+    );
     let accept = |reply: &Value| -> Result<(), String> {
         let (message, _) = first_choice(reply)?;
         message["content"]
@@ -463,57 +399,18 @@ async fn ask(
             .map(|_| ())
             .ok_or_else(|| "the reply has no content string".to_string())
     };
-    for attempt in 1..=ATTEMPTS {
-        let call = Call {
-            endpoint: Endpoint::ChatCompletions,
-            body: body.clone(),
-            sample: Sample::Fixed(0),
-            use_cache: attempt == 1,
-            policy: Some(RetryPolicy {
-                max_attempts: 1,
-                backoff_ms: 0,
-                timeout_secs: Some(options.timeout_secs),
-            }),
-        };
-        match gateway.call_json(call, accept).await {
-            Ok(answer) => {
-                record_usage(gateway, progress, &answer.usage).await;
-                let (message, _) = first_choice(&answer.json).map_err(RunError::Internal)?;
-                let content = message["content"].as_str().unwrap_or_default().to_string();
-                return Ok(Some((content, answer.cached)));
-            }
-            Err(CallError::Cache(e)) => return Err(RunError::Internal(e.to_string())),
-            Err(e) => {
-                let calls = match &e {
-                    CallError::Status { attempts, .. }
-                    | CallError::Upstream(UpstreamError::Transport { attempts, .. }) => *attempts,
-                    CallError::NotJson { .. } | CallError::Refused { .. } => 1,
-                    _ => 0,
-                };
-                let failed = UsageTotals {
-                    upstream_calls: u64::from(calls),
-                    ..UsageTotals::default()
-                };
-                record_usage(gateway, progress, &failed).await;
-                tracing::warn!(attempt, "request failed: {e}");
-                if attempt < ATTEMPTS && options.retry_wait_ms > 0 {
-                    tokio::time::sleep(Duration::from_millis(options.retry_wait_ms)).await;
-                }
-            }
-        }
-    }
-    Ok(None)
-}
-
-async fn record_usage(gateway: &Gateway, progress: &Progress, delta: &UsageTotals) {
-    progress.add_usage(Role::Model, delta);
-    if let Err(e) = gateway
-        .cache
-        .add_usage(progress.id.clone(), Role::Model, *delta)
-        .await
-    {
-        tracing::warn!("cannot record token use: {e}");
-    }
+    let attempts = Attempts {
+        attempts: ATTEMPTS,
+        timeout_secs: options.timeout_secs,
+        wait_ms: options.retry_wait_ms,
+    };
+    let Some(answer) = ask_with_attempts(host, &body, 0, attempts, &accept, "request").await?
+    else {
+        return Ok(None);
+    };
+    let (message, _) = first_choice(&answer.json).map_err(RunError::Internal)?;
+    let content = message["content"].as_str().unwrap_or_default().to_string();
+    Ok(Some((content, answer.cached)))
 }
 
 #[cfg(test)]

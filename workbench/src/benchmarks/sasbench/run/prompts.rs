@@ -9,14 +9,13 @@ use metrics_core::python::{PyValue, json_dumps_str, py_int, py_str, strip};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::runs::kind::check_workers;
-use crate::runs::progress::RunError;
+use crate::runs::{NamedFile, RunError, RunHost, check_workers};
 
 /// `prompts/predict.txt` of PKU-DAIR/SAS-Bench at 4ef718b (byte for byte).
-pub const PREDICT_TEMPLATE: &str = include_str!("../sasbench_prompts/predict.txt");
+pub const PREDICT_TEMPLATE: &str = include_str!("templates/predict.txt");
 
 /// `prompts/few_shot_prompt.json` of PKU-DAIR/SAS-Bench at 4ef718b (byte for byte).
-pub const FEW_SHOT_JSON: &str = include_str!("../sasbench_prompts/few_shot_prompt.json");
+pub const FEW_SHOT_JSON: &str = include_str!("templates/few_shot_prompt.json");
 
 /// The error name that marks a correct step, appended to every taxonomy (`CORRECT_NAME`).
 pub(super) const CORRECT_NAME: &str = "步骤正确";
@@ -43,13 +42,6 @@ pub const OFFICIAL_STEMS: [&str; 12] = [
 
 /// Most prompt text one run sends (Σ prompt bytes).
 pub const MAX_PROMPT_BYTES: u64 = 512 * 1024 * 1024;
-
-/// One input file of an HTTP request.
-#[derive(Debug, Clone, serde::Deserialize)]
-pub struct NamedFile {
-    pub name: String,
-    pub text: String,
-}
 
 /// The inputs of a run: the taxonomy and the gold files, by stem.
 pub struct Dataset {
@@ -119,23 +111,14 @@ pub(super) fn dataset_from_files(files: Vec<NamedFile>) -> Result<Dataset, RunEr
 }
 
 /// Read a dataset folder (only the stems in `only`, when given).
-pub fn read_folder(dir: &Path, only: &[String]) -> Result<Dataset, RunError> {
-    let read = |path: &Path| {
-        std::fs::read_to_string(path)
-            .map_err(|e| RunError::Input(format!("{}: cannot read: {e}", path.display())))
-    };
-    let entries = std::fs::read_dir(dir)
-        .map_err(|e| RunError::Input(format!("{}: cannot read the folder: {e}", dir.display())))?;
+pub fn read_folder(host: &dyn RunHost, dir: &Path, only: &[String]) -> Result<Dataset, RunError> {
     let mut files = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(|e| RunError::io(dir, e))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
+    for name in host.list(dir)? {
         let wanted = name == TAXONOMY
             || stem_of(&name).is_some_and(|s| only.is_empty() || only.iter().any(|o| o == s));
         if wanted {
-            let path = entry.path();
             files.push(NamedFile {
-                text: read(&path)?,
+                text: host.read(&dir.join(&name))?,
                 name,
             });
         }
@@ -509,19 +492,30 @@ pub fn scored_text(ids: &[String], replies: &[Option<String>]) -> String {
 
 /// Replies kept from an earlier `_scored.jsonl`: per id, the decoded reply when it holds
 /// `{"total"` or `{'total'` (a later line of an id wins, as in the official loop).
-pub(super) fn previous_replies(path: &Path) -> HashMap<String, String> {
+pub(super) fn previous_replies(host: &dyn RunHost, path: &Path) -> HashMap<String, String> {
     let mut kept = HashMap::new();
-    let Ok(text) = std::fs::read_to_string(path) else {
+    if !host.is_file(path) {
+        return kept;
+    }
+    let Ok(text) = host.read(path) else {
         return kept;
     };
     for (i, line) in text.lines().enumerate() {
         let mut parts = line.split('\t');
         let (Some(id), Some(content)) = (parts.next(), parts.next()) else {
-            tracing::warn!("{}:{}: skipped a line without a tab", path.display(), i + 1);
+            host.warn(&format!(
+                "{}:{}: skipped a line without a tab",
+                path.display(),
+                i + 1
+            ));
             continue;
         };
         let Ok(value) = serde_json::from_str::<Value>(strip(content)) else {
-            tracing::warn!("{}:{}: skipped an unreadable reply", path.display(), i + 1);
+            host.warn(&format!(
+                "{}:{}: skipped an unreadable reply",
+                path.display(),
+                i + 1
+            ));
             continue;
         };
         let content = py_str(&value);
@@ -533,43 +527,18 @@ pub(super) fn previous_replies(path: &Path) -> HashMap<String, String> {
 }
 
 /// How to run.
-#[derive(Debug, Clone, serde::Deserialize)]
+#[derive(Debug, Clone)]
 pub struct SasOptions {
     pub model: String,
-    #[serde(default)]
     pub few_shot: u64,
-    #[serde(default)]
     pub seed: u64,
-    #[serde(default = "yes")]
     pub use_guideline: bool,
-    #[serde(default = "eight")]
     pub workers: usize,
-    #[serde(default)]
     pub max_tokens: Option<u64>,
-    #[serde(default)]
     pub temperature: Option<f64>,
-    #[serde(default)]
     pub top_p: Option<f64>,
-    #[serde(default = "default_timeout")]
     pub timeout_secs: u64,
-    #[serde(default = "default_wait")]
     pub retry_wait_ms: u64,
-}
-
-pub(super) fn yes() -> bool {
-    true
-}
-
-pub(super) fn eight() -> usize {
-    8
-}
-
-pub(super) fn default_timeout() -> u64 {
-    600
-}
-
-pub(super) fn default_wait() -> u64 {
-    2_000
 }
 
 impl SasOptions {
