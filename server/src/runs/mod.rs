@@ -19,7 +19,6 @@ pub mod engine;
 pub mod form;
 pub mod host;
 pub mod http;
-pub mod judge;
 pub mod kind;
 pub mod progress;
 pub mod registry;

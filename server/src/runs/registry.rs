@@ -54,10 +54,10 @@ pub fn runs_of(benchmark: &str) -> Vec<serde_json::Value> {
 pub static REGISTRY: &[&dyn RunKind] = &[
     &MSQA,
     &EOTGC,
-    &super::sgi::deep_research::DeepResearch,
-    &super::sgi::dry::Dry,
+    &SGI_DEEP_RESEARCH,
+    &SGI_DRY,
     &super::sgi::dry_exec::DryExec,
-    &super::sgi::idea::Idea,
+    &SGI_IDEA,
     &SASBENCH,
 ];
 
@@ -65,6 +65,14 @@ static MSQA: super::spec::SpecKind =
     super::spec::SpecKind::new(&workbench::benchmarks::msqa::run::RUN, "msqa");
 static SASBENCH: super::spec::SpecKind =
     super::spec::SpecKind::new(&workbench::benchmarks::sasbench::run::RUN, "sasbench");
+static SGI_DEEP_RESEARCH: super::spec::SpecKind = super::spec::SpecKind::new(
+    &workbench::benchmarks::sgibench::run::deep_research::RUN,
+    "sgi-deep-research",
+);
+static SGI_DRY: super::spec::SpecKind =
+    super::spec::SpecKind::new(&workbench::benchmarks::sgibench::run::dry::RUN, "sgi-dry");
+static SGI_IDEA: super::spec::SpecKind =
+    super::spec::SpecKind::new(&workbench::benchmarks::sgibench::run::idea::RUN, "sgi-idea");
 static EOTGC: super::spec::SpecKind =
     super::spec::SpecKind::new(&workbench::benchmarks::eotgc::run::RUN, "eotgc");
 

@@ -263,28 +263,29 @@ async fn eotgc_tracks_write_submission_files() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn judge_calls_are_counted_apart_from_model_calls() {
     use server::cache::Role;
-    use server::runs::judge;
+    use server::runs::host::ServerHost;
     use server::runs::progress::Progress;
+    use workbench::benchmarks::sgibench::run as judge;
     let mock = MockUpstream::start(Default::default());
     *mock.state.default_reply.lock().unwrap() = Some(
         json!({"content": "[{'step': 1, 'judge': 'correct'},]", "reasoning_content": null, "finish_reason": "stop", "completion_tokens": 7}),
     );
     let (state, dir) = state_with(&mock, "runs-judge", "");
     let llm = state.llm.clone().unwrap();
-    let progress = Progress::new("j1".into(), "sgi", &[], "judge-model", dir.join("j1"));
+    let progress = std::sync::Arc::new(Progress::new(
+        "j1".into(),
+        "sgi",
+        &[],
+        "judge-model",
+        dir.join("j1"),
+    ));
+    let host = ServerHost::new(&llm.gateway, progress.clone());
     for _ in 0..2 {
-        let reply = judge::ask_judge(
-            &llm.gateway,
-            &progress,
-            "judge-model",
-            "judge these steps",
-            0,
-        )
-        .await
-        .unwrap()
-        .unwrap();
+        let (reply, _) = judge::ask_judge(&host, "judge-model", Some(0.0), "judge these steps", 0)
+            .await
+            .unwrap();
         assert_eq!(
-            judge::cut_list(&reply),
+            judge::cut_list(reply.text().unwrap()),
             Some(json!([{"step": 1, "judge": "correct"}]))
         );
     }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use serde_json::{Value, json};
-use server::runs::sgi;
+use workbench::benchmarks::sgibench::run as sgi;
 
 use crate::mock_upstream::MockUpstream;
 use crate::proxy::temp_dir;

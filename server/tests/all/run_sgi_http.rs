@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
 use serde_json::{Value, json};
-use server::runs::sgi;
+use workbench::benchmarks::sgibench::run as sgi;
 
 use crate::mock_upstream::MockUpstream;
 use crate::proxy::{send, state_with, temp_dir};

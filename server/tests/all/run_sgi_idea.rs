@@ -10,8 +10,8 @@ use std::process::Output;
 
 use metrics_core::sgibench::idea;
 use serde_json::{Value, json};
-use server::runs::sgi;
 use sha2::{Digest, Sha256};
+use workbench::benchmarks::sgibench::run as sgi;
 
 use crate::mock_upstream::MockUpstream;
 use crate::proxy::temp_dir;

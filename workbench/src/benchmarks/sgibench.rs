@@ -14,6 +14,8 @@
 
 #[cfg(feature = "cli")]
 mod cli;
+#[cfg(feature = "cli")]
+pub mod run;
 
 use serde_json::{Map, Value};
 
@@ -106,6 +108,10 @@ macro_rules! task_benchmark {
             #[cfg(feature = "cli")]
             fn command(&self) -> &'static crate::cli::Command {
                 &cli::$command
+            }
+            #[cfg(feature = "cli")]
+            fn runs(&self) -> &'static [&'static crate::runs::RunSpec] {
+                run::runs_of(Self::TASK.key)
             }
             fn key(&self) -> &'static str {
                 Self::TASK.key

@@ -37,12 +37,13 @@ use futures_util::future::BoxFuture;
 use metrics_core::python::{py_repr_str, strip};
 use serde_json::{Map, Value, json};
 
-use super::common::{LogInput, idx_text};
 use crate::config::unit_limits;
 use crate::gateway::Gateway;
 use crate::runs::kind::{CliPlan, Field, FieldKind, Form, Plan, RunKind, body_as};
 use crate::runs::progress::{JsonlLog, Progress, RunError, write_json};
 use crate::sandbox::{Job, Outcome, Sandbox, SandboxConfig};
+use workbench::benchmarks::sgibench::run::{LogInput, idx_text};
+use workbench::runs::RunHost;
 
 /// `scorebench run sgi-dry-exec`.
 pub struct DryExec;
@@ -247,7 +248,7 @@ impl Plan for DryExecPlan {
 
     fn execute<'a>(
         self: Box<Self>,
-        _gateway: &'a Gateway,
+        gateway: &'a Gateway,
         out_dir: &'a Path,
         progress: Arc<Progress>,
     ) -> BoxFuture<'a, Result<String, RunError>> {
@@ -262,8 +263,11 @@ impl Plan for DryExecPlan {
             let sandbox = Sandbox::new(plan.sandbox)
                 .await
                 .map_err(|e| RunError::Input(e.to_string()))?;
+            // Reads the step-2 log and creates the output folder.
+            let files = crate::runs::host::ServerHost::new(gateway, progress.clone());
             let s = run_step3(
                 &sandbox,
+                &files,
                 Step3Input {
                     log: plan.log,
                     codes: &plan.codes,
@@ -473,13 +477,14 @@ struct UnitTask {
 /// name in `out_dir` (plus [`UNITS_FILE`]: units finished so far, reused on a resume).
 pub async fn run_step3(
     sandbox: &Sandbox,
+    files: &dyn RunHost,
     mut input: Step3Input<'_>,
     out_dir: &Path,
     progress: Arc<Progress>,
 ) -> Result<Step3Summary, RunError> {
     let name = input.log.name();
-    let mut records = input.log.take_records()?;
-    let out = input.log.out_path(out_dir)?;
+    let mut records = input.log.take_records(files)?;
+    let out = input.log.out_path(files, out_dir)?;
     let script = script_name(input.model);
     let timeout_s = sandbox.limits().wall.as_secs();
     // Units an earlier attempt of this run finished.

@@ -33,15 +33,4 @@
 //! [`common`] holds what they share: the judge options and arguments, reading the step log,
 //! asking in order with `workers` at a time, and the summary.
 
-pub mod common;
-pub mod deep_research;
-pub mod dry;
 pub mod dry_exec;
-pub mod idea;
-
-pub use deep_research::{deep_research_prompt, read_step_list, step_level_acc};
-pub use dry::{dry_prompt, dry_verdict_dict, python_str};
-pub use idea::{
-    IDEA_ATTEMPTS, IdeaOptions, IdeaSummary, format_idea, idea_context, idea_prompt,
-    idea_record_prompts, idea_reply_key,
-};

@@ -4,86 +4,38 @@
 //! (rules in the [`super`] module doc).
 
 use std::path::Path;
-use std::sync::Arc;
 
-use clap::Args;
 use futures_util::future::BoxFuture;
 use serde_json::{Map, Value, json};
 
-use super::common::{
-    JudgeBody, JudgeCommon, JudgeOptions, JudgeSummary, LogInput, ask_all, idx_text, judge_summary,
-    mean, raw_reply, str_field,
+use super::judge::{
+    JudgeOptions, JudgeSummary, LogInput, ask_all, idx_text, judge_params, judge_summary, mean,
+    raw_reply, str_field,
 };
-use crate::gateway::Gateway;
-use crate::runs::judge;
-use crate::runs::kind::{CliPlan, Field, FieldKind, Form, Plan, RunKind, body_as};
-use crate::runs::progress::{Progress, RunError, write_json};
+use crate::runs::{Executes, PageForm, RunError, RunHost, RunPlan, RunSpec, RunValues, write_json};
 
-/// `scorebench run sgi-deep-research`.
-pub struct DeepResearch;
+/// `scorebench run sgi-deep-research`, `{"benchmark": "sgi-deep-research"}`.
+pub static RUN: RunSpec = RunSpec {
+    key: "sgi-deep-research",
+    label: "SGI-Bench deep research: judge each step-1 record's steps, write the step-2 log",
+    files: &["judge_replies.json", "step2_log.json"],
+    params: &judge_params(
+        "The official log the judge reads (deep research: step 1; dry: step 3)",
+        "step-1 log (JSON)",
+    ),
+    page: Some(PageForm {
+        open: &["step2_log.json"],
+        open_inputs: &[],
+    }),
+    executes: Executes::Models,
+    plan,
+};
 
-impl RunKind for DeepResearch {
-    fn key(&self) -> &'static str {
-        "sgi-deep-research"
-    }
-
-    fn label(&self) -> &'static str {
-        "SGI-Bench deep research: judge each step-1 record's steps, write the step-2 log"
-    }
-
-    fn files(&self) -> &'static [&'static str] {
-        &["judge_replies.json", "step2_log.json"]
-    }
-
-    fn over_http(&self) -> bool {
-        true
-    }
-
-    fn form(&self) -> Option<&'static Form> {
-        static FORM: Form = Form {
-            fields: &[
-                Field::new("log", FieldKind::Records, "step-1 log (JSON)"),
-                Field::new(
-                    "judge_model",
-                    FieldKind::Model,
-                    "judge model (official: o4-mini)",
-                ),
-                Field::WORKERS,
-            ],
-            open: &["step2_log.json"],
-            open_inputs: &[],
-        };
-        Some(&FORM)
-    }
-
-    fn plan_from_body(&self, body: Value, gateway: &Gateway) -> Result<Box<dyn Plan>, RunError> {
-        let body: JudgeBody = body_as(body)?;
-        let options = body.options(gateway)?;
-        Ok(Box::new(DeepResearchPlan {
-            options,
-            log: LogInput::Records {
-                records: body.log,
-                out_name: "step2_log.json",
-            },
-        }))
-    }
-
-    fn args(&self, command: clap::Command) -> clap::Command {
-        JudgeCommon::augment_args(command)
-    }
-
-    fn plan_from_args(&self, matches: &clap::ArgMatches) -> Result<CliPlan, RunError> {
-        let args = crate::runs::kind::parsed::<JudgeCommon>(matches)?;
-        Ok(CliPlan {
-            plan: Box::new(DeepResearchPlan {
-                options: args.options(),
-                log: LogInput::File(args.log),
-            }),
-            config: Some(args.config),
-            db: args.db,
-            out: args.out,
-        })
-    }
+fn plan(values: RunValues) -> Result<Box<dyn RunPlan>, RunError> {
+    Ok(Box::new(DeepResearchPlan {
+        log: LogInput::of(&values, "step2_log.json")?,
+        options: JudgeOptions::of(&values)?,
+    }))
 }
 
 struct DeepResearchPlan {
@@ -91,19 +43,18 @@ struct DeepResearchPlan {
     log: LogInput,
 }
 
-impl Plan for DeepResearchPlan {
+impl RunPlan for DeepResearchPlan {
     fn model(&self) -> String {
         self.options.model.clone()
     }
 
     fn execute<'a>(
         self: Box<Self>,
-        gateway: &'a Gateway,
+        host: &'a dyn RunHost,
         out_dir: &'a Path,
-        progress: Arc<Progress>,
     ) -> BoxFuture<'a, Result<String, RunError>> {
         Box::pin(async move {
-            let s = run_deep_research(gateway, &self.options, self.log, out_dir, progress).await?;
+            let s = run_deep_research(host, &self.options, self.log, out_dir).await?;
             Ok(judge_summary("SGI deep research", &s))
         })
     }
@@ -145,7 +96,7 @@ fn has_json_literal(v: &Value) -> bool {
 /// the official `try` falls to `except` (no list, unreadable, empty, an entry without `judge`,
 /// a JSON `true`/`false`/`null` inside).
 pub fn read_step_list(reply: &str) -> Option<Vec<Value>> {
-    let value = judge::cut_list(reply)?;
+    let value = super::judge::cut_list(reply)?;
     if has_json_literal(&value) {
         return None;
     }
@@ -199,15 +150,13 @@ fn deep_research_record_prompt(
 /// Judge a deep-research step-1 log (`log`) and write the step-2 log under the same file
 /// name in `out_dir`, plus `judge_replies.json` ({idx: raw reply or null}).
 pub async fn run_deep_research(
-    gateway: &Gateway,
+    host: &dyn RunHost,
     options: &JudgeOptions,
     mut log: LogInput,
     out_dir: &Path,
-    progress: Arc<Progress>,
 ) -> Result<JudgeSummary, RunError> {
-    options.check()?;
     let name = log.name();
-    let records = log.take_records()?;
+    let records = log.take_records(host)?;
     let mut prompts = Vec::new();
     for (i, record) in records.iter().enumerate() {
         match record {
@@ -224,8 +173,8 @@ pub async fn run_deep_research(
             }
         }
     }
-    let out = log.out_path(out_dir)?;
-    let replies = ask_all(gateway, options, prompts, &progress).await?;
+    let out = log.out_path(host, out_dir)?;
+    let replies = ask_all(host, options, prompts).await?;
     let mut replies = replies.into_iter();
     let mut written = Vec::with_capacity(records.len());
     let mut raw = Map::new();
@@ -264,8 +213,12 @@ pub async fn run_deep_research(
         raw.insert(idx_text(&fields), raw_reply(&reply));
         written.push(Value::Object(fields));
     }
-    write_json(&out, &Value::Array(written))?;
-    write_json(&out_dir.join("judge_replies.json"), &Value::Object(raw))?;
+    write_json(host, &out, &Value::Array(written))?;
+    write_json(
+        host,
+        &out_dir.join("judge_replies.json"),
+        &Value::Object(raw),
+    )?;
     summary.metrics = vec![
         ("exact_match", mean(&em_values)),
         ("step_level_accuracy", mean(&sla_values)),

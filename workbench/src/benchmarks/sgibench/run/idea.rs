@@ -4,166 +4,79 @@
 //! reply has a verdict on every dimension; writes `judge_replies.json`, the shape
 //! `scorebench score sgi-idea --judge-replies` reads (which applies the vote gates).
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::path::Path;
 
-use clap::Args;
 use futures_util::StreamExt;
 use futures_util::future::BoxFuture;
 use metrics_core::sgibench::{idea, idea_parse};
 use serde_json::{Map, Value, json};
 
-use super::common::{LogInput, idx_text, raw_reply};
-use crate::gateway::Gateway;
-use crate::runs::judge::{self, JudgeReply};
-use crate::runs::kind::{
-    CliPlan, Field, FieldKind, Form, Plan, RunKind, body_as, check_served, check_workers,
+use super::judge::{JudgeReply, LogInput, ask_judge, idx_text, raw_reply};
+use crate::runs::{
+    AskError, CONFIG, Endpoint, Executes, PageForm, Param, ParamKind, Request, RunError, RunHost,
+    RunPlan, RunSpec, RunValues, Spender, WORKERS, db, out, write_json,
 };
-use crate::runs::progress::{Progress, RunError, write_json};
 
-/// `scorebench run sgi-idea`.
-pub struct Idea;
+/// `scorebench run sgi-idea`, `{"benchmark": "sgi-idea"}`.
+pub static RUN: RunSpec = RunSpec {
+    key: "sgi-idea",
+    label: "SGI-Bench idea generation: each judge votes twice per item (both orders), judge_replies.json",
+    files: &["judge_replies.json", EMBEDDINGS_FILE],
+    params: &[
+        CONFIG,
+        db("SQLite database holding the reply cache"),
+        Param::new(
+            "log",
+            "The step-1 log (dataset rows with `generated_data`)",
+            ParamKind::Records,
+        )
+        .label("step-1 log (JSON)"),
+        Param::new(
+            "judge_models",
+            "The judge models, comma-separated (official: gpt-5.1-2025-11-13,gemini-3-pro-preview,anthropic/claude-sonnet-4.5)",
+            ParamKind::Models,
+        )
+        .label("judge models (official: three)"),
+        out("Output folder (created): judge_replies.json"),
+        Param {
+            help: "Concurrent judge calls",
+            ..WORKERS
+        },
+        Param::new(
+            "temperature",
+            "Judge temperature (official: 0.1); `--no-temperature` sends none",
+            ParamKind::Number { default: Some(0.1) },
+        ),
+        Param::cli(
+            "no_temperature",
+            "",
+            ParamKind::Switch { default: false },
+        ),
+        Param::new(
+            "embedding_model",
+            "An embedding model an upstream serves (official: all-MiniLM-L6-v2): the run embeds every text the objective scores need through it and writes embeddings.json, the table `scorebench score sgi-idea --embeddings` reads",
+            ParamKind::OptionalModel,
+        )
+        .label("embedding model (official: all-MiniLM-L6-v2)"),
+    ],
+    page: Some(PageForm {
+        open: &[],
+        open_inputs: &[],
+    }),
+    executes: Executes::Models,
+    plan,
+};
 
-/// Arguments of the SGI-Bench idea-generation judge run.
-#[derive(Args, Debug)]
-pub struct IdeaArgs {
-    /// The upstream configuration (TOML; see server/API.md)
-    #[arg(long)]
-    pub config: PathBuf,
-    /// SQLite database holding the reply cache
-    #[arg(long, default_value = "data/scorebench.sqlite3")]
-    pub db: PathBuf,
-    /// The step-1 log (dataset rows with `generated_data`)
-    #[arg(long)]
-    pub log: PathBuf,
-    /// The judge models, comma-separated (official: gpt-5.1-2025-11-13,gemini-3-pro-preview,anthropic/claude-sonnet-4.5)
-    #[arg(long, value_delimiter = ',', required = true)]
-    pub judge_models: Vec<String>,
-    /// Output folder (created): judge_replies.json
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Concurrent judge calls
-    #[arg(long, default_value_t = 8)]
-    pub workers: usize,
-    /// Judge temperature (official: 0.1); `--no-temperature` sends none
-    #[arg(long, default_value_t = 0.1)]
-    pub temperature: f64,
-    #[arg(long)]
-    pub no_temperature: bool,
-    /// An embedding model an upstream serves (official: all-MiniLM-L6-v2): the run embeds every
-    /// text the objective scores need through it and writes embeddings.json, the table
-    /// `scorebench score sgi-idea --embeddings` reads
-    #[arg(long)]
-    pub embedding_model: Option<String>,
-}
-
-/// The `POST /api/v1/runs` body of an idea-generation judge run (`benchmark` aside).
-#[derive(serde::Deserialize)]
-struct IdeaBody {
-    /// The step-1 log's records.
-    log: Vec<Value>,
-    judge_models: Vec<String>,
-    #[serde(default = "eight")]
-    workers: usize,
-    /// Absent: the official 0.1; `null`: none sent.
-    #[serde(default = "official_temperature")]
-    temperature: Option<f64>,
-    #[serde(default)]
-    embedding_model: Option<String>,
-}
-
-fn eight() -> usize {
-    8
-}
-
-fn official_temperature() -> Option<f64> {
-    Some(0.1)
-}
-
-impl RunKind for Idea {
-    fn key(&self) -> &'static str {
-        "sgi-idea"
-    }
-
-    fn label(&self) -> &'static str {
-        "SGI-Bench idea generation: each judge votes twice per item (both orders), judge_replies.json"
-    }
-
-    fn files(&self) -> &'static [&'static str] {
-        &["judge_replies.json", EMBEDDINGS_FILE]
-    }
-
-    fn over_http(&self) -> bool {
-        true
-    }
-
-    fn form(&self) -> Option<&'static Form> {
-        static FORM: Form = Form {
-            fields: &[
-                Field::new("log", FieldKind::Records, "step-1 log (JSON)"),
-                Field::new(
-                    "judge_models",
-                    FieldKind::Models,
-                    "judge models (official: three)",
-                ),
-                Field::optional(
-                    "embedding_model",
-                    FieldKind::OptionalModel,
-                    "embedding model (official: all-MiniLM-L6-v2)",
-                ),
-                Field::WORKERS,
-            ],
-            open: &[],
-            open_inputs: &[],
-        };
-        Some(&FORM)
-    }
-
-    fn plan_from_body(&self, body: Value, gateway: &Gateway) -> Result<Box<dyn Plan>, RunError> {
-        let body: IdeaBody = body_as(body)?;
-        for model in body.judge_models.iter().chain(&body.embedding_model) {
-            check_served(gateway, model)?;
-        }
-        check_workers(body.workers)?;
-        if body.log.is_empty() {
-            return Err(RunError::Input("log: no records".into()));
-        }
-        Ok(Box::new(IdeaPlan {
-            options: IdeaOptions {
-                judges: body.judge_models,
-                workers: body.workers,
-                temperature: body.temperature,
-            },
-            log: LogInput::Records {
-                records: body.log,
-                out_name: "step1_log.json",
-            },
-            embedding_model: body.embedding_model,
-        }))
-    }
-
-    fn args(&self, command: clap::Command) -> clap::Command {
-        IdeaArgs::augment_args(command)
-    }
-
-    fn plan_from_args(&self, matches: &clap::ArgMatches) -> Result<CliPlan, RunError> {
-        let args = crate::runs::kind::parsed::<IdeaArgs>(matches)?;
-        Ok(CliPlan {
-            plan: Box::new(IdeaPlan {
-                options: IdeaOptions {
-                    judges: args.judge_models,
-                    workers: args.workers,
-                    temperature: (!args.no_temperature).then_some(args.temperature),
-                },
-                log: LogInput::File(args.log),
-                embedding_model: args.embedding_model,
-            }),
-            config: Some(args.config),
-            db: args.db,
-            out: args.out,
-        })
-    }
+fn plan(values: RunValues) -> Result<Box<dyn RunPlan>, RunError> {
+    Ok(Box::new(IdeaPlan {
+        log: LogInput::of(&values, "step1_log.json")?,
+        options: IdeaOptions {
+            judges: values.texts("judge_models")?,
+            workers: values.workers()?,
+            temperature: values.number_unless("temperature", "no_temperature")?,
+        },
+        embedding_model: values.optional_text("embedding_model")?,
+    }))
 }
 
 struct IdeaPlan {
@@ -172,26 +85,24 @@ struct IdeaPlan {
     embedding_model: Option<String>,
 }
 
-impl Plan for IdeaPlan {
+impl RunPlan for IdeaPlan {
     fn model(&self) -> String {
         self.options.judges.join(",")
     }
 
     fn execute<'a>(
         self: Box<Self>,
-        gateway: &'a Gateway,
+        host: &'a dyn RunHost,
         out_dir: &'a Path,
-        progress: Arc<Progress>,
     ) -> BoxFuture<'a, Result<String, RunError>> {
         Box::pin(async move {
-            let shown = PathBuf::from(self.log.name());
+            let shown = std::path::PathBuf::from(self.log.name());
             let s = run_idea(
-                gateway,
+                host,
                 &self.options,
                 self.log,
                 self.embedding_model.as_deref(),
                 out_dir,
-                progress,
             )
             .await?;
             Ok(idea_summary(&shown, &s))
@@ -276,38 +187,30 @@ pub fn embedding_texts(name: &str, records: &[Value]) -> Result<Vec<String>, Run
     Ok(seen.into_iter().collect())
 }
 
-/// Embed `texts` through the gateway (`/embeddings`, cached like every call; usage under role
-/// judge), [`EMBEDDING_BATCH`] at a time: the table `{text: vector}`.
+/// Embed `texts` through the host (`/embeddings`, cached like every call; usage under judge),
+/// [`EMBEDDING_BATCH`] at a time: the table `{text: vector}`.
 pub async fn embed_all(
-    gateway: &Gateway,
-    progress: &Progress,
+    host: &dyn RunHost,
     model: &str,
     texts: Vec<String>,
 ) -> Result<Map<String, Value>, RunError> {
     let mut table = Map::new();
     for batch in texts.chunks(EMBEDDING_BATCH) {
-        progress.wait_if_paused().await;
-        let call = crate::gateway::Call {
-            endpoint: crate::upstream::Endpoint::Embeddings,
+        host.unpaused().await;
+        let request = Request {
+            endpoint: Endpoint::Embeddings,
             body: json!({"model": model, "input": batch}),
-            sample: crate::gateway::Sample::Fixed(0),
+            sample: 0,
             use_cache: true,
-            policy: None,
+            single_attempt: None,
+            spender: Spender::Judge,
         };
         let expected = batch.len();
-        let answer = gateway
-            .call_json(call, |reply| embedding_vectors(reply, expected).map(|_| ()))
-            .await
-            .map_err(|e| match e {
-                crate::gateway::CallError::UnknownModel(_) => RunError::Input(e.to_string()),
-                other => RunError::Internal(format!("embedding model {model}: {other}")),
-            })?;
-        progress.add_usage(crate::cache::Role::Judge, &answer.usage);
-        gateway
-            .cache
-            .add_usage(progress.id.clone(), crate::cache::Role::Judge, answer.usage)
-            .await
-            .map_err(|e| RunError::Internal(e.to_string()))?;
+        let accept = |reply: &Value| embedding_vectors(reply, expected).map(|_| ());
+        let answer = host.ask(request, &accept).await.map_err(|e| match e {
+            AskError::UnknownModel(e) => RunError::Input(e),
+            other => RunError::Internal(format!("embedding model {model}: {other}")),
+        })?;
         let vectors = embedding_vectors(&answer.json, expected).map_err(RunError::Internal)?;
         for (text, vector) in batch.iter().zip(vectors) {
             table.insert(text.clone(), vector);
@@ -513,25 +416,28 @@ pub fn idea_reply_key(model: &str, swapped: bool) -> String {
 }
 
 /// One judge call with the official retries: (last reply, attempts, whether it has a verdict).
+/// The last attempt's reply, the attempts made, whether it has a verdict, and whether every
+/// reply asked came from the cache.
 async fn ask_idea_judge(
-    gateway: &Gateway,
-    progress: &Progress,
+    host: &dyn RunHost,
     model: &str,
     temperature: Option<f64>,
     prompt: &str,
-) -> Result<(JudgeReply, u64, bool), RunError> {
+) -> Result<(JudgeReply, u64, bool, bool), RunError> {
     let mut last = JudgeReply::NoContent;
+    let mut all_cached = true;
     for attempt in 0..IDEA_ATTEMPTS {
-        let reply = judge::ask(gateway, progress, model, temperature, prompt, attempt).await?;
+        let (reply, cached) = ask_judge(host, model, temperature, prompt, attempt).await?;
+        all_cached &= cached;
         let readable = reply
             .text()
             .is_some_and(|t| idea::parse_judge_reply(t).is_some());
         last = reply;
         if readable {
-            return Ok((last, attempt + 1, true));
+            return Ok((last, attempt + 1, true, all_cached));
         }
     }
-    Ok((last, IDEA_ATTEMPTS, false))
+    Ok((last, IDEA_ATTEMPTS, false, all_cached))
 }
 
 /// Ask each judge twice (both orders) about every step-1 record of an idea-generation log
@@ -539,16 +445,12 @@ async fn ask_idea_judge(
 /// ({idx: {"<model>|swap=False": reply or null, "<model>|swap=True": …}}, the
 /// `scorebench score sgi-idea --judge-replies` shape).
 pub async fn run_idea(
-    gateway: &Gateway,
+    host: &dyn RunHost,
     options: &IdeaOptions,
     mut log: LogInput,
     embedding_model: Option<&str>,
     out_dir: &Path,
-    progress: Arc<Progress>,
 ) -> Result<IdeaSummary, RunError> {
-    if options.workers == 0 {
-        return Err(RunError::Input("--workers must be at least 1".into()));
-    }
     if options.judges.is_empty() {
         return Err(RunError::Input("give at least one judge model".into()));
     }
@@ -561,7 +463,7 @@ pub async fn run_idea(
         }
     }
     let name = log.name();
-    let records = log.take_records()?;
+    let records = log.take_records(host)?;
     let mut summary = IdeaSummary {
         records: records.len(),
         ..IdeaSummary::default()
@@ -598,7 +500,7 @@ pub async fn run_idea(
             Err(why) => summary.skipped.push((idx, why)),
         }
     }
-    std::fs::create_dir_all(out_dir).map_err(|e| RunError::io(out_dir, e))?;
+    host.create_dir_all(out_dir)?;
     let mut calls = Vec::new();
     for (item, (_, prompts)) in judged.iter().enumerate() {
         for model in &options.judges {
@@ -607,27 +509,17 @@ pub async fn run_idea(
             }
         }
     }
-    progress.total.store(calls.len() as u64, Ordering::Relaxed);
+    host.counters().set_total(calls.len() as u64);
     // Collected first: a lazy iterator of closures borrowing `calls` would not be `Send` for
     // every lifetime, which the boxed plan future needs.
     let asks: Vec<_> = calls
         .iter()
-        .map(|&(_, model, _, prompt)| {
-            let progress = progress.clone();
-            async move {
-                progress.wait_if_paused().await;
-                let before = progress.usage(crate::cache::Role::Judge).cache_hits;
-                let asked =
-                    ask_idea_judge(gateway, &progress, model, options.temperature, prompt).await?;
-                if progress.usage(crate::cache::Role::Judge).cache_hits > before {
-                    progress.reused.fetch_add(1, Ordering::Relaxed);
-                }
-                if !asked.2 {
-                    progress.failed.fetch_add(1, Ordering::Relaxed);
-                }
-                progress.done.fetch_add(1, Ordering::Relaxed);
-                Ok::<_, RunError>(asked)
-            }
+        .map(|&(_, model, _, prompt)| async move {
+            host.unpaused().await;
+            let (reply, attempts, readable, cached) =
+                ask_idea_judge(host, model, options.temperature, prompt).await?;
+            host.counters().finished(cached, !readable);
+            Ok::<_, RunError>((reply, attempts, readable))
         })
         .collect();
     let replies: Vec<(JudgeReply, u64, bool)> = futures_util::stream::iter(asks)
@@ -652,12 +544,12 @@ pub async fn run_idea(
         .map(|((idx, _), replies)| (idx, Value::Object(replies)))
         .collect();
     summary.replies = out_dir.join("judge_replies.json");
-    write_json(&summary.replies, &Value::Object(out))?;
+    write_json(host, &summary.replies, &Value::Object(out))?;
     if let Some(model) = embedding_model {
         let texts = embedding_texts(&name, &records)?;
-        let table = embed_all(gateway, &progress, model, texts).await?;
+        let table = embed_all(host, model, texts).await?;
         summary.embedded = Some(table.len());
-        write_json(&out_dir.join(EMBEDDINGS_FILE), &table)?;
+        write_json(host, &out_dir.join(EMBEDDINGS_FILE), &table)?;
     }
     Ok(summary)
 }

@@ -4,87 +4,39 @@
 //! ({judgment, reason}) and `pass`, per item `pass_nums`, `PassAll@5/3/1`, `AET`, `SER`.
 
 use std::path::Path;
-use std::sync::Arc;
 
-use clap::Args;
 use futures_util::future::BoxFuture;
 use metrics_core::sgibench::dry::{self, UnitOutcome, UnitRun};
 use serde_json::{Map, Value, json};
 
-use super::common::{
-    JudgeBody, JudgeCommon, JudgeOptions, JudgeSummary, LogInput, ask_all, idx_text, judge_summary,
-    mean, raw_reply,
+use super::judge::{
+    JudgeOptions, JudgeSummary, LogInput, ask_all, idx_text, judge_params, judge_summary, mean,
+    raw_reply,
 };
-use crate::gateway::Gateway;
-use crate::runs::judge;
-use crate::runs::kind::{CliPlan, Field, FieldKind, Form, Plan, RunKind, body_as};
-use crate::runs::progress::{Progress, RunError, write_json};
+use crate::runs::{Executes, PageForm, RunError, RunHost, RunPlan, RunSpec, RunValues, write_json};
 
-/// `scorebench run sgi-dry`.
-pub struct Dry;
+/// `scorebench run sgi-dry`, `{"benchmark": "sgi-dry"}`.
+pub static RUN: RunSpec = RunSpec {
+    key: "sgi-dry",
+    label: "SGI-Bench dry experiment: judge the units that need a verdict, write the step-4 log",
+    files: &["judge_replies.json", "step4_log.json"],
+    params: &judge_params(
+        "The official log the judge reads (deep research: step 1; dry: step 3)",
+        "step-3 log (JSON)",
+    ),
+    page: Some(PageForm {
+        open: &["step4_log.json"],
+        open_inputs: &[],
+    }),
+    executes: Executes::Models,
+    plan,
+};
 
-impl RunKind for Dry {
-    fn key(&self) -> &'static str {
-        "sgi-dry"
-    }
-
-    fn label(&self) -> &'static str {
-        "SGI-Bench dry experiment: judge the units that need a verdict, write the step-4 log"
-    }
-
-    fn files(&self) -> &'static [&'static str] {
-        &["judge_replies.json", "step4_log.json"]
-    }
-
-    fn over_http(&self) -> bool {
-        true
-    }
-
-    fn form(&self) -> Option<&'static Form> {
-        static FORM: Form = Form {
-            fields: &[
-                Field::new("log", FieldKind::Records, "step-3 log (JSON)"),
-                Field::new(
-                    "judge_model",
-                    FieldKind::Model,
-                    "judge model (official: o4-mini)",
-                ),
-                Field::WORKERS,
-            ],
-            open: &["step4_log.json"],
-            open_inputs: &[],
-        };
-        Some(&FORM)
-    }
-
-    fn plan_from_body(&self, body: Value, gateway: &Gateway) -> Result<Box<dyn Plan>, RunError> {
-        let body: JudgeBody = body_as(body)?;
-        let options = body.options(gateway)?;
-        Ok(Box::new(DryPlan {
-            options,
-            log: LogInput::Records {
-                records: body.log,
-                out_name: "step4_log.json",
-            },
-        }))
-    }
-
-    fn args(&self, command: clap::Command) -> clap::Command {
-        JudgeCommon::augment_args(command)
-    }
-
-    fn plan_from_args(&self, matches: &clap::ArgMatches) -> Result<CliPlan, RunError> {
-        let args = crate::runs::kind::parsed::<JudgeCommon>(matches)?;
-        Ok(CliPlan {
-            plan: Box::new(DryPlan {
-                options: args.options(),
-                log: LogInput::File(args.log),
-            }),
-            config: Some(args.config),
-            db: args.db,
-            out: args.out,
-        })
-    }
+fn plan(values: RunValues) -> Result<Box<dyn RunPlan>, RunError> {
+    Ok(Box::new(DryPlan {
+        log: LogInput::of(&values, "step4_log.json")?,
+        options: JudgeOptions::of(&values)?,
+    }))
 }
 
 struct DryPlan {
@@ -92,19 +44,18 @@ struct DryPlan {
     log: LogInput,
 }
 
-impl Plan for DryPlan {
+impl RunPlan for DryPlan {
     fn model(&self) -> String {
         self.options.model.clone()
     }
 
     fn execute<'a>(
         self: Box<Self>,
-        gateway: &'a Gateway,
+        host: &'a dyn RunHost,
         out_dir: &'a Path,
-        progress: Arc<Progress>,
     ) -> BoxFuture<'a, Result<String, RunError>> {
         Box::pin(async move {
-            let s = run_dry(gateway, &self.options, self.log, out_dir, progress).await?;
+            let s = run_dry(host, &self.options, self.log, out_dir).await?;
             Ok(judge_summary("SGI dry experiment", &s))
         })
     }
@@ -156,7 +107,7 @@ pub fn dry_verdict_dict(reply: &str) -> Value {
         .ok()
         .filter(Value::is_object)
         .or_else(|| {
-            serde_json::from_str::<Value>(&judge::repair(cut))
+            serde_json::from_str::<Value>(&super::judge::repair(cut))
                 .ok()
                 .filter(Value::is_object)
         })
@@ -233,15 +184,13 @@ fn dry_item(name: &str, number: usize, fields: &Map<String, Value>) -> Result<Dr
 /// Judge a dry-experiment step-3 log (`log`) and write the step-4 log under the same file
 /// name in `out_dir`, plus `judge_replies.json` ({idx: {"k": raw reply or null}}).
 pub async fn run_dry(
-    gateway: &Gateway,
+    host: &dyn RunHost,
     options: &JudgeOptions,
     mut log: LogInput,
     out_dir: &Path,
-    progress: Arc<Progress>,
 ) -> Result<JudgeSummary, RunError> {
-    options.check()?;
     let name = log.name();
-    let records = log.take_records()?;
+    let records = log.take_records(host)?;
     let mut items = Vec::with_capacity(records.len());
     let mut prompts = Vec::new();
     for (i, record) in records.iter().enumerate() {
@@ -277,8 +226,8 @@ pub async fn run_dry(
         }
         items.push(item);
     }
-    let out = log.out_path(out_dir)?;
-    let replies = ask_all(gateway, options, prompts, &progress).await?;
+    let out = log.out_path(host, out_dir)?;
+    let replies = ask_all(host, options, prompts).await?;
     let mut replies = replies.into_iter();
     let mut summary = JudgeSummary {
         records: records.len(),
@@ -367,8 +316,12 @@ pub async fn run_dry(
         }
         written.push(Value::Object(fields));
     }
-    write_json(&out, &Value::Array(written))?;
-    write_json(&out_dir.join("judge_replies.json"), &Value::Object(raw))?;
+    write_json(host, &out, &Value::Array(written))?;
+    write_json(
+        host,
+        &out_dir.join("judge_replies.json"),
+        &Value::Object(raw),
+    )?;
     summary.metrics = dry::KEYS
         .iter()
         .zip(&totals)
