@@ -657,31 +657,36 @@ impl dyn LineLog + '_ {
     }
 }
 
-/// Runs a unit of model code in the sandbox (the server's).
+/// Runs model code in the server's sandbox (runs that [`Executes::Code`]).
 pub trait CodeHost: Sync {
-    /// Run `job`; how it ended.
-    fn run<'a>(&'a self, job: CodeJob) -> BoxFuture<'a, Result<CodeOutcome, RunError>>;
+    /// Run `job`: how it ended, or the exception the official runner records instead (the
+    /// folder missing, the launcher failing), as Python's `str(e)`.
+    fn run<'a>(&'a self, job: CodeJob) -> BoxFuture<'a, Result<CodeOutcome, String>>;
+    /// The wall-clock limit of a job, in seconds.
+    fn timeout_s(&self) -> u64;
 }
 
-/// One unit of model code to run: `python <script>` in a copy of `dir`.
+/// One job: `python <script>` in a copy of `folder`, with `files` written into the copy.
 #[derive(Debug, Clone)]
 pub struct CodeJob {
-    pub dir: PathBuf,
+    pub folder: PathBuf,
+    pub files: Vec<(String, Vec<u8>)>,
     pub script: String,
 }
 
-/// How a unit ended.
+/// How a job ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CodeOutcome {
-    Completed {
+    /// The interpreter exited: `returncode` as Python's `subprocess` reports it (negative: the
+    /// signal that killed it).
+    Exited {
         returncode: i64,
         stdout: Vec<u8>,
         stderr: Vec<u8>,
         elapsed_s: f64,
     },
-    TimedOut {
-        elapsed_s: f64,
-    },
+    /// Killed at the wall-clock limit.
+    TimedOut { elapsed_s: f64 },
 }
 
 /// Write `value` as pretty JSON (the official files' `json.dump(indent=…)` shape is each

@@ -92,7 +92,7 @@ impl Args for RunArgs {
     }
 }
 
-fn find(key: &str) -> Result<&'static dyn RunKind, clap::Error> {
+fn find(key: &str) -> Result<&'static RunKind, clap::Error> {
     registry::find(key).ok_or_else(|| {
         clap::Error::raw(
             clap::error::ErrorKind::InvalidSubcommand,

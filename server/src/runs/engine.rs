@@ -55,10 +55,10 @@ impl Llm {
     /// it executes. `Conflict` when a live process already runs `id`.
     pub async fn launch(
         self: &Arc<Self>,
-        kind: &'static dyn kind::RunKind,
+        kind: &'static kind::RunKind,
         id: String,
         out_dir: PathBuf,
-        plan: Box<dyn kind::Plan>,
+        plan: kind::Plan,
         request: Vec<u8>,
     ) -> Result<Arc<Progress>, RunError> {
         let cache = &self.gateway.cache;

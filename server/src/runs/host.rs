@@ -8,13 +8,16 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
+use metrics_core::python::py_repr_str;
 use workbench::runs::{
-    Accept, Answer, AskError, Counters, Endpoint, LineLog, Request, RunError, RunHost, Spender,
+    Accept, Answer, AskError, CodeHost, CodeJob, CodeOutcome, Counters, Endpoint, LineLog, Request,
+    RunError, RunHost, Spender,
 };
 
 use super::progress::Progress;
 use crate::cache::{Role, UsageTotals};
 use crate::gateway::{Call, CallError, Gateway, Sample};
+use crate::sandbox::{Job, Outcome, Sandbox};
 use crate::upstream::{self, RetryPolicy, UpstreamError};
 
 /// A run's host: its gateway and its progress.
@@ -22,6 +25,7 @@ pub struct ServerHost<'a> {
     gateway: &'a Gateway,
     progress: Arc<Progress>,
     started: Instant,
+    code: Option<SandboxHost>,
 }
 
 impl<'a> ServerHost<'a> {
@@ -30,6 +34,15 @@ impl<'a> ServerHost<'a> {
             gateway,
             progress,
             started: Instant::now(),
+            code: None,
+        }
+    }
+
+    /// The host of a run of model code, in `sandbox`.
+    pub fn with_code(self, sandbox: SandboxHost) -> Self {
+        Self {
+            code: Some(sandbox),
+            ..self
         }
     }
 
@@ -182,6 +195,10 @@ impl RunHost for ServerHost<'_> {
         self.started.elapsed().as_secs_f64() * 1000.0
     }
 
+    fn code(&self) -> Option<&dyn CodeHost> {
+        self.code.as_ref().map(|c| c as &dyn CodeHost)
+    }
+
     fn log(&self, path: &Path) -> Result<Box<dyn LineLog>, RunError> {
         let file = std::fs::File::create(path).map_err(|e| RunError::io(path, e))?;
         Ok(Box::new(FileLog {
@@ -209,5 +226,89 @@ impl LineLog for FileLog {
         file.write_all(&bytes)
             .and_then(|_| file.flush())
             .map_err(|e| RunError::io(&self.path, e))
+    }
+}
+
+/// Runs model code in the [`crate::sandbox`].
+pub struct SandboxHost {
+    sandbox: Sandbox,
+}
+
+impl SandboxHost {
+    pub fn new(sandbox: Sandbox) -> Self {
+        Self { sandbox }
+    }
+}
+
+impl CodeHost for SandboxHost {
+    fn run<'a>(&'a self, job: CodeJob) -> BoxFuture<'a, Result<CodeOutcome, String>> {
+        Box::pin(async move {
+            let shown = job.folder.display().to_string();
+            // The official `os.chdir(folder_path)` inside the try block.
+            match std::fs::metadata(&job.folder) {
+                Err(e) => return Err(python_os_error(&e, &shown)),
+                Ok(m) if !m.is_dir() => {
+                    return Err(python_os_error(
+                        &std::io::Error::from_raw_os_error(20),
+                        &shown,
+                    ));
+                }
+                Ok(_) => {}
+            }
+            let run = Job {
+                input: Some(&job.folder),
+                files: job.files,
+                script: job.script,
+            };
+            match self.sandbox.run(&run).await {
+                Ok(Outcome::Exited {
+                    returncode,
+                    stdout,
+                    stderr,
+                    elapsed_s,
+                }) => Ok(CodeOutcome::Exited {
+                    returncode,
+                    stdout,
+                    stderr,
+                    elapsed_s,
+                }),
+                Ok(Outcome::TimedOut { elapsed_s }) => Ok(CodeOutcome::TimedOut { elapsed_s }),
+                // The official run's launcher failing (`conda` missing) is an exception too.
+                Err(e) => Err(format!("cannot start the sandbox: {e}")),
+            }
+        })
+    }
+
+    fn timeout_s(&self) -> u64 {
+        self.sandbox.limits().wall.as_secs()
+    }
+}
+
+/// `str(e)` of the `OSError` Python raises for `filename` (`[Errno 2] No such file or
+/// directory: 'path'`).
+pub fn python_os_error(e: &std::io::Error, filename: &str) -> String {
+    match e.raw_os_error() {
+        Some(code) => {
+            let text = e.to_string();
+            let strerror = text
+                .strip_suffix(&format!(" (os error {code})"))
+                .unwrap_or(&text);
+            format!("[Errno {code}] {strerror}: {}", py_repr_str(filename))
+        }
+        None => e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn os_errors_read_like_python() {
+        let e = std::io::Error::from_raw_os_error(2);
+        assert_eq!(
+            python_os_error(&e, "conda"),
+            "[Errno 2] No such file or directory: 'conda'"
+        );
     }
 }

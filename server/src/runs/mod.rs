@@ -1,18 +1,18 @@
 //! Benchmark runs: the same engine from the CLI (`scorebench run …`) and from the HTTP API
-//! (`/api/v1/runs`). A run turns a dataset into model calls through the [`crate::gateway::Gateway`] (so every
-//! reply is cached and a killed run resumes without asking again), writes the benchmark's
-//! output files, and reports progress (done/total, rate, ETA, tokens, cost) as it goes.
+//! (`/api/v1/runs`). What a run does (dataset → requests, reply → record, records → the
+//! official files) is its benchmark's, in the workbench (`workbench::runs`, a `run` module
+//! beside each benchmark's scoring); here it is executed: every reply through the
+//! [`crate::gateway::Gateway`] (so it is cached and a killed run resumes without asking
+//! again), progress (done/total, rate, ETA, tokens, cost) reported as it goes.
 //!
+//! - [`registry`]: the run kinds, from the workbench registry (the one list);
+//!   [`kind`]: a run kind as the server starts it, its [`kind::Plan`]
+//! - [`form`]: a run's params as flags (clap) and as the JSON body
+//! - [`host`]: the one executor — [`host::ServerHost`] (gateway, usage, progress, pause, files)
+//!   and [`host::SandboxHost`] (model code in the [`crate::sandbox`])
 //! - [`engine`]: [`engine::Llm`], launching, pausing, resuming, cancelling runs;
-//!   [`progress`]: progress, states, errors, the shared file helpers
-//! - [`kind`]: the [`kind::RunKind`] trait and [`registry::REGISTRY`], the one list both front
-//!   ends dispatch through; each benchmark implements it once in its own module:
-//!   - [`msqa`]: MSQA_Short, the official `run.py` procedure (evaluation.json, score.json)
-//!   - [`eotgc`]: EOTGC Track 1 (levels) and Track 2 (comments) submission files
-//!   - [`sgi`]: the SGI-Bench judges (deep research, dry experiment, idea generation)
-//!   - [`sasbench`]: SAS-Bench step 1, the official prediction prompt (`_scored.jsonl` files)
+//!   [`progress`]: progress, states, errors
 //! - [`http`]: the `/api/v1/runs` routes; [`cli`]: `scorebench run`
-//! - [`judge`]: judge calls counted apart (role `judge`) and the judge-list reading
 
 pub mod cli;
 pub mod engine;
@@ -22,5 +22,3 @@ pub mod http;
 pub mod kind;
 pub mod progress;
 pub mod registry;
-pub mod sgi;
-pub mod spec;

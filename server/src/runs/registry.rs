@@ -20,7 +20,7 @@ pub fn kinds(gateway: Option<&crate::gateway::Gateway>) -> RunKinds {
                 key: k.key().into(),
                 label: k.label().into(),
                 files: strings(k.files()),
-                fields: form.fields.to_vec(),
+                fields: form.fields.clone(),
                 open: strings(form.open),
                 open_inputs: strings(form.open_inputs),
             })
@@ -50,35 +50,17 @@ pub fn runs_of(benchmark: &str) -> Vec<serde_json::Value> {
         .collect()
 }
 
-/// Every run kind, in `scorebench run --help` order.
-pub static REGISTRY: &[&dyn RunKind] = &[
-    &MSQA,
-    &EOTGC,
-    &SGI_DEEP_RESEARCH,
-    &SGI_DRY,
-    &super::sgi::dry_exec::DryExec,
-    &SGI_IDEA,
-    &SASBENCH,
-];
-
-static MSQA: super::spec::SpecKind =
-    super::spec::SpecKind::new(&workbench::benchmarks::msqa::run::RUN, "msqa");
-static SASBENCH: super::spec::SpecKind =
-    super::spec::SpecKind::new(&workbench::benchmarks::sasbench::run::RUN, "sasbench");
-static SGI_DEEP_RESEARCH: super::spec::SpecKind = super::spec::SpecKind::new(
-    &workbench::benchmarks::sgibench::run::deep_research::RUN,
-    "sgi-deep-research",
-);
-static SGI_DRY: super::spec::SpecKind =
-    super::spec::SpecKind::new(&workbench::benchmarks::sgibench::run::dry::RUN, "sgi-dry");
-static SGI_IDEA: super::spec::SpecKind =
-    super::spec::SpecKind::new(&workbench::benchmarks::sgibench::run::idea::RUN, "sgi-idea");
-static EOTGC: super::spec::SpecKind =
-    super::spec::SpecKind::new(&workbench::benchmarks::eotgc::run::RUN, "eotgc");
+/// Every run kind, in `scorebench run --help` order: each benchmark's runs, in the workbench
+/// registry's order.
+pub static REGISTRY: LazyLock<Vec<RunKind>> = LazyLock::new(|| {
+    workbench::registry::runs()
+        .map(|(benchmark, spec)| RunKind::new(spec, benchmark.key()))
+        .collect()
+});
 
 /// The run kind named `key`.
-pub fn find(key: &str) -> Option<&'static dyn RunKind> {
-    REGISTRY.iter().copied().find(|k| k.key() == key)
+pub fn find(key: &str) -> Option<&'static RunKind> {
+    REGISTRY.iter().find(|k| k.key() == key)
 }
 
 /// Keys of the kinds started over HTTP (`POST /api/v1/runs`), in registry order.
@@ -96,14 +78,14 @@ fn http_keys() -> &'static [&'static str] {
 /// The `benchmark` of a run request, read the way serde reads an internally tagged enum (same
 /// messages, with the position in the body): missing → "missing field `benchmark`", another
 /// name → "unknown variant `x`, expected one of `msqa`, `eotgc`, …".
-pub fn kind_of_body(body: &[u8]) -> Result<&'static dyn RunKind, serde_json::Error> {
-    struct Head(&'static dyn RunKind);
+pub fn kind_of_body(body: &[u8]) -> Result<&'static RunKind, serde_json::Error> {
+    struct Head(&'static RunKind);
     struct HeadVisitor;
     struct KindSeed;
     struct KindVisitor;
 
     impl<'de> Visitor<'de> for KindVisitor {
-        type Value = &'static dyn RunKind;
+        type Value = &'static RunKind;
         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
             f.write_str("variant identifier")
         }
@@ -114,7 +96,7 @@ pub fn kind_of_body(body: &[u8]) -> Result<&'static dyn RunKind, serde_json::Err
         }
     }
     impl<'de> DeserializeSeed<'de> for KindSeed {
-        type Value = &'static dyn RunKind;
+        type Value = &'static RunKind;
         fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
             d.deserialize_identifier(KindVisitor)
         }
@@ -199,7 +181,7 @@ mod tests {
         assert_eq!(err("[]"), "missing field `benchmark` at line 1 column 2");
         assert_eq!(
             err(r#"{"benchmark": "sgi"}"#),
-            "unknown variant `sgi`, expected one of `msqa`, `eotgc`, `sgi-deep-research`, `sgi-dry`, `sgi-dry-exec`, `sgi-idea`, `sasbench` at line 1 column 19"
+            "unknown variant `sgi`, expected one of `sasbench`, `eotgc`, `msqa`, `sgi-dry`, `sgi-dry-exec`, `sgi-idea`, `sgi-deep-research` at line 1 column 19"
         );
         assert_eq!(
             err(r#"{"benchmark": 3}"#),

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use server::runs::sgi::dry_exec::{UnitRun, unit_record};
+use workbench::benchmarks::sgibench::run::dry_exec::{UnitRun, unit_record};
 
 use crate::proxy::{KEY, temp_dir};
 use crate::run_msqa::scorebench_cmd;

@@ -242,12 +242,12 @@ async fn run_kinds_describe_their_forms() {
     assert_eq!(
         keys,
         [
-            "msqa",
+            "sasbench",
             "eotgc",
-            "sgi-deep-research",
+            "msqa",
             "sgi-dry",
             "sgi-idea",
-            "sasbench"
+            "sgi-deep-research"
         ]
     );
     let fields = |key: &str| -> Vec<(String, String)> {

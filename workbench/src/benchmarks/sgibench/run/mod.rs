@@ -33,6 +33,7 @@
 
 pub mod deep_research;
 pub mod dry;
+pub mod dry_exec;
 pub mod idea;
 pub mod judge;
 
@@ -49,7 +50,7 @@ use crate::runs::RunSpec;
 /// The runs of the SGI-Bench task `key`.
 pub fn runs_of(key: &str) -> &'static [&'static RunSpec] {
     static DEEP_RESEARCH: [&RunSpec; 1] = [&deep_research::RUN];
-    static DRY: [&RunSpec; 1] = [&dry::RUN];
+    static DRY: [&RunSpec; 2] = [&dry::RUN, &dry_exec::RUN];
     static IDEA: [&RunSpec; 1] = [&idea::RUN];
     match key {
         "sgi-deep-research" => &DEEP_RESEARCH,

@@ -1,5 +1,6 @@
 //! SGI-Bench dry experiment step 3 (`task_3_dry_experiment/step_3_run_code.py`): run each
-//! record's completed code against its five unit tests, in the [`crate::sandbox`], and write
+//! record's completed code against its five unit tests, in the server's sandbox (through
+//! [`crate::runs::CodeHost`]), and write
 //! the step-3 log (`unit_test`: five records) that `scorebench run sgi-dry` judges.
 //!
 //! The official `run_script` per unit: `cd codes/<idx>/unit_test_<k>` (the folder official
@@ -31,203 +32,139 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use clap::Args;
 use futures_util::StreamExt;
 use futures_util::future::BoxFuture;
-use metrics_core::python::{py_repr_str, strip};
+use metrics_core::python::strip;
 use serde_json::{Map, Value, json};
 
-use crate::config::unit_limits;
-use crate::gateway::Gateway;
-use crate::runs::kind::{CliPlan, Field, FieldKind, Form, Plan, RunKind, body_as};
-use crate::runs::progress::{JsonlLog, Progress, RunError, write_json};
-use crate::sandbox::{Job, Outcome, Sandbox, SandboxConfig};
-use workbench::benchmarks::sgibench::run::{LogInput, idx_text};
-use workbench::runs::RunHost;
+use super::judge::{LogInput, idx_text};
+use crate::runs::{
+    CodeJob, CodeOutcome, Executes, PageForm, Param, ParamKind, RunError, RunHost, RunPlan,
+    RunSpec, RunValues, WORKERS, db, out, write_json,
+};
 
-/// `scorebench run sgi-dry-exec`.
-pub struct DryExec;
+/// `scorebench run sgi-dry-exec`; over HTTP only when the server's config allows running code
+/// (`[sgi_dry_exec]`, which gives the codes folder, the interpreter and the limits).
+pub static RUN: RunSpec = RunSpec {
+    key: "sgi-dry-exec",
+    label: "SGI-Bench dry experiment step 3: run the model's code against the unit tests in a sandbox, write the step-3 log",
+    files: &[STEP3_LOG, UNITS_FILE],
+    params: &[
+        Param::new(
+            "log",
+            "The dry-experiment step-2 log (records with `idx` and `model_code`)",
+            ParamKind::Records,
+        )
+        .label("step-2 log (JSON)"),
+        Param::cli(
+            "codes",
+            "The `codes` folder official step 1 built (`<idx>/unit_test_<k>/`: data_en.py, data/)",
+            ParamKind::Path {
+                required: true,
+                default: None,
+            },
+        )
+        .server(),
+        Param::new(
+            "model",
+            "The model name official step 2 used: each unit runs `main_[<model without \"/\">].py`",
+            ParamKind::Text,
+        )
+        .label("model name step 2 used (main_[model].py)"),
+        Param::cli(
+            "python",
+            "The Python interpreter (official: the conda env `dryexp`); when scorebench runs as root, it and its packages must be readable by every user (jobs run under their own uid)",
+            ParamKind::Path {
+                required: false,
+                default: Some("python3"),
+            },
+        )
+        .server(),
+        out("Output folder (created): the step-3 log under the input's file name, units.jsonl"),
+        db("SQLite database holding the run record"),
+        Param::cli(
+            "config",
+            "An upstream configuration (not needed: step 3 calls no model)",
+            ParamKind::Path {
+                required: false,
+                default: None,
+            },
+        ),
+        Param {
+            help: "Units run at once",
+            kind: ParamKind::Count {
+                default: UNIT_WORKERS,
+                missing: None,
+                choices: &[],
+            },
+            label: Some("units at once"),
+            ..WORKERS
+        },
+        limit("timeout_s", "Wall-clock limit per unit, seconds (official: 300)", TIMEOUT_S),
+        limit("cpu_s", "CPU seconds per process", CPU_S),
+        limit("memory_mb", "Address space per process, MiB", MEMORY_MB),
+        limit("processes", "Processes and threads per unit", PROCESSES),
+        limit(
+            "scratch_mb",
+            "Size of the unit's writable scratch (a tmpfs holding the copy of its folder), MiB",
+            SCRATCH_MB,
+        ),
+        Param::cli(
+            "read_only",
+            "Another folder mounted read-only at the same path (repeatable)",
+            ParamKind::Paths,
+        )
+        .server(),
+    ],
+    page: Some(PageForm {
+        open: &[STEP3_LOG],
+        open_inputs: &[],
+    }),
+    executes: Executes::Code,
+    plan,
+};
 
-/// Arguments of `scorebench run sgi-dry-exec`.
-#[derive(Args, Debug, Clone)]
-pub struct DryExecArgs {
-    /// The dry-experiment step-2 log (records with `idx` and `model_code`)
-    #[arg(long)]
-    pub log: PathBuf,
-    /// The `codes` folder official step 1 built (`<idx>/unit_test_<k>/`: data_en.py, data/)
-    #[arg(long)]
-    pub codes: PathBuf,
-    /// The model name official step 2 used: each unit runs `main_[<model without "/">].py`
-    #[arg(long)]
-    pub model: String,
-    /// The Python interpreter (official: the conda env `dryexp`); when scorebench runs as root,
-    /// it and its packages must be readable by every user (jobs run under their own uid)
-    #[arg(long, default_value = "python3")]
-    pub python: PathBuf,
-    /// Output folder (created): the step-3 log under the input's file name, units.jsonl
-    #[arg(long)]
-    pub out: PathBuf,
-    /// SQLite database holding the run record
-    #[arg(long, default_value = "data/scorebench.sqlite3")]
-    pub db: PathBuf,
-    /// An upstream configuration (not needed: step 3 calls no model)
-    #[arg(long)]
-    pub config: Option<PathBuf>,
-    /// Units run at once
-    #[arg(long, default_value_t = crate::config::UNIT_WORKERS)]
-    pub workers: usize,
-    /// Wall-clock limit per unit, seconds (official: 300)
-    #[arg(long, default_value_t = crate::config::default_unit_timeout())]
-    pub timeout_s: u64,
-    /// CPU seconds per process
-    #[arg(long, default_value_t = crate::config::default_cpu_s())]
-    pub cpu_s: u64,
-    /// Address space per process, MiB
-    #[arg(long, default_value_t = crate::config::default_memory_mb())]
-    pub memory_mb: u64,
-    /// Processes and threads per unit
-    #[arg(long, default_value_t = crate::config::default_processes())]
-    pub processes: u64,
-    /// Size of the unit's writable scratch (a tmpfs holding the copy of its folder), MiB
-    #[arg(long, default_value_t = crate::config::default_scratch_mb())]
-    pub scratch_mb: u64,
-    /// Another folder mounted read-only at the same path (repeatable)
-    #[arg(long)]
-    pub read_only: Vec<PathBuf>,
+/// Units run at once unless told (the config's most, and the command line's default).
+pub const UNIT_WORKERS: u64 = 4;
+/// The unit limits unless told: the official 5-minute timeout; the others are scorebench's
+/// (the server's sandbox has the same defaults).
+pub const TIMEOUT_S: u64 = 300;
+pub const CPU_S: u64 = 1200;
+pub const MEMORY_MB: u64 = 4096;
+pub const PROCESSES: u64 = 256;
+pub const SCRATCH_MB: u64 = 1024;
+
+const fn limit(name: &'static str, help: &'static str, default: u64) -> Param {
+    Param::cli(
+        name,
+        help,
+        ParamKind::Count {
+            default,
+            missing: None,
+            choices: &[],
+        },
+    )
+    .server()
 }
 
-impl DryExecArgs {
-    fn sandbox(&self) -> SandboxConfig {
-        SandboxConfig {
-            python: self.python.clone(),
-            extra_ro: self.read_only.clone(),
-            limits: unit_limits(
-                self.timeout_s,
-                self.cpu_s,
-                self.memory_mb,
-                self.processes,
-                self.scratch_mb,
-            ),
-        }
+fn plan(values: RunValues) -> Result<Box<dyn RunPlan>, RunError> {
+    let model = values.text("model")?;
+    if values.over_http && (model.is_empty() || model.len() > 200) {
+        return Err(RunError::Input(
+            "model must be the name step 2 used (1 to 200 characters)".into(),
+        ));
     }
-}
-
-/// The `POST /api/v1/runs` body (`benchmark` aside): the step-2 log's records and the model
-/// name step 2 used; the folders, interpreter and limits are the server's (`[sgi_dry_exec]`).
-#[derive(serde::Deserialize)]
-struct DryExecBody {
-    log: Vec<Value>,
-    model: String,
-    #[serde(default = "crate::config::default_unit_workers")]
-    workers: usize,
+    Ok(Box::new(DryExecPlan {
+        log: LogInput::of(&values, STEP3_LOG)?,
+        codes: values.path("codes")?,
+        model,
+        workers: usize::try_from(values.count("workers")?).unwrap_or(usize::MAX),
+    }))
 }
 
 /// The name of the step-3 log a run started over HTTP writes (the CLI names it after its
 /// input).
 pub const STEP3_LOG: &str = "step3_log.json";
-
-impl RunKind for DryExec {
-    fn key(&self) -> &'static str {
-        "sgi-dry-exec"
-    }
-
-    /// Step 3 of the dry experiment: its log is what `score sgi-dry` reads after step 4.
-    fn benchmark(&self) -> &'static str {
-        "sgi-dry"
-    }
-
-    fn label(&self) -> &'static str {
-        "SGI-Bench dry experiment step 3: run the model's code against the unit tests in a sandbox, write the step-3 log"
-    }
-
-    fn files(&self) -> &'static [&'static str] {
-        &[STEP3_LOG, UNITS_FILE]
-    }
-
-    fn args(&self, command: clap::Command) -> clap::Command {
-        DryExecArgs::augment_args(command)
-    }
-
-    fn plan_from_args(&self, matches: &clap::ArgMatches) -> Result<CliPlan, RunError> {
-        let args = crate::runs::kind::parsed::<DryExecArgs>(matches)?;
-        Ok(CliPlan {
-            config: args.config.clone(),
-            db: args.db.clone(),
-            out: args.out.clone(),
-            plan: Box::new(DryExecPlan {
-                log: LogInput::File(args.log.clone()),
-                codes: args.codes.clone(),
-                model: args.model.clone(),
-                workers: args.workers,
-                max_workers: crate::sandbox::MAX_JOBS,
-                sandbox: args.sandbox(),
-            }),
-        })
-    }
-
-    /// Over HTTP only when the server's config has `[sgi_dry_exec]` (it runs the code a request
-    /// sends).
-    fn over_http(&self) -> bool {
-        true
-    }
-
-    fn available(&self, gateway: Option<&Gateway>) -> bool {
-        gateway.is_some_and(|g| g.dry_exec.is_some())
-    }
-
-    fn form(&self) -> Option<&'static Form> {
-        static FORM: Form = Form {
-            fields: &[
-                Field::new("log", FieldKind::Records, "step-2 log (JSON)"),
-                Field::new(
-                    "model",
-                    FieldKind::Text,
-                    "model name step 2 used (main_[model].py)",
-                ),
-                Field::integer(
-                    "workers",
-                    "units at once",
-                    crate::config::UNIT_WORKERS as i64,
-                ),
-            ],
-            open: &[STEP3_LOG],
-            open_inputs: &[],
-        };
-        Some(&FORM)
-    }
-
-    fn plan_from_body(&self, body: Value, gateway: &Gateway) -> Result<Box<dyn Plan>, RunError> {
-        let Some(config) = &gateway.dry_exec else {
-            return Err(RunError::Input(
-                "this server runs no code: its config has no [sgi_dry_exec] section (server/API.md)"
-                    .into(),
-            ));
-        };
-        let body: DryExecBody = body_as(body)?;
-        if body.workers == 0 || body.workers > config.max_workers {
-            return Err(RunError::Input(format!(
-                "workers must be between 1 and {} (this server's [sgi_dry_exec] workers)",
-                config.max_workers
-            )));
-        }
-        if body.model.is_empty() || body.model.len() > 200 {
-            return Err(RunError::Input(
-                "model must be the name step 2 used (1 to 200 characters)".into(),
-            ));
-        }
-        Ok(Box::new(DryExecPlan {
-            log: LogInput::Records {
-                records: body.log,
-                out_name: STEP3_LOG,
-            },
-            codes: config.codes.clone(),
-            model: body.model,
-            workers: body.workers,
-            max_workers: config.max_workers,
-            sandbox: config.sandbox.clone(),
-        }))
-    }
-}
 
 /// One line per finished unit, read back when the run is resumed.
 pub const UNITS_FILE: &str = "units.jsonl";
@@ -237,37 +174,22 @@ struct DryExecPlan {
     codes: PathBuf,
     model: String,
     workers: usize,
-    max_workers: usize,
-    sandbox: SandboxConfig,
 }
 
-impl Plan for DryExecPlan {
+impl RunPlan for DryExecPlan {
     fn model(&self) -> String {
         self.model.clone()
     }
 
     fn execute<'a>(
         self: Box<Self>,
-        gateway: &'a Gateway,
+        host: &'a dyn RunHost,
         out_dir: &'a Path,
-        progress: Arc<Progress>,
     ) -> BoxFuture<'a, Result<String, RunError>> {
         Box::pin(async move {
             let plan = *self;
-            if plan.workers == 0 || plan.workers > plan.max_workers {
-                return Err(RunError::Input(format!(
-                    "--workers must be between 1 and {}",
-                    plan.max_workers
-                )));
-            }
-            let sandbox = Sandbox::new(plan.sandbox)
-                .await
-                .map_err(|e| RunError::Input(e.to_string()))?;
-            // Reads the step-2 log and creates the output folder.
-            let files = crate::runs::host::ServerHost::new(gateway, progress.clone());
             let s = run_step3(
-                &sandbox,
-                &files,
+                host,
                 Step3Input {
                     log: plan.log,
                     codes: &plan.codes,
@@ -275,7 +197,6 @@ impl Plan for DryExecPlan {
                     workers: plan.workers,
                 },
                 out_dir,
-                progress,
             )
             .await?;
             Ok(format!(
@@ -392,26 +313,11 @@ pub fn decode_python_text(bytes: &[u8]) -> Result<String, String> {
     }
 }
 
-/// `str(e)` of the `OSError` Python raises for `filename` (`[Errno 2] No such file or
-/// directory: 'path'`).
-pub fn python_os_error(e: &std::io::Error, filename: &str) -> String {
-    match e.raw_os_error() {
-        Some(code) => {
-            let text = e.to_string();
-            let strerror = text
-                .strip_suffix(&format!(" (os error {code})"))
-                .unwrap_or(&text);
-            format!("[Errno {code}] {strerror}: {}", py_repr_str(filename))
-        }
-        None => e.to_string(),
-    }
-}
-
 /// A sandbox outcome as the official `run_script` sees it: stdout is decoded first, then stderr.
-pub fn unit_run_of(outcome: Outcome, timeout_s: u64) -> UnitRun {
+pub fn unit_run_of(outcome: CodeOutcome, timeout_s: u64) -> UnitRun {
     match outcome {
-        Outcome::TimedOut { .. } => UnitRun::Timeout { timeout_s },
-        Outcome::Exited {
+        CodeOutcome::TimedOut { .. } => UnitRun::Timeout { timeout_s },
+        CodeOutcome::Exited {
             returncode,
             stdout,
             stderr,
@@ -476,21 +382,26 @@ struct UnitTask {
 /// Run step 3 over the step-2 log `input.log` and write the step-3 log under the same file
 /// name in `out_dir` (plus [`UNITS_FILE`]: units finished so far, reused on a resume).
 pub async fn run_step3(
-    sandbox: &Sandbox,
-    files: &dyn RunHost,
+    host: &dyn RunHost,
     mut input: Step3Input<'_>,
     out_dir: &Path,
-    progress: Arc<Progress>,
 ) -> Result<Step3Summary, RunError> {
+    let sandbox = host
+        .code()
+        .ok_or_else(|| RunError::Internal("this run needs the sandbox".into()))?;
     let name = input.log.name();
-    let mut records = input.log.take_records(files)?;
-    let out = input.log.out_path(files, out_dir)?;
+    let mut records = input.log.take_records(host)?;
+    let out = input.log.out_path(host, out_dir)?;
     let script = script_name(input.model);
-    let timeout_s = sandbox.limits().wall.as_secs();
+    let timeout_s = sandbox.timeout_s();
     // Units an earlier attempt of this run finished.
     let units_path = out_dir.join(UNITS_FILE);
     let mut done: HashMap<(usize, usize), (String, Value)> = HashMap::new();
-    if let Ok(text) = std::fs::read_to_string(&units_path) {
+    if let Some(text) = host
+        .is_file(&units_path)
+        .then(|| host.read(&units_path).ok())
+        .flatten()
+    {
         for line in text.lines() {
             let Ok(v) = serde_json::from_str::<Value>(line) else {
                 continue; // a line cut by a kill
@@ -508,7 +419,8 @@ pub async fn run_step3(
             }
         }
     }
-    let log = JsonlLog::create(units_path)?;
+    let log = host.log(&units_path)?;
+    let log = &*log;
     let mut tasks = Vec::new();
     let mut results: HashMap<(usize, usize), Value> = HashMap::new();
     let mut summary = Step3Summary {
@@ -554,30 +466,27 @@ pub async fn run_step3(
         }
     }
     summary.units = results.len() + tasks.len();
-    progress
-        .total
-        .store(summary.units as u64, Ordering::Relaxed);
-    progress
+    let counters = host.counters();
+    counters.set_total(summary.units as u64);
+    counters
         .done
         .store(summary.reused as u64, Ordering::Relaxed);
-    progress
+    counters
         .reused
         .store(summary.reused as u64, Ordering::Relaxed);
     let runs = tasks.into_iter().map(|task| {
-        let progress = progress.clone();
         let script = script.clone();
-        let log = &log;
         async move {
-            progress.wait_if_paused().await;
+            host.unpaused().await;
             let run = run_unit(sandbox, &task, &script, timeout_s).await;
             let record = unit_record(&run);
             log.append(
                 &json!({"item": task.item, "idx": task.idx, "unit": task.unit, "record": record}),
             )?;
-            if !matches!(run, UnitRun::Completed { returncode: 0, .. }) {
-                progress.failed.fetch_add(1, Ordering::Relaxed);
-            }
-            progress.done.fetch_add(1, Ordering::Relaxed);
+            counters.finished(
+                false,
+                !matches!(run, UnitRun::Completed { returncode: 0, .. }),
+            );
             Ok::<_, RunError>(((task.item, task.unit), run, record))
         }
     });
@@ -608,43 +517,32 @@ pub async fn run_step3(
             .collect();
         fields.insert("unit_test".into(), Value::Array(units));
     }
-    write_json(&out, &Value::Array(records))?;
+    write_json(host, &out, &Value::Array(records))?;
     summary.log = out;
     Ok(summary)
 }
 
-async fn run_unit(sandbox: &Sandbox, task: &UnitTask, script: &str, timeout_s: u64) -> UnitRun {
-    let shown = task.folder.display().to_string();
-    // The official `os.chdir(folder_path)` inside the try block.
-    match std::fs::metadata(&task.folder) {
-        Err(e) => {
-            return UnitRun::Exception {
-                message: python_os_error(&e, &shown),
-            };
-        }
-        Ok(m) if !m.is_dir() => {
-            return UnitRun::Exception {
-                message: python_os_error(&std::io::Error::from_raw_os_error(20), &shown),
-            };
-        }
-        Ok(_) => {}
-    }
+async fn run_unit(
+    sandbox: &dyn crate::runs::CodeHost,
+    task: &UnitTask,
+    script: &str,
+    timeout_s: u64,
+) -> UnitRun {
     let files = task
         .code
         .as_ref()
         .map(|code| vec![(script.to_string(), code.as_bytes().to_vec())])
         .unwrap_or_default();
-    let job = Job {
-        input: Some(&task.folder),
+    let job = CodeJob {
+        folder: task.folder.clone(),
         files,
         script: script.to_string(),
     };
-    match sandbox.run(&job).await {
+    match sandbox.run(job).await {
         Ok(outcome) => unit_run_of(outcome, timeout_s),
-        // The official run's launcher failing (`conda` missing) is an exception record too.
-        Err(e) => UnitRun::Exception {
-            message: format!("cannot start the sandbox: {e}"),
-        },
+        // The unit folder missing (the official `os.chdir`) or the launcher failing is an
+        // exception record, as in the official run.
+        Err(message) => UnitRun::Exception { message },
     }
 }
 
@@ -692,12 +590,7 @@ mod tests {
     }
 
     #[test]
-    fn os_errors_read_like_python() {
-        let e = std::io::Error::from_raw_os_error(2);
-        assert_eq!(
-            python_os_error(&e, "conda"),
-            "[Errno 2] No such file or directory: 'conda'"
-        );
+    fn scripts_are_named_as_step_2_names_them() {
         assert_eq!(script_name("org/model-1"), "main_[orgmodel-1].py");
     }
 }
