@@ -52,6 +52,8 @@ test('a run started from the page finishes and opens with the official accuracy'
   const panel = page.locator('[data-testid="run-panel"]');
   await panel.waitFor();
   await panel.locator('summary').click();
+  await page.locator('select[aria-label="benchmark"] option[value="msqa"]').waitFor({ state: 'attached' });
+  await page.selectOption('select[aria-label="benchmark"]', 'msqa');
   await page.locator('select[aria-label="model"] option[value="test-model"]').waitFor({ state: 'attached' });
   await page.setInputFiles('input[aria-label="dataset"]', join(CASE, 'dataset', 'MSQA_Dataset.json'));
   await page.locator('label[data-field="dataset"][data-set="true"]').waitFor();
