@@ -199,7 +199,7 @@ impl RunHost for ServerHost<'_> {
         self.code.as_ref().map(|c| c as &dyn CodeHost)
     }
 
-    fn log(&self, path: &Path) -> Result<Box<dyn LineLog>, RunError> {
+    fn log(&self, path: &Path) -> Result<Box<dyn LineLog + '_>, RunError> {
         let file = std::fs::File::create(path).map_err(|e| RunError::io(path, e))?;
         Ok(Box::new(FileLog {
             path: path.to_path_buf(),
