@@ -5,11 +5,10 @@
 
 use std::path::Path;
 
-use futures_util::future::BoxFuture;
 use serde_json::{Map, Value, json};
 
 use super::judge::{
-    JudgeOptions, JudgeSummary, LogInput, ask_all, idx_text, judge_params, judge_summary, mean,
+    JudgeOptions, JudgeSummary, LogInput, ask_all, idx_text, judge_params, judge_plan, mean,
     raw_reply, str_field,
 };
 use crate::runs::{Executes, PageForm, RunError, RunHost, RunPlan, RunSpec, RunValues, write_json};
@@ -32,32 +31,12 @@ pub static RUN: RunSpec = RunSpec {
 };
 
 fn plan(values: RunValues) -> Result<Box<dyn RunPlan>, RunError> {
-    Ok(Box::new(DeepResearchPlan {
-        log: LogInput::of(&values, "step2_log.json")?,
-        options: JudgeOptions::of(&values)?,
-    }))
-}
-
-struct DeepResearchPlan {
-    options: JudgeOptions,
-    log: LogInput,
-}
-
-impl RunPlan for DeepResearchPlan {
-    fn model(&self) -> String {
-        self.options.model.clone()
-    }
-
-    fn execute<'a>(
-        self: Box<Self>,
-        host: &'a dyn RunHost,
-        out_dir: &'a Path,
-    ) -> BoxFuture<'a, Result<String, RunError>> {
-        Box::pin(async move {
-            let s = run_deep_research(host, &self.options, self.log, out_dir).await?;
-            Ok(judge_summary("SGI deep research", &s))
-        })
-    }
+    judge_plan(
+        &values,
+        "step2_log.json",
+        "SGI deep research",
+        |host, options, log, out_dir| Box::pin(run_deep_research(host, options, log, out_dir)),
+    )
 }
 
 /// The official deep-research judge prompt (`step_2_score.py`, `eval_model_output`).

@@ -5,12 +5,11 @@
 
 use std::path::Path;
 
-use futures_util::future::BoxFuture;
 use metrics_core::sgibench::dry::{self, UnitOutcome, UnitRun};
 use serde_json::{Map, Value, json};
 
 use super::judge::{
-    JudgeOptions, JudgeSummary, LogInput, ask_all, idx_text, judge_params, judge_summary, mean,
+    JudgeOptions, JudgeSummary, LogInput, ask_all, idx_text, judge_params, judge_plan, mean,
     raw_reply,
 };
 use crate::runs::{Executes, PageForm, RunError, RunHost, RunPlan, RunSpec, RunValues, write_json};
@@ -33,32 +32,12 @@ pub static RUN: RunSpec = RunSpec {
 };
 
 fn plan(values: RunValues) -> Result<Box<dyn RunPlan>, RunError> {
-    Ok(Box::new(DryPlan {
-        log: LogInput::of(&values, "step4_log.json")?,
-        options: JudgeOptions::of(&values)?,
-    }))
-}
-
-struct DryPlan {
-    options: JudgeOptions,
-    log: LogInput,
-}
-
-impl RunPlan for DryPlan {
-    fn model(&self) -> String {
-        self.options.model.clone()
-    }
-
-    fn execute<'a>(
-        self: Box<Self>,
-        host: &'a dyn RunHost,
-        out_dir: &'a Path,
-    ) -> BoxFuture<'a, Result<String, RunError>> {
-        Box::pin(async move {
-            let s = run_dry(host, &self.options, self.log, out_dir).await?;
-            Ok(judge_summary("SGI dry experiment", &s))
-        })
-    }
+    judge_plan(
+        &values,
+        "step4_log.json",
+        "SGI dry experiment",
+        |host, options, log, out_dir| Box::pin(run_dry(host, options, log, out_dir)),
+    )
 }
 
 /// The official dry-experiment judge prompt (`step_4_score.py`, `eval_model_output`); the two

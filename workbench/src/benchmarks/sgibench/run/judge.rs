@@ -5,11 +5,12 @@
 use std::path::{Path, PathBuf};
 
 use futures_util::StreamExt;
+use futures_util::future::BoxFuture;
 use serde_json::{Map, Value, json};
 
 use crate::runs::{
-    AskError, CONFIG, Endpoint, Input, Param, ParamKind, Request, RunError, RunHost, RunValues,
-    Spender, WORKERS, db, first_choice, out,
+    AskError, CONFIG, Endpoint, Input, Param, ParamKind, Request, RunError, RunHost, RunPlan,
+    RunValues, Spender, WORKERS, db, first_choice, out,
 };
 
 /// The official judge system message (`utils.LLM.__call__` default).
@@ -177,6 +178,60 @@ pub const fn judge_params(log_help: &'static str, log_label: &'static str) -> [P
         ),
         Param::cli("no_temperature", "", ParamKind::Switch { default: false }),
     ]
+}
+
+/// A judged log's run: judge the log's records, write the judged log.
+pub type JudgeLog = for<'a> fn(
+    &'a dyn RunHost,
+    &'a JudgeOptions,
+    LogInput,
+    &'a Path,
+) -> BoxFuture<'a, Result<JudgeSummary, RunError>>;
+
+/// The plan of a deep-research or dry-experiment judge run: the log (`out_name` when sent in a
+/// request), the judge, and the task's `run`, whose summary line starts with `what`.
+pub fn judge_plan(
+    values: &RunValues,
+    out_name: &'static str,
+    what: &'static str,
+    run: JudgeLog,
+) -> Result<Box<dyn RunPlan>, RunError> {
+    Ok(Box::new(JudgePlan {
+        log: LogInput::of(values, out_name)?,
+        options: JudgeOptions::of(values)?,
+        what,
+        run,
+    }))
+}
+
+struct JudgePlan {
+    options: JudgeOptions,
+    log: LogInput,
+    what: &'static str,
+    run: JudgeLog,
+}
+
+impl RunPlan for JudgePlan {
+    fn model(&self) -> String {
+        self.options.model.clone()
+    }
+
+    fn execute<'a>(
+        self: Box<Self>,
+        host: &'a dyn RunHost,
+        out_dir: &'a Path,
+    ) -> BoxFuture<'a, Result<String, RunError>> {
+        Box::pin(async move {
+            let JudgePlan {
+                options,
+                log,
+                what,
+                run,
+            } = *self;
+            let s = run(host, &options, log, out_dir).await?;
+            Ok(judge_summary(what, &s))
+        })
+    }
 }
 
 /// How the judge is asked.
