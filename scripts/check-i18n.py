@@ -16,7 +16,8 @@ import sys
 
 APP = pathlib.Path(__file__).resolve().parent.parent / "app" / "src"
 TABLES = [APP / "i18n.rs", APP / "leaderboard" / "texts.rs"]
-ENTRY = re.compile(r'^\s*"([^"]+)" => \(', re.M)
+# `"key" => (en, zh),` (a match) or `("key", (en, zh)),` (a sorted table).
+ENTRY = re.compile(r'^\s*(?:"([^"]+)" => \(|\("([^"]+)", \()', re.M)
 KEY_LIKE = re.compile(r'"([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)"')
 FILE_NAME = re.compile(r"\.(json|jsonl|csv|tsv|md|html|svg|png|xlsx|toml|txt|js|wasm|eval)$")
 
@@ -24,11 +25,18 @@ FILE_NAME = re.compile(r"\.(json|jsonl|csv|tsv|md|html|svg|png|xlsx|toml|txt|js|
 def main() -> int:
     defined: dict[str, str] = {}
     for table in TABLES:
-        for key in ENTRY.findall(table.read_text()):
+        for key in (a or b for a, b in ENTRY.findall(table.read_text())):
             if key in defined:
                 print(f"{table.name}: `{key}` is defined twice ({defined[key]})")
                 return 1
             defined[key] = table.name
+    # A sorted table is searched by binary search: its keys must stay in byte order.
+    for table in TABLES:
+        listed = [b for a, b in ENTRY.findall(table.read_text()) if b]
+        for before, after in zip(listed, listed[1:]):
+            if before.encode() >= after.encode():
+                print(f"{table.name}: `{after}` must come before `{before}` (the table is searched by binary search)")
+                return 1
     if len(defined) < 100:
         print(f"read only {len(defined)} keys from {', '.join(t.name for t in TABLES)}")
         return 1

@@ -72,7 +72,7 @@ want_node_tools() {
     }' 2>/dev/null
 }
 if ! want_node_tools; then
-  log "installing node tools (binaryen, playwright-core)"
+  log "installing node tools (binaryen, playwright-core, axe-core)"
   if [ -f tools/package-lock.json ]; then
     (cd tools && npm ci --no-audit --no-fund --loglevel=error)
   else

@@ -148,6 +148,27 @@ export async function launchBrowser() {
   return context;
 }
 
+/** A browser with one context sized like a device: `touch` makes it a phone or tablet (touch
+ * events, mobile viewport, 3× pixels); `injects` lets the test add scripts to the page (axe-core)
+ * past the server's Content-Security-Policy. Resolves with { browser, context }; close the
+ * browser. */
+export async function launchDevice({ width, height, touch = false, injects = false }) {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const context = await browser.newContext({
+    viewport: { width, height },
+    hasTouch: touch,
+    isMobile: touch,
+    deviceScaleFactor: touch ? 3 : 1,
+    bypassCSP: injects,
+  });
+  return { browser, context };
+}
+
 /** Every metric value on the page, as { "subset/metric": parsed data-value }. */
 export async function pageMetrics(page, scope = 'body') {
   return page.$$eval(`${scope} [data-metric]`, (cells) => Object.fromEntries(

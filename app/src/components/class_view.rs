@@ -262,6 +262,46 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
         })
     });
 
+    // On a phone the reader is a screen of its own (style.css): opening it from the list adds a
+    // history entry, so the system's back (or the reader's) closes it onto the list as it was —
+    // the list stays mounted, with its scroll position and filters.
+    let history_entry = StoredValue::new(false);
+    let open = move |i: usize| {
+        if !history_entry.get_value() {
+            let pushed = web_sys::window()
+                .and_then(|w| w.history().ok())
+                .is_some_and(|h| h.push_state_with_url(&"reader".into(), "", None).is_ok());
+            history_entry.set_value(pushed);
+        }
+        selected.set(Some(i));
+    };
+    // The system's back closes the phone's reader.
+    let on_pop = Closure::<dyn FnMut()>::new(move || {
+        if history_entry.get_value() {
+            history_entry.set_value(false);
+            selected.set(None);
+        }
+    });
+    if let Some(w) = web_sys::window() {
+        let _ = w.add_event_listener_with_callback("popstate", on_pop.as_ref().unchecked_ref());
+    }
+    let on_pop = StoredValue::new_local(on_pop);
+    on_cleanup(move || {
+        on_pop.with_value(|f| {
+            if let Some(w) = web_sys::window() {
+                let _ = w.remove_event_listener_with_callback("popstate", f.as_ref().unchecked_ref());
+            }
+        })
+    });
+    let back = move || {
+        let went_back = history_entry.get_value()
+            && web_sys::window()
+                .and_then(|w| w.history().ok())
+                .is_some_and(|h| h.back().is_ok());
+        if !went_back {
+            selected.set(None);
+        }
+    };
     let rows = move || {
         let l = lang().get();
         let list = visible.get();
@@ -295,7 +335,7 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
                             data-gold-level=gold
                             data-teacher-level=teacher
                             data-comment-chars=e.comment_chars.map(|n| n.to_string())
-                            on:click=move |_| selected.set(Some(i))
+                            on:click=move |_| open(i)
                         >
                             <span class="c-id mono">{e.id.clone()}</span>
                             <span class="c-grade">{e.grade.clone()}</span>
@@ -397,6 +437,7 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
             Some(view! {
                 <aside class="reader" data-testid="essay-reader" data-essay=e.id.clone()>
                     <div class="nav">
+                        <button class="back" data-action="back-to-list" on:click=move |_| back()>{t(l, "class.back")}</button>
                         <button on:click=move |_| step(-1)>{t(l, "class.prev")}</button>
                         <button on:click=move |_| step(1)>{t(l, "class.next")}</button>
                         {move || (lacks && can_ask(models)).then(|| {
@@ -617,6 +658,7 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
                     </div>
                     <div
                         class="vlist"
+                        tabindex="0"
                         style=format!("height:{VIEW_PX}px")
                         on:scroll=move |ev| {
                             let el: web_sys::HtmlElement = event_target(&ev);
@@ -698,7 +740,7 @@ fn Distribution(class: ClassView) -> impl IntoView {
                 view! {
                     <details class="by-title">
                         <summary>{format!("{} ({})", t(l, "class.by_title"), c.by_title.len())}</summary>
-                        <table class="distribution">
+                        <table class="distribution" tabindex="0">
                             <thead><tr><th></th>{head}<th>{t(l, "class.no_level")}</th><th></th></tr></thead>
                             <tbody>{rows}</tbody>
                         </table>
@@ -707,7 +749,7 @@ fn Distribution(class: ClassView) -> impl IntoView {
             });
             view! {
                 <h3>{t(l, "class.distribution")}</h3>
-                <table class="distribution" data-testid="class-distribution">
+                <table class="distribution" data-testid="class-distribution" tabindex="0">
                     <thead><tr><th></th>{head}<th>{t(l, "class.no_level")}</th><th></th></tr></thead>
                     <tbody>{grades}</tbody>
                 </table>

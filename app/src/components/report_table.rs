@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 use metrics_core::Report;
-use workbench::table::{Table, to_json_without_samples};
+use workbench::table::{OVERALL, Table, to_json_without_samples};
 use workbench::{to_csv, to_latex, to_markdown};
 
 use crate::download::download_text;
@@ -39,7 +39,8 @@ pub fn ReportTable(
         .iter()
         .map(|c| {
             let title = c.n.map(|n| format!("{n} records")).unwrap_or_default();
-            view! { <th scope="col" title=title>{breakable(&c.label)}</th> }
+            // The overall column (SAS-Bench's Avg.) stays in view while the table scrolls.
+            view! { <th scope="col" title=title class:summary=c.key == OVERALL>{breakable(&c.label)}</th> }
         })
         .collect_view();
     let has_n = t.rows.iter().any(|r| r.n.is_some());
@@ -50,7 +51,8 @@ pub fn ReportTable(
             let cells = row
                 .cells
                 .iter()
-                .map(|cell| {
+                .enumerate()
+                .map(|(j, cell)| {
                     let is_changed = changed.iter().any(|(s, m)| *s == cell.subset && *m == cell.metric);
                     let title = match (&cell.value, &cell.undefined_reason) {
                         (Some(v), _) => format!("{v}"),
@@ -62,6 +64,7 @@ pub fn ReportTable(
                             class="metric"
                             class:changed=is_changed
                             class:undefined=cell.value.is_none()
+                            class:summary=t.columns.get(j).is_some_and(|c| c.key == OVERALL)
                             data-metric=cell.metric.clone()
                             data-subset=cell.subset.clone()
                             data-value=cell.data_value()
