@@ -289,7 +289,8 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
     on_cleanup(move || {
         on_pop.with_value(|f| {
             if let Some(w) = web_sys::window() {
-                let _ = w.remove_event_listener_with_callback("popstate", f.as_ref().unchecked_ref());
+                let _ =
+                    w.remove_event_listener_with_callback("popstate", f.as_ref().unchecked_ref());
             }
         })
     });
