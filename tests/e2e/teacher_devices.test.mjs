@@ -6,6 +6,7 @@
 // reader, tablet.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, launchDevice, tempDir, artifacts, root } from './support.mjs';
 import { LEVELS, makeClass } from './classes.mjs';
@@ -135,3 +136,37 @@ for (const device of DEVICES) {
     }
   });
 }
+
+// The SAS-Bench paper table (12 files + Avg.) is wider than a phone: it scrolls in its own box,
+// its first column and its Avg. column stay in view.
+test('the SAS-Bench paper table on a phone keeps its first and Avg. columns in view', async () => {
+  const src = join(root, 'tests', 'golden', 'sasbench', 'case_24');
+  const preds = readdirSync(join(src, 'datasets_GoldenModel_Scored')).filter((f) => f.endsWith('_prediction.jsonl'));
+  const { browser, context } = await launchDevice({ width: 390, height: 844, touch: true });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${server.url}?lang=en`);
+    await page.setInputFiles('input[type=file]', [
+      ...preds.map((f) => join(src, 'datasets_GoldenModel_Scored', f)),
+      join(src, 'datasets', 'error_type.jsonl'),
+    ]);
+    const box = page.locator('.report-table').first();
+    await box.locator('td.summary[data-metric="qwk"]').waitFor({ timeout: 60_000 });
+    assert.deepEqual(await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]), [390, 390]);
+    const scrolls = await box.evaluate((el) => el.scrollWidth > el.clientWidth);
+    assert.ok(scrolls, 'the table is wider than the phone and scrolls in its box');
+    for (const at of [0.5, 1]) {
+      const edges = await box.evaluate((el, at) => {
+        el.scrollLeft = (el.scrollWidth - el.clientWidth) * at;
+        const b = el.getBoundingClientRect();
+        const first = el.querySelector('tbody th[scope=row]').getBoundingClientRect();
+        const avg = el.querySelector('td.summary').getBoundingClientRect();
+        return { box: [b.left, b.right], first: [first.left, first.right], avg: [avg.left, avg.right] };
+      }, at);
+      assert.ok(Math.abs(edges.first[0] - edges.box[0]) < 2, `the first column stays at the left (${JSON.stringify(edges)})`);
+      assert.ok(edges.avg[1] <= edges.box[1] + 1 && edges.avg[0] >= edges.box[0], `Avg. stays in view (${JSON.stringify(edges)})`);
+    }
+  } finally {
+    await browser.close();
+  }
+});
