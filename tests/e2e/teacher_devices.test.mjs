@@ -151,10 +151,14 @@ test('the SAS-Bench paper table on a phone keeps its first and Avg. columns in v
       join(src, 'datasets', 'error_type.jsonl'),
     ]);
     const box = page.locator('.report-table').first();
-    await box.locator('td.summary[data-metric="qwk"]').waitFor({ timeout: 60_000 });
+    // Every file's column is in (the corner, 12 files, Avg.): the table comes in as files are read.
+    await page.waitForFunction(() => document.querySelectorAll('.report-table thead th').length === 14
+      && document.querySelector('.report-table td.summary[data-metric="qwk"]'), null, { timeout: 60_000 });
     assert.deepEqual(await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]), [390, 390]);
-    const scrolls = await box.evaluate((el) => el.scrollWidth > el.clientWidth);
-    assert.ok(scrolls, 'the table is wider than the phone and scrolls in its box');
+    await page.waitForFunction(() => {
+      const el = document.querySelector('.report-table');
+      return el.scrollWidth > el.clientWidth;
+    }, null, { timeout: 10_000 });
     for (const at of [0.5, 1]) {
       const edges = await box.evaluate((el, at) => {
         el.scrollLeft = (el.scrollWidth - el.clientWidth) * at;
