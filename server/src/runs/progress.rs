@@ -1,8 +1,8 @@
 //! What a run reports and how it fails: [`RunState`], [`Progress`] (done/total, rate, ETA,
-//! tokens, cost), [`RunError`], and the file helpers every run kind shares. A leaf of `runs`.
+//! tokens, cost), [`RunError`], new run ids. A leaf of `runs` (the files a plan reads and
+//! writes go through [`super::host::ServerHost`]).
 
 use crate::cache::{Role, RunRecord, UsageTotals};
-use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -315,68 +315,4 @@ pub fn new_run_id() -> String {
         COUNTER.fetch_add(1, Ordering::Relaxed)
     );
     hex::encode(&Sha256::digest(material.as_bytes())[..8])
-}
-
-/// Append-only JSONL log, flushed per line (what survives a kill).
-pub struct JsonlLog {
-    path: PathBuf,
-    file: Mutex<std::fs::File>,
-}
-
-impl JsonlLog {
-    pub fn create(path: PathBuf) -> Result<JsonlLog, RunError> {
-        let file = std::fs::File::create(&path).map_err(|e| RunError::io(&path, e))?;
-        Ok(JsonlLog {
-            path,
-            file: Mutex::new(file),
-        })
-    }
-
-    pub fn append(&self, value: &impl serde::Serialize) -> Result<(), RunError> {
-        use std::io::Write;
-        let mut line = serde_json::to_string(value).map_err(|e| RunError::io(&self.path, e))?;
-        line.push('\n');
-        let mut file = self
-            .file
-            .lock()
-            .map_err(|_| RunError::Internal("log lock poisoned".into()))?;
-        file.write_all(line.as_bytes())
-            .and_then(|_| file.flush())
-            .map_err(|e| RunError::io(&self.path, e))
-    }
-}
-
-/// A dataset file that must be a JSON array (a UTF-8 BOM is allowed); an error names the file,
-/// the line and `what` the array should hold.
-pub fn parse_json_array(file: &str, text: &str, what: &str) -> Result<Vec<Value>, RunError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    serde_json::from_str(text).map_err(|e| {
-        RunError::Input(format!(
-            "{file}:{}: expected a JSON array of {what}: {e}",
-            e.line()
-        ))
-    })
-}
-
-/// Write a JSON file (pretty, UTF-8 as is), serialised straight into the file.
-pub fn write_json(path: &std::path::Path, value: &impl serde::Serialize) -> Result<(), RunError> {
-    use std::io::Write;
-    let file = std::fs::File::create(path).map_err(|e| RunError::io(path, e))?;
-    let mut out = std::io::BufWriter::new(file);
-    serde_json::to_writer_pretty(&mut out, value).map_err(|e| RunError::io(path, e))?;
-    out.flush().map_err(|e| RunError::io(path, e))
-}
-
-/// A file named on the command line, as text; a failure is bad input (exit 2).
-pub fn read_input(path: &std::path::Path) -> Result<String, RunError> {
-    std::fs::read_to_string(path)
-        .map_err(|e| RunError::Input(format!("{}: cannot read: {e}", path.display())))
-}
-
-/// The message text and finish reason of a chat completion (`choices[0]`).
-pub fn first_choice(reply: &Value) -> Result<(&Value, Option<&str>), String> {
-    let choice = reply["choices"]
-        .get(0)
-        .ok_or_else(|| "the reply has no choices[0]".to_string())?;
-    Ok((&choice["message"], choice["finish_reason"].as_str()))
 }

@@ -10,7 +10,6 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::error::RunError;
-use super::params::Input;
 
 /// The API a request goes to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -206,24 +205,6 @@ pub fn parse_json_array(file: &str, text: &str, what: &str) -> Result<Vec<Value>
             e.line()
         ))
     })
-}
-
-/// The records of a records param: read and parsed from the file, or as sent (then named
-/// `sent`).
-pub fn read_records(
-    host: &dyn RunHost,
-    input: Input<Vec<Value>>,
-    sent: &str,
-    what: &str,
-) -> Result<(String, Vec<Value>), RunError> {
-    match input {
-        Input::Path(path) => {
-            let name = path.display().to_string();
-            let values = parse_json_array(&name, &host.read(&path)?, what)?;
-            Ok((name, values))
-        }
-        Input::Given(values) => Ok((sent.to_string(), values)),
-    }
 }
 
 /// The first choice of a chat completion: its message and finish reason.
