@@ -262,8 +262,9 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
         })
     });
 
-    // On a phone the reader is a screen of its own (style.css): opening it from the list adds a
-    // history entry, so the system's back (or the reader's) closes it onto the list as it was —
+    // On a phone the reader is a screen of its own (style.css). Opening it from the list adds a
+    // history entry (at every width: the browser's back then closes the reader rather than
+    // leaving the page), so the system's back or the reader's closes it onto the list as it was —
     // the list stays mounted, with its scroll position and filters.
     let history_entry = StoredValue::new(false);
     let open = move |i: usize| {
