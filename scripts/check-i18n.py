@@ -6,8 +6,9 @@ raw text in the page.
     scripts/check-i18n.py            exit 0 when both hold, 1 listing the keys that break them
 
 Keys are the `"key" => ("en", "zh")` entries of app/src/i18n.rs and app/src/leaderboard/texts.rs.
-A key is used when its literal appears anywhere in app/src outside the tables (keys travel
-through variables: `t(lang, label)`); every literal of a key's shape (`word.word…`) must be one
+A key is used when its literal appears anywhere in app/src outside the tables, or in a workbench
+view model that hands the page keys (WORKBENCH below; keys travel through variables:
+`t(lang, label)`); every literal of a key's shape (`word.word…`) must be one
 (file names such as `track1.json` are not keys).
 """
 import pathlib
@@ -16,6 +17,8 @@ import sys
 
 APP = pathlib.Path(__file__).resolve().parent.parent / "app" / "src"
 TABLES = [APP / "i18n.rs", APP / "leaderboard" / "texts.rs"]
+# View models whose labels are the page's keys (`Label::Key`), translated by the page.
+WORKBENCH = [APP.parent.parent / "workbench" / "src" / "norming.rs"]
 # `"key" => (en, zh),` (a match) or `("key", (en, zh)),` (a sorted table).
 ENTRY = re.compile(r'^\s*(?:"([^"]+)" => \(|\("([^"]+)", \()', re.M)
 KEY_LIKE = re.compile(r'"([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)"')
@@ -41,7 +44,8 @@ def main() -> int:
         print(f"read only {len(defined)} keys from {', '.join(t.name for t in TABLES)}")
         return 1
     named: dict[str, str] = {}
-    for path in sorted(APP.rglob("*.rs")):
+    sources = sorted(APP.rglob("*.rs")) + WORKBENCH
+    for path in sources:
         if path in TABLES:
             continue
         for number, line in enumerate(path.read_text().splitlines(), 1):
@@ -49,10 +53,10 @@ def main() -> int:
                 continue
             for key in KEY_LIKE.findall(line):
                 if not FILE_NAME.search(key):
-                    named.setdefault(key, f"{path.relative_to(APP)}:{number}")
+                    named.setdefault(key, f"{path.relative_to(APP.parent.parent)}:{number}")
     # The tables may name keys too (`t` delegating to the leaderboard's table, run states).
     table_text = "".join(t.read_text() for t in TABLES)
-    code = "".join(p.read_text() for p in APP.rglob("*.rs") if p not in TABLES)
+    code = "".join(p.read_text() for p in sources if p not in TABLES)
     missing = sorted(k for k in named if k not in defined)
     unused = sorted(
         k for k in defined if f'"{k}"' not in code and table_text.count(f'"{k}"') < 2

@@ -1,6 +1,7 @@
 //! The teacher's adjustments, kept in this browser's IndexedDB (database `scorebench`, store
 //! `adjustments`), one record per class keyed by the essays file's SHA-256; beside it, under
-//! `model:` + the SHA-256, the levels and comments the model wrote on request (`ask_model`).
+//! `model:` + the SHA-256, the levels and comments the model wrote on request (`ask_model`),
+//! under `raters:` + the SHA-256, the colleagues' ratings files imported for norming.
 //! Never uploaded.
 
 use std::collections::HashMap;
@@ -13,6 +14,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{IdbDatabase, IdbOpenDbRequest, IdbRequest, IdbTransaction, IdbTransactionMode};
 use workbench::class::{Adjustment, ModelResults};
+use workbench::norming::ColleagueFile;
 
 const DATABASE: &str = "scorebench";
 const STORE: &str = "adjustments";
@@ -115,6 +117,16 @@ pub async fn load_model_results(class: &str) -> Result<ModelResults, String> {
 /// Save the levels and comments the model wrote for the class.
 pub async fn save_model_results(class: &str, results: &ModelResults) -> Result<(), String> {
     save_record(&format!("model:{class}"), results).await
+}
+
+/// The colleagues' ratings files imported for the class (norming; empty when none).
+pub async fn load_colleagues(class: &str) -> Result<Vec<ColleagueFile>, String> {
+    load_record(&format!("raters:{class}"), "saved colleagues' ratings").await
+}
+
+/// Save the colleagues' ratings files imported for the class.
+pub async fn save_colleagues(class: &str, files: &[ColleagueFile]) -> Result<(), String> {
+    save_record(&format!("raters:{class}"), &files).await
 }
 
 /// The record `key` (its type's default when none was saved); `what` names it in errors.

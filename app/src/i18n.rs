@@ -72,14 +72,19 @@ pub fn tr(key: &'static str) -> impl Fn() -> &'static str + Copy + Send + Sync +
 
 /// The text `key` in `lang`; the key itself when the table lacks it.
 pub fn t(lang: Lang, key: &'static str) -> &'static str {
-    let (en, zh) = match TEXTS.binary_search_by(|(k, _)| k.cmp(&key)) {
+    text_of(lang, key).unwrap_or(key)
+}
+
+/// The text of a key that came as data (a view model's label), if there is one.
+pub fn text_of(lang: Lang, key: &str) -> Option<&'static str> {
+    let (en, zh) = match TEXTS.binary_search_by(|(k, _)| (*k).cmp(key)) {
         Ok(at) => TEXTS[at].1,
-        Err(_) => crate::leaderboard::texts::text(key).unwrap_or((key, key)),
+        Err(_) => crate::leaderboard::texts::text(key)?,
     };
-    match lang {
+    Some(match lang {
         Lang::En => en,
         Lang::Zh => zh,
-    }
+    })
 }
 
 /// Every text as (key, (English, Chinese)), sorted by key (`t` searches it; a table, not a
@@ -126,6 +131,7 @@ static TEXTS: &[(&str, (&str, &str))] = &[
     ("class.by_title", ("Levels per prompt", "各题目等级分布")),
     ("class.chars", ("characters", "字")),
     ("class.comment", ("comment", "评语")),
+    ("class.confusion", ("teacher ↓ × model's level →", "教师 ↓ × 模型等级 →")),
     ("class.disagree", ("teacher ≠ model", "教师与模型不一致")),
     ("class.distribution", ("Levels per grade", "各年级等级分布")),
     ("class.empty", ("empty comment", "评语为空")),
@@ -191,6 +197,22 @@ static TEXTS: &[(&str, (&str, &str))] = &[
     ("files.shared", ("shared", "共用")),
     ("files.size", ("size", "大小")),
     ("files.why", ("why", "依据")),
+    ("norming.adjacent", ("adjacent (±1 level)", "相邻一致率（±1 级）")),
+    ("norming.alpha", ("Krippendorff's α (ordinal)", "Krippendorff α（有序）")),
+    ("norming.disputed", ("Essays to discuss (widest disagreement first)", "需要讨论的作文（分歧最大者在前）")),
+    ("norming.essays", ("essays rated twice", "至少两位教师评过的作文")),
+    ("norming.export", ("Export my ratings", "导出我的评分")),
+    ("norming.hint", ("Export your ratings (the essays you marked reviewed) for colleagues; import theirs (their ratings or Track 1 file) to compare. Nothing is uploaded.", "导出你的评分（已审阅的作文）给同事；导入同事的评分文件或 Track 1 文件进行比较。不会上传任何内容。")),
+    ("norming.import", ("Import a colleague's ratings", "导入同事的评分")),
+    ("norming.me", ("me", "我")),
+    ("norming.model", ("model", "模型")),
+    ("norming.more", ("more", "篇未列出")),
+    ("norming.pairs", ("Agreement of every pair", "两两一致性")),
+    ("norming.remove", ("remove", "移除")),
+    ("norming.spread", ("spread", "分歧级数")),
+    ("norming.teachers", ("teachers", "教师之间")),
+    ("norming.title", ("Several teachers on this class", "多位教师评同一个班")),
+    ("norming.with_model", ("teachers and model", "教师与模型")),
     ("progress.bootstrap", ("Bootstrap resampling…", "自助法重采样…")),
     ("progress.reading", ("Reading files…", "正在读取文件…")),
     ("progress.scoring", ("Parsing and scoring (in a background worker)…", "正在解析和计算（后台线程）…")),

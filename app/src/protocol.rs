@@ -14,6 +14,7 @@ use workbench::charts::Chart;
 use workbench::class::ClassView;
 use workbench::compare::SampleDiff;
 use workbench::drill::{Filter, SampleDetail};
+use workbench::norming::NormingRequest;
 use workbench::samples::{RowPage, RowsSummary};
 use workbench::table::Table;
 use workbench::{Confidence, Variant};
@@ -51,6 +52,11 @@ pub enum ToWorker {
         b: usize,
         seed: u64,
         resamples: usize,
+    },
+    /// The norming panel of an outcome's class (the teacher's and colleagues' ratings).
+    Norming {
+        outcome: usize,
+        request: NormingRequest,
     },
     /// Forget everything.
     Clear,
@@ -132,6 +138,13 @@ pub enum FromWorker {
         a: usize,
         b: usize,
         result: Result<CompareView, String>,
+    },
+    /// The answer to [`ToWorker::Norming`].
+    /// A `workbench::norming::NormingAnswer` as a JSON value: the page reads the few fields
+    /// it needs and keeps no typed reader of the answer (first paint).
+    Norming {
+        outcome: usize,
+        answer: serde_json::Value,
     },
     /// Something went wrong outside any file (a bug or a message the worker could not read).
     Failed { message: String },

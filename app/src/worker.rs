@@ -59,6 +59,9 @@ fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
 
+/// Disputed essays the norming panel lists (the rest are counted).
+const DISPUTED_SHOWN: usize = 20;
+
 fn send(message: &FromWorker) {
     let text = serde_json::to_string(message).unwrap_or_else(|e| {
         // A `Failed` holds one string: encoding it cannot fail too.
@@ -793,6 +796,22 @@ async fn handle_one(data: JsValue) {
         } => {
             let result = compare(state, a, b, seed, resamples);
             send(&FromWorker::Compared { a, b, result });
+        }
+        ToWorker::Norming { outcome, request } => {
+            // Asked before the page heard of a new scoring: the next `Scored` replaces the view.
+            let Some(view) = state.ws.class_view(outcome) else {
+                return;
+            };
+            let view = view.with_model_results(&request.results);
+            send(&FromWorker::Norming {
+                outcome,
+                answer: serde_json::to_value(workbench::norming::answer(
+                    &view,
+                    &request,
+                    DISPUTED_SHOWN,
+                ))
+                .unwrap_or_default(),
+            });
         }
     });
     // The numbers go first, the dropped files' hashes follow (`Hashed`), except for a class

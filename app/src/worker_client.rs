@@ -7,8 +7,10 @@ use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, Worker};
 use workbench::Variant;
 
+use serde_json::Value;
 use workbench::compare::SampleDiff;
 use workbench::drill::{Filter, SampleDetail};
+use workbench::norming::NormingRequest;
 use workbench::samples::RowPage;
 
 use crate::protocol::{
@@ -70,6 +72,8 @@ pub struct WorkbenchState {
     pub detail: RwSignal<DetailState>,
     /// The last comparison: (outcome a, outcome b, intervals).
     pub compared: RwSignal<CompareState>,
+    /// The latest norming panel the worker sent, by outcome.
+    pub norming: RwSignal<Option<(usize, Value)>>,
     worker: StoredValue<Option<Worker>, LocalStorage>,
     /// `Worker::new` failed (said once in `errors`): requests are not queued.
     start_failed: StoredValue<bool>,
@@ -105,6 +109,7 @@ impl WorkbenchState {
             hashed: RwSignal::new(0),
             detail: RwSignal::new(None),
             compared: RwSignal::new(None),
+            norming: RwSignal::new(None),
             worker: StoredValue::new_local(None),
             start_failed: StoredValue::new(false),
             pending: StoredValue::new_local(Vec::new()),
@@ -217,6 +222,9 @@ impl WorkbenchState {
                 index,
                 detail,
             })) => self.detail.set(Some((outcome, index, detail))),
+            Some(Ok(FromWorker::Norming { outcome, answer })) => {
+                self.norming.set(Some((outcome, answer)));
+            }
             Some(Ok(FromWorker::Compared { a, b, result })) => {
                 self.progress.set(None);
                 self.compared.set(Some((a, b, result)));
@@ -370,6 +378,11 @@ impl WorkbenchState {
             },
             &[],
         );
+    }
+
+    /// Ask for the norming panel of outcome `outcome`'s class (answered in `norming`).
+    pub fn request_norming(&self, outcome: usize, request: NormingRequest) {
+        self.post(&ToWorker::Norming { outcome, request }, &[]);
     }
 
     pub fn clear(&self) {

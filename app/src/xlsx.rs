@@ -104,24 +104,13 @@ pub fn worker_main() {
     let _ = scope.post_message(&"ready".into());
 }
 
-/// Start the XLSX worker, have it write `rows` (header first) and download the result as
-/// `file_name`; `done` is told how it went. The worker is ended afterwards.
-pub fn export(
-    file_name: String,
-    rows: Vec<Vec<String>>,
-    done: impl FnOnce(Result<(), String>) + 'static,
-) {
+/// Start the XLSX worker, have it write `text` (an [`XlsxRequest`] as JSON: the scoring worker
+/// makes it, `workbench::norming::NormingAnswer::xlsx`) and download the result as `file_name`;
+/// `done` is told how it went. The worker is ended afterwards.
+pub fn export(file_name: String, text: String, done: impl FnOnce(Result<(), String>) + 'static) {
     let worker = match web_sys::Worker::new("/xlsx_loader.js") {
         Ok(w) => w,
         Err(e) => return done(Err(format!("cannot start the XLSX writer: {e:?}"))),
-    };
-    let request = XlsxRequest {
-        sheet: "class".into(),
-        rows,
-    };
-    let text = match serde_json::to_string(&request) {
-        Ok(t) => t,
-        Err(e) => return done(Err(format!("cannot encode the class: {e}"))),
     };
     let mut done = Some(done);
     let w = worker.clone();

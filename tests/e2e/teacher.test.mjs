@@ -258,3 +258,205 @@ test('a class with gold (samples layout): ACC_A, Pearson and Score equal the CLI
   await chart.screenshot({ path: join(artifacts, 'teacher-chart-zh.png') });
   await page.close();
 });
+
+// Press `key` until the focus is on `selector` (at most `limit` presses).
+async function tabTo(page, selector, key = 'Tab', limit = 400) {
+  for (let i = 0; i < limit; i++) {
+    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+    await page.keyboard.press(key);
+  }
+  assert.fail(`${selector} not reached with ${key}`);
+}
+
+test('norming: my ratings and two colleagues\' agree with each other and the model as krippendorff and scikit-learn say', async () => {
+  const dir = tempDir('norming');
+  const { essays, levels, files } = makeClass(dir);
+  // Two colleagues: each rates most essays near the model's level (a seeded walk), one as a
+  // class ratings file, the other as a Track 1 submission.
+  let seed = 11;
+  const rnd = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+  const near = (label) => {
+    const k = LEVELS.indexOf(label) + (rnd() < 0.3 ? (rnd() < 0.5 ? -1 : 1) : 0);
+    return Math.min(4, Math.max(0, k));
+  };
+  const li = {}; const wang = {};
+  for (const e of essays) {
+    if (rnd() < 0.85) li[e.id] = near(levels[e.id].classification);
+    if (rnd() < 0.85) wang[e.id] = near(levels[e.id].classification);
+  }
+  const liFile = join(dir, 'li-ratings.json');
+  const sha = createHash('sha256').update(readFileSync(files.essays)).digest('hex');
+  writeFileSync(liFile, JSON.stringify({ scorebench: 'class-ratings', class: sha, file: 'test_data.json', rater: 'Li',
+    levels: Object.fromEntries(Object.entries(li).map(([id, k]) => [id, LEVELS[k]])) }));
+  // Named by its file (a Track 1 file names no rater).
+  const wangFile = join(dir, 'Wang.json');
+  writeFileSync(wangFile, JSON.stringify(Object.entries(wang).map(([id, k]) => ({ id: Number(id), classification: LEVELS[k] }))));
+
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await openClass(page, files, '?lang=en');
+  // I review twelve essays: the model's level, one better on every third id.
+  const mine = {};
+  for (const e of essays.slice(0, 12)) {
+    const model = LEVELS.indexOf(levels[e.id].classification);
+    const k = e.id % 3 === 0 ? Math.max(0, model - 1) : model;
+    await page.locator(`[data-essay-id="${e.id}"]`).click();
+    await page.selectOption('select[aria-label="teacher level"]', String(k));
+    await page.check('input[aria-label=reviewed]');
+    await page.locator(`[data-essay-id="${e.id}"].reviewed`).waitFor();
+    mine[e.id] = k;
+  }
+  await page.locator('html[data-saving="0"]').waitFor({ state: 'attached' });
+
+  await page.setInputFiles('[data-testid=colleague-file]', liFile);
+  await page.locator('[data-colleague=Li]').waitFor();
+  await page.setInputFiles('[data-testid=colleague-file]', wangFile);
+  await page.locator('[data-colleague=Wang]').waitFor();
+  // A file of another class is refused, naming it.
+  const other = join(dir, 'other.json');
+  writeFileSync(other, JSON.stringify({ scorebench: 'class-ratings', class: 'f'.repeat(64), file: 'b.json', levels: {} }));
+  await page.setInputFiles('[data-testid=colleague-file]', other);
+  assert.match(await page.locator('[data-testid=norming-error]').innerText(), /another class file \(b\.json\)/);
+
+  // The reference: the model, me, Li and Wang as rank matrices (essays in id order), through the
+  // PyPI packages.
+  const model = Object.fromEntries(levels.map((l) => [l.id, LEVELS.indexOf(l.classification)]));
+  const ids = essays.map((e) => e.id);
+  const row = (r) => ids.map((id) => (id in r ? r[id] : null));
+  const grades = [...new Set(essays.map((e) => e.grade))];
+  const python = join(process.cwd(), '.venv', 'bin', 'python');
+  const reference = JSON.parse(execFileSync(python, ['-c', `
+import json, sys, warnings
+import numpy as np, krippendorff
+from sklearn.metrics import cohen_kappa_score
+d = json.load(sys.stdin)
+def arr(rows): return np.array([[np.nan if v is None else v for v in r] for r in rows], dtype=float)
+def alpha(rows):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try: a = float(krippendorff.alpha(reliability_data=arr(rows), level_of_measurement="ordinal"))
+        except ValueError: return None
+    return None if np.isnan(a) else a
+out = {"pairs": {}, "alpha": {}}
+names = ["model", "me", "Li", "Wang"]
+for i in range(4):
+    for j in range(i + 1, 4):
+        both = [(x, y) for x, y in zip(d["rows"][i], d["rows"][j]) if x is not None and y is not None]
+        a, b = [x for x, _ in both], [y for _, y in both]
+        out["pairs"][names[i] + "|" + names[j]] = {"n": len(both),
+            "exact": sum(x == y for x, y in both) / len(both),
+            "adjacent": sum(abs(x - y) <= 1 for x, y in both) / len(both),
+            "qwk": float(cohen_kappa_score(a, b, labels=[0, 1, 2, 3, 4], weights="quadratic"))}
+for g, cols in list(d["groups"].items()) + [("overall", list(range(len(d["rows"][0]))))]:
+    sub = [[r[c] for c in cols] for r in d["rows"]]
+    out["alpha"][g] = {"teachers": alpha(sub[1:]), "with_model": alpha(sub)}
+print(json.dumps(out))
+`], { input: JSON.stringify({ rows: [row(model), row(mine), row(li), row(wang)],
+    groups: Object.fromEntries(grades.map((g) => [g, ids.flatMap((id, i) => (essays[i].grade === g ? [i] : []))])) }) }).toString());
+
+  const cell = (table, key, metric) => page.locator(`[data-testid=${table}] tr[data-key="${key}"] [data-metric=${metric}]`).getAttribute('data-value');
+  for (const [key, want] of Object.entries(reference.pairs)) {
+    for (const m of ['n', 'exact', 'adjacent', 'qwk']) {
+      assert.equal(JSON.parse(await cell('norming-pairs', key, m)), want[m], `${key} ${m}`);
+    }
+  }
+  for (const [group, want] of Object.entries(reference.alpha)) {
+    assert.equal(JSON.parse(await cell('norming-alpha', group, 'alpha_teachers')), want.teachers, `${group} teachers`);
+    assert.equal(JSON.parse(await cell('norming-alpha', group, 'alpha_with_model')), want.with_model, `${group} with model`);
+  }
+  // Disputed essays: widest spread first.
+  const spreads = await page.$$eval('[data-testid=norming-disputed] [data-metric=spread]', (els) => els.map((e) => Number(e.dataset.value)));
+  assert.ok(spreads.length > 0);
+  for (let i = 1; i < spreads.length; i++) assert.ok(spreads[i - 1] >= spreads[i], `${spreads}`);
+
+  // My ratings file names my levels; the CSV export carries every colleague's level; the
+  // colleagues survive a reload.
+  const [mineFile] = await Promise.all([page.waitForEvent('download'), page.click('button[data-export=ratings]')]);
+  const exported = JSON.parse(readFileSync(await mineFile.path(), 'utf8'));
+  assert.equal(exported.class, sha);
+  assert.deepEqual(exported.levels, Object.fromEntries(Object.entries(mine).map(([id, k]) => [id, LEVELS[k]])));
+  const [d] = await Promise.all([page.waitForEvent('download'), page.click('button[data-export=class-csv]')]);
+  const header = readFileSync(await d.path(), 'utf8').split('\n')[0];
+  assert.ok(header.trimEnd().endsWith(',Li_level,Wang_level'), header);
+  await page.locator('[data-testid=norming]').screenshot({ path: join(artifacts, 'norming-en.png') });
+  await openClass(page, files, '?lang=zh-CN');
+  await page.locator('[data-colleague=Wang]').waitFor();
+  assert.match(await page.locator('[data-testid=norming] h3').innerText(), /多位教师/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('keyboard only: a teacher opens the files, reviews ten essays and exports without a pointer', async () => {
+  const dir = tempDir('keyboard');
+  const { essays, levels, files } = makeClass(dir);
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  // Any pointer or mouse event would be counted.
+  await page.addInitScript(() => {
+    window.__pointer = 0;
+    for (const type of ['pointerdown', 'mousedown', 'touchstart']) {
+      addEventListener(type, () => { window.__pointer++; }, true);
+    }
+  });
+  await page.goto(server.url + '?lang=en');
+  await page.locator('[data-testid=file-input]').waitFor();
+  // Tab to the file input, open the chooser with the space bar.
+  await tabTo(page, '[data-testid=file-input]');
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
+  await chooser.setFiles([files.essays, files.levels, files.comments]);
+  await page.locator('[data-essay-id]').first().waitFor({ timeout: 60_000 });
+
+  // Focus on the essay list (it takes the focus: tabindex 0).
+  await tabTo(page, '.vlist');
+  // Ten essays: j opens the next; on every other one Tab to my level and take the best (typed),
+  // Tab to "reviewed" and tick it (space); a comment typed on the third.
+  const reader = page.locator('[data-testid=essay-reader]');
+  const mine = {};
+  const order = [];
+  for (let i = 0; i < 10; i++) {
+    const before = i === 0 ? null : await reader.getAttribute('data-essay');
+    await page.keyboard.press('j');
+    await page.waitForFunction((b) => {
+      const r = document.querySelector('[data-testid=essay-reader]');
+      return r && r.dataset.essay !== b;
+    }, before);
+    const id = await reader.getAttribute('data-essay');
+    order.push(id);
+    if (i % 2 === 0) {
+      // Typing picks the option that starts so ("Excellent · 优秀").
+      await tabTo(page, 'select[aria-label="teacher level"]');
+      await page.keyboard.type('Ex');
+      await page.locator(`[data-essay-id="${id}"][data-teacher-level="${LEVELS[0]}"]`).waitFor();
+      mine[id] = 0;
+    }
+    if (i === 2) {
+      await tabTo(page, 'textarea[aria-label="teacher comment"]');
+      await page.keyboard.type('键盘写的评语');
+    }
+    await tabTo(page, 'input[aria-label=reviewed]');
+    await page.keyboard.press('Space');
+    await page.locator(`[data-essay-id="${id}"].reviewed`).waitFor();
+  }
+  await page.locator('html[data-saving="0"]').waitFor({ state: 'attached' });
+
+  // Export the class as CSV: back through the page with Shift+Tab to the button, Enter.
+  await page.locator('fieldset.exports:not([disabled])').waitFor();
+  await tabTo(page, 'button[data-export=class-csv]', 'Shift+Tab');
+  const [d] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+  const lines = readFileSync(await d.path(), 'utf8').replace(/^\uFEFF/, '').trim().split('\n');
+  const header = lines[0].split(',');
+  const col = (name) => header.indexOf(name);
+  assert.ok(col('teacher_level') > 0 && col('reviewed') > 0 && col('comment') > 0, lines[0]);
+  const reviewed = lines.slice(1).map((l) => l.split(',')).filter((c) => c[col('reviewed')] === 'yes');
+  assert.deepEqual(reviewed.map((c) => c[0]).sort(), [...order].sort());
+  for (const c of reviewed) {
+    assert.equal(c[col('teacher_level')], c[0] in mine ? LEVELS[0] : '', `essay ${c[0]}`);
+  }
+  assert.equal(reviewed.find((c) => c[0] === order[2])[col('comment')], '键盘写的评语');
+  assert.equal(await page.evaluate(() => window.__pointer), 0, 'no pointer event');
+  assert.equal(essays.length, levels.length);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

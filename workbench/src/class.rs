@@ -179,7 +179,7 @@ impl ClassView {
     /// text).
     pub fn print_order(&self) -> Vec<&ClassRow> {
         let mut rows: Vec<&ClassRow> = self.essays.iter().collect();
-        rows.sort_by_key(|e| (grade_order(&e.grade), id_order(&e.id)));
+        crate::order::sort_by_key(&mut rows, |e| (grade_order(&e.grade), id_order(&e.id)));
         rows
     }
 
@@ -198,7 +198,7 @@ impl ClassView {
                 grades.push(e.grade.clone());
             }
         }
-        grades.sort_by_key(|g| grade_order(g));
+        crate::order::sort_by_key(&mut grades, |g| grade_order(g));
         let mut distribution: Vec<GroupCounts> = grades
             .iter()
             .map(|g| {
@@ -216,7 +216,7 @@ impl ClassView {
             }
         }
         titles.retain(|(t, k)| *k > 1 && !t.is_empty());
-        titles.sort_by_key(|t| std::cmp::Reverse(t.1));
+        crate::order::sort_by_key(&mut titles, |t| std::cmp::Reverse(t.1));
         let by_title = titles
             .iter()
             .map(|(t, _)| {
@@ -227,7 +227,9 @@ impl ClassView {
         let has_gold = essays.iter().any(|e| e.gold_rank.is_some());
         let open_first = !has_gold || essays.iter().any(|e| e.comment.is_some());
         // Weakest first (highest rank), essays without a model level last; stable.
-        essays.sort_by_key(|e| std::cmp::Reverse(e.level_rank.map_or(0, |k| k + 1)));
+        crate::order::sort_by_key(&mut essays, |e| {
+            std::cmp::Reverse(e.level_rank.map_or(0, |k| k + 1))
+        });
         Self {
             file,
             sha256,
@@ -266,7 +268,7 @@ impl ClassView {
             .iter()
             .filter(|e| (levels && e.level.is_none()) || (comments && e.comment.is_none()))
             .collect();
-        rows.sort_by_key(|e| id_order(&e.id));
+        crate::order::sort_by_key(&mut rows, |e| id_order(&e.id));
         rows
     }
 
@@ -307,7 +309,7 @@ impl ClassView {
                 e.comment = Some((*c).to_string());
             }
         }
-        essays.sort_by_key(|e| id_order(&e.id));
+        crate::order::sort_by_key(&mut essays, |e| id_order(&e.id));
         let mut view = ClassView::new(
             self.file.clone(),
             self.sha256.clone(),
@@ -518,7 +520,7 @@ pub fn adjusted(
     adjustment: impl Fn(&str) -> Option<Adjustment>,
 ) -> Vec<(String, Option<String>, Option<String>)> {
     let mut rows: Vec<&ClassRow> = view.essays.iter().collect();
-    rows.sort_by_key(|e| id_order(&e.id));
+    crate::order::sort_by_key(&mut rows, |e| id_order(&e.id));
     rows.into_iter()
         .map(|e| {
             let a = adjustment(&e.id).unwrap_or_default();
@@ -573,7 +575,7 @@ pub fn class_table(
     adjustment: impl Fn(&str) -> Option<Adjustment>,
 ) -> Vec<Vec<String>> {
     let mut rows: Vec<&ClassRow> = view.essays.iter().collect();
-    rows.sort_by_key(|e| id_order(&e.id));
+    crate::order::sort_by_key(&mut rows, |e| id_order(&e.id));
     let label = |k: Option<usize>| {
         k.and_then(|k| view.levels.get(k))
             .map(|l| l.label.clone())

@@ -26,6 +26,7 @@ pub mod compare;
 pub mod detect;
 pub mod drill;
 pub mod norming;
+pub mod order;
 pub mod prepare;
 pub mod receipt;
 pub mod registry;

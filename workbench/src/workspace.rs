@@ -239,6 +239,20 @@ impl Workspace {
                 })
     }
 
+    /// The class view of scored job `i` (its essays file's hash filled in), for what the page
+    /// asks of a class after it was shown (norming).
+    pub fn class_view(&self, i: usize) -> Option<crate::class::ClassView> {
+        let ScoredJob { files, outcome, .. } = self.scored.get(i)?;
+        let scored = outcome.result.as_ref().ok()?;
+        let mut class = outcome.job.benchmark()?.class(scored)?;
+        if class.sha256.is_empty()
+            && let Some(f) = files.iter().find(|f| f.name == class.file)
+        {
+            class.sha256 = f.sha256.clone().unwrap_or_default();
+        }
+        Some(class)
+    }
+
     /// What the page shows of scored job `i` beside its report: its table (with the cells the
     /// variant changed against the official one, whose records are re-scored, not re-parsed),
     /// charts, class view, variants and file names.

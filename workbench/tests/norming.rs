@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 
 use workbench::class::{Adjustment, ClassRow, ClassView, eotgc_levels};
 use workbench::norming::{
-    RaterKind, class_raters, norming, parse_ratings, ratings_json, teacher_rater, with_colleagues,
+    ColleagueFile, DOWNLOAD_CSV, DOWNLOAD_RATINGS, NormingRequest, RaterKind, answer, class_raters,
+    norming, panel, parse_ratings, ratings_json, teacher_rater, with_colleagues,
 };
 
 const MODEL: [usize; 8] = [0, 1, 2, 3, 4, 2, 1, 3];
@@ -164,6 +165,146 @@ fn two_teachers_and_the_model_agree_as_the_reference_libraries_say() {
     assert!(spreads.windows(2).all(|w| w[0] >= w[1]), "{spreads:?}");
 }
 
+/// The panel's tables carry every value whole (three decimals shown), a key per row, one level
+/// column per rater.
+#[test]
+fn the_panel_tables_carry_the_exact_values() {
+    let view = class();
+    let adj = adjustments();
+    let mut raters = class_raters(&view, "model", "gold");
+    raters.push(teacher_rater(&view, "me", |id| adj.get(id).cloned()));
+    raters.push(parse_ratings(&view, "li.json", &colleague_file(&view), "").unwrap());
+    let n = norming(&view, &raters);
+    let tables = panel(&n, |k| format!("L{k}"), 2);
+    let pairs = &tables.pairs;
+    assert_eq!(pairs.rows.len(), 3);
+    for p in &n.pairs {
+        let key = format!("{}|{}", p.a, p.b);
+        assert_eq!(pairs.cell(&key, "n").unwrap().value, Some(p.n as f64));
+        assert_eq!(pairs.cell(&key, "exact").unwrap().value, p.exact);
+        assert_eq!(pairs.cell(&key, "adjacent").unwrap().value, p.adjacent);
+        assert_eq!(pairs.cell(&key, "qwk").unwrap().value, p.qwk);
+    }
+    assert_eq!(pairs.rows[0].key, "model|me");
+    assert_eq!(
+        pairs.cell("model|me", "qwk").unwrap().display,
+        "0.878",
+        "QWK 0.8775510204081632 shown with three decimals"
+    );
+    let overall = tables.alpha.rows.last().unwrap();
+    assert_eq!(
+        (overall.key.as_str(), overall.label.as_str()),
+        ("overall", "class.overall")
+    );
+    // Grade 4's teachers' α is undefined: a dash, no value.
+    let g4 = tables.alpha.cell("4", "alpha_teachers").unwrap();
+    assert_eq!((g4.display.as_str(), g4.value), ("—", None));
+    let disputed = &tables.disputed;
+    // Two listed, then the row that counts the rest.
+    assert_eq!(disputed.rows.len(), 3);
+    let rest = disputed.rows.last().unwrap();
+    assert_eq!(
+        (rest.key.as_str(), rest.cells[0].display.clone(), rest.n),
+        (
+            "more",
+            format!("+{}", n.disputed.len() - 2),
+            Some(n.disputed.len() - 2)
+        )
+    );
+    assert_eq!(tables.more, n.disputed.len() - 2);
+    assert_eq!(disputed.columns.len(), 3 + raters.len());
+    let first = &disputed.rows[0];
+    assert_eq!(first.key, n.disputed[0].id);
+    let levels: Vec<&str> = first.cells[3..]
+        .iter()
+        .map(|c| c.display.as_str())
+        .collect();
+    let want: Vec<String> = n.disputed[0]
+        .levels
+        .iter()
+        .map(|k| k.map_or_else(|| "—".to_string(), |k| format!("L{k}")))
+        .collect();
+    assert_eq!(levels, want);
+}
+
+/// What the worker answers the page: a refused file says why, a later file of the same name
+/// replaces an earlier one, the exports carry the colleague's level, the teacher's own ratings
+/// file reads back.
+#[test]
+fn the_answer_keeps_refuses_and_replaces_colleagues_files() {
+    let view = class();
+    let adj: std::collections::HashMap<String, Adjustment> = adjustments().into_iter().collect();
+    let li = colleague_file(&view);
+    let request = NormingRequest {
+        seq: 7,
+        adjustments: adj,
+        colleagues: vec![
+            ColleagueFile {
+                name: String::new(),
+                file: "li-old.json".into(),
+                text: li.replace("\"4\": \"较好\"", "\"4\": \"一般\""),
+            },
+            ColleagueFile {
+                name: String::new(),
+                file: "broken.json".into(),
+                text: "[{\"id\": 99, \"classification\": \"优秀\"}]".into(),
+            },
+            ColleagueFile {
+                name: String::new(),
+                file: "li.json".into(),
+                text: li,
+            },
+        ],
+        me: "me".into(),
+        model: "model".into(),
+        gold: "gold".into(),
+        english: true,
+        ..NormingRequest::default()
+    };
+    let a = answer(&view, &request, 20);
+    assert_eq!(a.seq, 7);
+    assert_eq!(
+        a.files[0],
+        (String::new(), String::new()),
+        "replaced by li.json"
+    );
+    assert_eq!(a.files[1].1, "broken.json: essay 99 is not in this class");
+    assert_eq!(a.files[2], ("Ms Li".to_string(), "7".to_string()));
+    let tables: Vec<(String, workbench::table::Table)> =
+        serde_json::from_value(a.tables.clone()).unwrap();
+    let ids: Vec<&str> = tables.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "agreement-numbers",
+            "agreement-confusion",
+            "norming-pairs",
+            "norming-alpha",
+            "norming-disputed"
+        ]
+    );
+    assert_eq!(a.agreement_n, 6);
+    assert_eq!(tables[2].1.rows.len(), 3, "model, me, Ms Li");
+    let xlsx: serde_json::Value = serde_json::from_str(&a.xlsx).unwrap();
+    let rows = xlsx["rows"].as_array().unwrap();
+    assert_eq!((xlsx["sheet"].as_str(), rows.len()), (Some("class"), 9));
+    assert_eq!(rows[0].as_array().unwrap().last().unwrap(), "Ms Li_level");
+    let names: Vec<&str> = a.downloads.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "class-class.csv",
+            "class-track1.json",
+            "class-track2.json",
+            "class-ratings.json"
+        ]
+    );
+    let csv = &a.downloads[DOWNLOAD_CSV].1;
+    assert!(csv.starts_with('\u{feff}') && csv.contains("Ms Li_level"));
+    let mine = parse_ratings(&view, "mine.json", &a.downloads[DOWNLOAD_RATINGS].1, "").unwrap();
+    assert_eq!(mine.levels.len(), 6);
+}
+
 #[test]
 fn ratings_files_round_trip_and_bad_ones_say_why() {
     let view = class();
@@ -175,10 +316,10 @@ fn ratings_files_round_trip_and_bad_ones_say_why() {
         (back.name.as_str(), back.kind, &back.levels),
         ("Mr Wang", RaterKind::Colleague, &teacher.levels)
     );
-    // A Track 1 submission is a rater too.
+    // A Track 1 submission is a rater too, named by its file.
     let track1 = r#"[{"id": 1, "classification": "优秀"}, {"id": "2", "classification": "Good"}]"#;
     let r = parse_ratings(&view, "t1.json", track1, "").unwrap();
-    assert_eq!((r.name.as_str(), r.levels.len()), ("t1.json", 2));
+    assert_eq!((r.name.as_str(), r.levels.len()), ("t1", 2));
     for (text, message) in [
         ("{", "t.json: not JSON"),
         (

@@ -9,14 +9,16 @@ use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 use workbench::class::{
-    Adjustment, ClassFilter, ClassRow, ClassView, GroupCounts, ModelResults, agreement, class_csv,
-    class_table, filter_class, track1_json, track2_json,
+    Adjustment, ClassFilter, ClassRow, ClassView, GroupCounts, ModelResults, filter_class,
 };
+use workbench::norming::{ColleagueFile, DOWNLOAD_CSV, DOWNLOAD_TRACK1, DOWNLOAD_TRACK2};
 use workbench::table::OVERALL;
 
 use crate::adjustments::{self, Adjustments};
 use crate::api;
 use crate::components::ask_model::{AskModel, AskScope, can_ask};
+use crate::components::norming::{Norming, str_of};
+use crate::components::panel_table::draw;
 use crate::components::share_view::ShareButton;
 use crate::download::download_text;
 use crate::i18n::{Lang, lang, level_name, level_short, model_name, t, tr};
@@ -36,13 +38,17 @@ pub fn ClassTab(state: WorkbenchState) -> impl IntoView {
     move || {
         let l = lang().get();
         state.hashed.track();
-        let classes: Vec<(String, ClassView)> = state
+        let classes: Vec<(String, usize, ClassView)> = state
             .outcomes
             .get()
             .into_iter()
             .filter_map(|o| {
                 let view = o.class.clone()?;
-                Some((format!("{} · {}", model_name(l, &o.model), o.title), view))
+                Some((
+                    format!("{} · {}", model_name(l, &o.model), o.title),
+                    o.id,
+                    view,
+                ))
             })
             .collect();
         if classes.is_empty() {
@@ -54,17 +60,17 @@ pub fn ClassTab(state: WorkbenchState) -> impl IntoView {
             let options = classes
                 .iter()
                 .enumerate()
-                .map(|(i, (name, _))| view! { <option value=i.to_string() selected=i == pick>{name.clone()}</option> })
+                .map(|(i, (name, _, _))| view! { <option value=i.to_string() selected=i == pick>{name.clone()}</option> })
                 .collect_view();
             view! { <select aria-label="class" on:change=move |ev| chosen.set(event_target_value(&ev).parse().unwrap_or(0))>{options}</select> }
         });
-        let (_, class) = classes[pick].clone();
+        let (_, outcome, class) = classes[pick].clone();
         let file = class.file.clone();
         view! {
             <section class="card class-view" data-class=file>
                 <div class="class-share"><ShareButton state=state /></div>
                 {picker}
-                <ClassPanel class=class />
+                <ClassPanel class=class state=state outcome=outcome />
             </section>
         }
         .into_any()
@@ -92,7 +98,7 @@ fn flag_text(l: Lang, flag: Option<&str>) -> &'static str {
 }
 
 #[component]
-fn ClassPanel(class: ClassView) -> impl IntoView {
+fn ClassPanel(class: ClassView, state: WorkbenchState, outcome: usize) -> impl IntoView {
     let key = class.sha256.clone();
     let base = StoredValue::new(class);
     // Levels and comments the model wrote on request, filled in where the files had none.
@@ -102,6 +108,11 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
     let ask = RwSignal::new(None::<AskScope>);
     let xlsx_busy = RwSignal::new(false);
     let adjustments = RwSignal::new(Adjustments::new());
+    // What is computed from the adjustments (agreement, the exports, the norming panel) comes
+    // from the worker (the Norming component asks); exports wait while a newer answer is due.
+    let answer = RwSignal::new(None::<serde_json::Value>);
+    let pending = RwSignal::new(true);
+    let colleagues = RwSignal::new(Vec::<ColleagueFile>::new());
     let store_error = RwSignal::new(None::<String>);
     // The reader and its controls wait for the saved adjustments: a change made before them would be
     // replaced when they arrive (and the re-render would drop a comment being typed), and a
@@ -115,6 +126,10 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
             let held = adjustments::hold();
             match adjustments::load(&key).await {
                 Ok(saved) => adjustments.set(saved),
+                Err(e) => store_error.set(Some(e)),
+            }
+            match adjustments::load_colleagues(&key).await {
+                Ok(saved) => colleagues.set(saved),
                 Err(e) => store_error.set(Some(e)),
             }
             loaded.set(true);
@@ -231,10 +246,16 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
                 .target()
                 .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
                 .is_some_and(|el| {
-                    matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+                    let text_input = el.tag_name() == "INPUT"
+                        && !matches!(
+                            el.get_attribute("type").as_deref(),
+                            Some("checkbox" | "button" | "radio")
+                        );
+                    text_input
+                        || matches!(el.tag_name().as_str(), "TEXTAREA" | "SELECT")
                         || el.closest("[role=dialog]").ok().flatten().is_some()
                 });
-            if typing {
+            if typing || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
                 return;
             }
             match ev.key().as_str() {
@@ -503,46 +524,35 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
         })
     };
 
+    // Teacher against model, from the worker's answer (below): drawn by panel_table.
+    let agreement_host = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        let l = lang().get();
+        let Some(host) = agreement_host.get() else {
+            return;
+        };
+        answer.with(|a| {
+            let none = serde_json::Value::Null;
+            let tables = a.as_ref().map_or(&none, |a| &a["tables"]);
+            draw(&host, tables, "agreement", l);
+        });
+    });
+    let agreement_n = move || {
+        answer.with(|a| {
+            a.as_ref()
+                .and_then(|a| a["agreement_n"].as_u64())
+                .unwrap_or(0)
+        })
+    };
+    // Shown once the first answer is in (a test or a tool reading `data-n` waits for it).
     let agreement_panel = move || {
         let l = lang().get();
-        let adj = adjustments.get();
-        class.with(|c| {
-            let a = agreement(c, |id| adj.get(id).cloned());
-            if a.n == 0 {
-                return view! { <p class="hint">{t(l, "class.agreement_none")}</p> }.into_any();
-            }
-            let fmt = |v: Option<f64>| v.map_or_else(|| "—".into(), |v| format!("{v:.4}"));
-            let json = |v: Option<f64>| serde_json::to_string(&v).unwrap_or_else(|_| "null".into());
-            let head = c
-                .levels
-                .iter()
-                .map(|n| view! { <th>{n.chinese.clone()}</th> })
-                .collect_view();
-            let body = a
-                .confusion
-                .iter()
-                .enumerate()
-                .map(|(k, row)| {
-                    let cells = row.iter().map(|n| view! { <td class="num">{n.to_string()}</td> }).collect_view();
-                    view! { <tr><th>{c.levels[k].chinese.clone()}</th>{cells}</tr> }
-                })
-                .collect_view();
+        let n = agreement_n();
+        answer.with(Option::is_some).then(|| {
             view! {
-                <div class="agreement" data-testid="agreement" data-n=a.n.to_string()>
-                    <table class="metrics">
-                        <tr><th>"n"</th><td class="num">{a.n.to_string()}</td></tr>
-                        <tr><th>{t(l, "class.exact")}</th><td class="num" data-metric="exact" data-value=json(a.exact)>{fmt(a.exact)}</td></tr>
-                        <tr><th>"ACC_A"</th><td class="num" data-metric="acc_a" data-value=json(a.acc_a)>{fmt(a.acc_a)}</td></tr>
-                        <tr><th>"QWK"</th><td class="num" data-metric="qwk" data-value=json(a.qwk)>{fmt(a.qwk)}</td></tr>
-                    </table>
-                    <table class="confusion">
-                        <caption>{format!("{} ↓ × {} →", t(l, "class.teacher"), t(l, "class.level"))}</caption>
-                        <tr><th></th>{head}</tr>
-                        {body}
-                    </table>
-                </div>
+                <div class="agreement" data-testid="agreement" data-n=n.to_string() node_ref=agreement_host></div>
+                {(n == 0).then(|| view! { <p class="hint">{t(l, "class.agreement_none")}</p> })}
             }
-            .into_any()
         })
     };
 
@@ -566,43 +576,35 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
         }
     });
 
+    // The exports (a fieldset: one switch for all its buttons) wait for the answer to the
+    // latest change.
+    let not_ready = move || pending.get() || answer.with(Option::is_none);
+    let download = move |k: usize, mime: &str| save_download(answer, k, mime);
     let exports = move || {
         let l = lang().get();
         let key = key.clone();
         let stem = class.with_untracked(|c| c.file.trim_end_matches(".json").to_string());
-        let (s1, s2, s3, s4) = (stem.clone(), stem.clone(), stem.clone(), stem.clone());
         view! {
-            <div class="exports">
+            <fieldset class="exports" prop:disabled=not_ready>
                 {move || can_ask(models).then(|| view! {
                     <button class="variant active" data-action="model-fill-class" on:click=move |_| ask.set(Some(AskScope::Class))>{t(lang().get(), "ask.class")}</button>
                 })}
-                <button data-export="class-csv" on:click=move |_| {
-                    let adj = adjustments.get_untracked();
-                    let text = class.with_untracked(|c| class_csv(c, |id| adj.get(id).cloned()));
-                    download_text(&format!("{s1}-class.csv"), "text/csv;charset=utf-8", &text);
-                }>{t(l, "class.export_csv")}</button>
+                <button data-export="class-csv" on:click=move |_| download(DOWNLOAD_CSV, "text/csv;charset=utf-8")>{t(l, "class.export_csv")}</button>
                 <button data-export="class-xlsx" prop:disabled=xlsx_busy on:click=move |_| {
-                    let adj = adjustments.get_untracked();
-                    let rows = class.with_untracked(|c| class_table(c, |id| adj.get(id).cloned()));
-                    let name = format!("{s4}-class.xlsx");
+                    let Some(request) = answer.with_untracked(|a| a.as_ref().map(|a| str_of(&a["xlsx"]))) else {
+                        return;
+                    };
+                    let name = format!("{stem}-class.xlsx");
                     xlsx_busy.set(true);
-                    xlsx::export(name, rows, move |result| {
+                    xlsx::export(name, request, move |result| {
                         xlsx_busy.set(false);
                         if let Err(e) = result {
                             store_error.set(Some(e));
                         }
                     });
                 }>{move || t(lang().get(), if xlsx_busy.get() { "class.export_xlsx_busy" } else { "class.export_xlsx" })}</button>
-                <button data-export="track1" on:click=move |_| {
-                    let adj = adjustments.get_untracked();
-                    let text = class.with_untracked(|c| track1_json(c, |id| adj.get(id).cloned()));
-                    download_text(&format!("{s2}-track1.json"), "application/json", &text);
-                }>{t(l, "class.export_t1")}</button>
-                <button data-export="track2" on:click=move |_| {
-                    let adj = adjustments.get_untracked();
-                    let text = class.with_untracked(|c| track2_json(c, |id| adj.get(id).cloned()));
-                    download_text(&format!("{s3}-track2.json"), "application/json", &text);
-                }>{t(l, "class.export_t2")}</button>
+                <button data-export="track1" on:click=move |_| download(DOWNLOAD_TRACK1, "application/json")>{t(l, "class.export_t1")}</button>
+                <button data-export="track2" on:click=move |_| download(DOWNLOAD_TRACK2, "application/json")>{t(l, "class.export_t2")}</button>
                 <button data-action="print" on:click=move |_| {
                     printing.set(true);
                     // Print on the next frame: the print view is in the page by then (the
@@ -631,7 +633,7 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
                         });
                     }
                 }>{t(l, "class.reset")}</button>
-            </div>
+            </fieldset>
         }
     };
 
@@ -644,6 +646,8 @@ fn ClassPanel(class: ClassView) -> impl IntoView {
             <h3>{tr("class.agreement")}</h3>
             {agreement_panel}
             {exports}
+            <Norming state=state outcome=outcome class=class adjustments=adjustments results=results
+                colleagues=colleagues loaded=loaded answer=answer pending=pending store_error=store_error />
             <AskModel class=class models=models scope=ask results=results />
             {filters}
             <div class="class-body">
@@ -803,5 +807,16 @@ fn PrintView(class: Memo<ClassView>, adjustments: RwSignal<Adjustments>) -> impl
                 </section>
             }
         })
+    }
+}
+
+/// Download file `k` of the latest answer's downloads (`DOWNLOAD_*`).
+pub fn save_download(answer: RwSignal<Option<serde_json::Value>>, k: usize, mime: &str) {
+    let file = answer.with_untracked(|a| {
+        let f = &a.as_ref()?["downloads"][k];
+        Some((str_of(&f[0]), str_of(&f[1])))
+    });
+    if let Some((name, text)) = file {
+        download_text(&name, mime, &text);
     }
 }

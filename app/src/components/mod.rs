@@ -5,6 +5,8 @@ pub mod class_view;
 pub mod compare_view;
 pub mod drop_zone;
 pub mod files_panel;
+pub mod norming;
+pub mod panel_table;
 pub mod progress;
 pub mod report_table;
 pub mod run_panel;
