@@ -10,7 +10,10 @@
 //! disputed     essays two or more raters rated, levels apart, widest spread first
 //! ratings file {"scorebench": "class-ratings", "class": SHA-256, "file", "rater",
 //!               "levels": {id: label}} — what a teacher exports for colleagues; a Track 1
-//!              submission [{id, classification}] is read too
+//!              submission [{id, classification}] is read too (named by its file)
+//! answer       what the worker sends the class view for the page's adjustments and
+//!              colleagues' files (NormingRequest → NormingAnswer): teacher-vs-model agreement
+//!              and the norming tables (`table::Table`s), the export files, refused files
 //! ```
 
 use std::collections::BTreeMap;
