@@ -63,6 +63,35 @@ def variants(valid: bytes):
     return [(n, b) for n, b in out if n in ("empty",) or b != valid]
 
 
+def spec_variants(valid: bytes):
+    """(name, bytes) specs that parse as TOML but break the spec's rules, or its TOML."""
+    text = valid.decode()
+    edits = [
+        ("unknown-key", "how = \"mean\"", "how = \"mean\"\nhwo = 1"),
+        ("unknown-metric", "metric = \"qwk\"", "metric = \"qwkk\""),
+        ("wrong-type", "decimals = 3", "decimals = \"three\""),
+        ("negative-decimals", "decimals = 3", "decimals = -3"),
+        ("bad-key", "key = \"asap-aes-spec\"", "key = \"ASAP AES\""),
+        ("duplicate-metric", "key = \"mean_qwk\"", "key = \"qwk\""),
+        ("aggregate-of-nothing", "of = \"qwk\"", "of = \"kappa\""),
+        ("labels-on-kaggle", "formula = \"kaggle\"", "formula = \"kaggle\"\nlabels = [1, 2]"),
+        ("range-backwards", "clip = true", "clip = true\nrange = [5, 1]"),
+        ("primary-unknown", "primary = \"mean_qwk_fisher\"", "primary = \"f1\""),
+        ("no-pred-role", "pred = \"predicted_score\"", ""),
+        ("two-gold-roles", "pred = \"predicted_score\"", "pred = \"predicted_score\"\ngold = \"x\""),
+        ("json-latin1", "format = \"tsv\"", "format = \"jsonl\""),
+        ("no-metrics", "[[metrics]]", "[[nometrics]]"),
+        ("duplicate-table", "[values]", "[values]\ngold = \"integer\"\n[values]"),
+        ("huge-range", "ranges = {", "range = [-9223372036854775808, 9223372036854775807]\nranges = {"),
+        ("deep-inline", "[display]", "x = " + "[" * 5000 + "]" * 5000 + "\n[display]"),
+    ]
+    out = []
+    for name, old, new in edits:
+        assert old in text, (name, old)
+        out.append(("spec-" + name, text.replace(old, new, 1).encode()))
+    return out
+
+
 def names_file(stderr: str, path: str) -> bool:
     first = stderr.strip().splitlines()[0] if stderr.strip() else ""
     return first.startswith(path) or first.startswith("error: " + path) or Path(path).name in first
@@ -121,6 +150,11 @@ def main():
     valid["inspect-json"] = (imp / "inspect" / "model-a.json").read_bytes()
     valid["evalscope-report"] = (es / "reports" / "model-a" / "general_mcq.json").read_bytes()
     valid["evalscope-reviews"] = (es / "reviews" / "model-a" / "general_mcq_easy.jsonl").read_bytes()
+    asap = g / "asap_aes" / "asap_01_basic"
+    valid["spec-asap"] = Path("specs/examples/asap-aes.toml").read_bytes()
+    valid["spec-pairs"] = Path("specs/examples/pairs.toml").read_bytes()
+    valid["asap-gold"] = (asap / "training_set_rel3.tsv").read_bytes()
+    valid["asap-pred"] = (asap / "predictions.csv").read_bytes()
     files = {}
     for key, data in valid.items():
         d = work / "valid" / key
@@ -131,7 +165,9 @@ def main():
                 "lm-eval-results": "results_2026-01-01T00-00-00.000000.json",
                 "lm-eval-samples": "samples_t_2026-01-01T00-00-00.000000.jsonl",
                 "inspect-eval": "log.eval", "evalscope-report": "general_mcq.json",
-                "evalscope-reviews": "general_mcq_easy.jsonl"}.get(key, key + (".csv" if key == "pairs" else ".json"))
+                "evalscope-reviews": "general_mcq_easy.jsonl", "spec-asap": "asap-aes.toml",
+                "spec-pairs": "pairs.toml", "asap-gold": "training_set_rel3.tsv",
+                "asap-pred": "predictions.csv"}.get(key, key + (".csv" if key == "pairs" else ".json"))
         files[key] = d / name
         files[key].write_bytes(data)
     dataset_dir = work / "valid" / "dataset"
@@ -164,13 +200,20 @@ def main():
         ("inspect", "inspect-json", ["inspect", "@"]),
         ("evalscope", "evalscope-report", ["evalscope", "@", str(files["evalscope-reviews"])]),
         ("evalscope", "evalscope-reviews", ["evalscope", str(files["evalscope-report"]), "@"]),
+        ("asap-aes", "asap-gold", ["asap-aes", "--gold", "@", str(files["asap-pred"])]),
+        ("asap-aes", "asap-pred", ["asap-aes", "--gold", str(files["asap-gold"]), "@"]),
+        ("spec", "spec-asap", ["--spec", "@", str(files["asap-gold"]), str(files["asap-pred"])]),
+        ("spec", "asap-gold", ["--spec", str(files["spec-asap"]), "@", str(files["asap-pred"])]),
+        ("spec", "asap-pred", ["--spec", str(files["spec-asap"]), str(files["asap-gold"]), "@"]),
+        ("spec", "pairs", ["--spec", str(files["spec-pairs"]), "@"]),
     ]
     slot_valid = {"pairs": "pairs", "prediction": "sasbench-prediction", "taxonomy": "sasbench-taxonomy",
                   "scored": "sasbench-scored", "dataset-gold": "sasbench-gold", "gold": "eotgc-gold",
                   "pred": "eotgc-pred", "track2": "eotgc-track2", "comments": "eotgc-comments",
                   "evaluation": "msqa", "judge-replies": "sgi-dry", "embeddings": "sgi-idea",
                   **{k: k for k in ["lm-eval-results", "lm-eval-samples", "inspect-eval", "inspect-json",
-                                    "evalscope-report", "evalscope-reviews"]}}
+                                    "evalscope-report", "evalscope-reviews", "spec-asap",
+                                    "asap-gold", "asap-pred"]}}
 
     sparse = work / "sparse-2GB.json"
     with open(sparse, "wb") as f:
@@ -186,7 +229,8 @@ def main():
         key = slot_valid.get(slot, bench)
         base = files[key].name
         trials = []
-        for vname, data in variants(valid[key]):
+        extra = spec_variants(valid[key]) if key == "spec-asap" else []
+        for vname, data in variants(valid[key]) + extra:
             p = work / "broken" / bench / slot / vname / base
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_bytes(data)

@@ -29,6 +29,7 @@ pub mod python;
 pub mod qwk;
 pub mod report;
 pub mod spearman;
+pub mod spec;
 pub mod text;
 
 pub mod asap_aes;

@@ -16,6 +16,7 @@ use clap::{ArgMatches, Args, FromArgMatches};
 
 pub mod command;
 pub mod files;
+pub mod spec_file;
 pub mod table;
 
 pub use files::{
@@ -25,8 +26,8 @@ pub use files::{
 
 /// `scorebench score <key> …`: one subcommand per registered benchmark.
 pub struct ScoreArgs {
-    /// The subcommand (a benchmark key) and its own arguments.
-    benchmark: (String, ArgMatches),
+    /// The subcommand (a benchmark key) and its own arguments, or a spec and its files.
+    benchmark: Scorer,
     /// The `--samples` flag also reaches the benchmark's command (it keeps what samples need).
     /// Print the report as JSON (the contract in specs/report.md); same as `--format json`
     json: bool,
@@ -35,6 +36,16 @@ pub struct ScoreArgs {
 }
 
 /// The options every `score` subcommand takes.
+/// What scores: a registered benchmark's subcommand, or a spec file (`--spec`).
+enum Scorer {
+    Builtin(String, ArgMatches),
+    Spec {
+        spec: std::path::PathBuf,
+        files: Vec<std::path::PathBuf>,
+        variant: String,
+    },
+}
+
 #[derive(Args)]
 struct CommonArgs {
     /// Print the report as JSON (the contract in specs/report.md); same as `--format json`
@@ -51,14 +62,37 @@ struct CommonArgs {
 impl FromArgMatches for ScoreArgs {
     fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
         let common = CommonArgs::from_arg_matches(matches)?;
-        let (name, sub) = matches.subcommand().ok_or_else(|| {
-            clap::Error::raw(
-                clap::error::ErrorKind::MissingSubcommand,
-                "name a benchmark: scorebench score <benchmark> …",
-            )
-        })?;
+        let spec = matches.get_one::<std::path::PathBuf>("spec").cloned();
+        let benchmark = match (matches.subcommand(), spec) {
+            (Some((name, _)), Some(_)) => {
+                return Err(clap::Error::raw(
+                    clap::error::ErrorKind::ArgumentConflict,
+                    format!(
+                        "--spec scores with a spec file: drop the benchmark `{name}`, or --spec\n"
+                    ),
+                ));
+            }
+            (Some((name, sub)), None) => Scorer::Builtin(name.to_string(), sub.clone()),
+            (None, Some(spec)) => Scorer::Spec {
+                spec,
+                files: matches
+                    .get_many::<std::path::PathBuf>("spec_files")
+                    .map(|f| f.cloned().collect())
+                    .unwrap_or_default(),
+                variant: matches
+                    .get_one::<String>("spec_variant")
+                    .cloned()
+                    .unwrap_or_else(|| "official".into()),
+            },
+            (None, None) => {
+                return Err(clap::Error::raw(
+                    clap::error::ErrorKind::MissingSubcommand,
+                    "name a benchmark: scorebench score <benchmark> …, or a spec: scorebench score --spec FILE.toml FILE…\n",
+                ));
+            }
+        };
         Ok(Self {
-            benchmark: (name.to_string(), sub.clone()),
+            benchmark,
             json: common.json,
             format: common.format,
             samples: common.samples,
@@ -78,7 +112,29 @@ impl Args for ScoreArgs {
             .fold(CommonArgs::augment_args(cmd), |cmd, b| {
                 cmd.subcommand(command::clap_command(b.key(), b.command()))
             })
-            .subcommand_required(true)
+            .arg(
+                clap::Arg::new("spec")
+                    .long("spec")
+                    .value_name("FILE.toml")
+                    .value_parser(clap::value_parser!(std::path::PathBuf))
+                    .help("Score with a benchmark spec (docs/benchmark-spec.md) instead of a built-in benchmark: the files follow, one per file role of the spec"),
+            )
+            .arg(
+                clap::Arg::new("spec_files")
+                    .value_name("FILE")
+                    .num_args(1..)
+                    .requires("spec")
+                    .value_parser(clap::value_parser!(std::path::PathBuf))
+                    .help("With --spec: the files, one per role (matched to roles by their fields, else in the spec's order)"),
+            )
+            .arg(
+                clap::Arg::new("spec_variant")
+                    .long("variant")
+                    .value_name("NAME")
+                    .requires("spec")
+                    .help("With --spec: `official` (default) or a variant the spec declares"),
+            )
+            .subcommand_required(false)
     }
 
     fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
@@ -168,16 +224,23 @@ pub fn list_benchmarks(args: &BenchmarksArgs) -> ExitCode {
 }
 
 pub fn run(args: ScoreArgs) -> ExitCode {
-    let (key, matches) = &args.benchmark;
-    let result = match workbench::registry::get(key) {
-        Some(benchmark) => {
-            let command = benchmark.command();
-            (command.run)(
-                &command::values(command, matches, args.samples),
-                &files::Disk::new(),
-            )
-        }
-        None => Err(ScoreError::Usage(format!("no benchmark `{key}`"))),
+    let result = match &args.benchmark {
+        Scorer::Builtin(key, matches) => match workbench::registry::get(key) {
+            Some(benchmark) => {
+                let command = benchmark.command();
+                (command.run)(
+                    &command::values(command, matches, args.samples),
+                    &files::Disk::new(),
+                )
+            }
+            None => Err(ScoreError::Usage(format!("no benchmark `{key}`"))),
+        },
+        Scorer::Spec {
+            spec,
+            files,
+            variant,
+        } => spec_file::load(spec)
+            .and_then(|loaded| spec_file::score(spec, &loaded, files, variant, args.samples)),
     };
     match result {
         Ok(mut report) => {

@@ -36,4 +36,5 @@ mod run_state;
 mod serve_timeouts;
 mod serving;
 mod share;
+mod spec;
 mod store;

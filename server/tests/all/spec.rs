@@ -1,0 +1,310 @@
+//! `scorebench score --spec`: ASAP-AES and generic pairs restated as specs
+//! (`specs/examples/`) give the built-in commands' numbers bit for bit — on every golden
+//! ASAP-AES case in both variants, and on seeded random inputs of the whole class (float and
+//! negative predictions, sets with one score, gold outside the declared range; pairs of
+//! integers, floats, constants, ties, JSONL and CSV) — and bad specs name their file and line.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::support::{score_fails, score_json, scorebench};
+
+fn example(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../specs/examples")
+        .join(name)
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+fn scratch(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("scorebench-spec-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// What both reports must share: n, every overall and per-subset metric (compared as JSON,
+/// i.e. to the bit), the subsets' names and sizes, the variant.
+fn numbers(report: &Value) -> Value {
+    serde_json::json!({
+        "variant": report["variant"],
+        "overall": report["overall"],
+        "subsets": report["subsets"],
+        "warnings": report["warnings"].as_array().map_or(0, Vec::len),
+    })
+}
+
+fn same_asap(gold: &str, pred: &str, what: &str) -> usize {
+    let spec = example("asap-aes.toml");
+    let mut compared = 0;
+    for variant in ["official", "corrected"] {
+        let built_in = scorebench(&[
+            "score",
+            "asap-aes",
+            "--gold",
+            gold,
+            pred,
+            "--variant",
+            variant,
+            "--json",
+        ]);
+        let by_spec = scorebench(&[
+            "score",
+            "--spec",
+            &spec,
+            gold,
+            pred,
+            "--variant",
+            variant,
+            "--json",
+        ]);
+        assert_eq!(
+            built_in.status.code(),
+            by_spec.status.code(),
+            "{what} {variant}"
+        );
+        if built_in.status.success() {
+            let (a, b): (Value, Value) = (
+                serde_json::from_slice(&built_in.stdout).unwrap(),
+                serde_json::from_slice(&by_spec.stdout).unwrap(),
+            );
+            assert_eq!(numbers(&a), numbers(&b), "{what} {variant}");
+            assert_eq!(a["inputs"], b["inputs"], "{what}");
+            assert_eq!(b["benchmark"], "asap-aes-spec");
+        } else {
+            // Both refuse the input with the same message (the error names the essay_id).
+            assert_eq!(
+                String::from_utf8_lossy(&built_in.stderr),
+                String::from_utf8_lossy(&by_spec.stderr),
+                "{what} {variant}"
+            );
+        }
+        compared += 1;
+    }
+    compared
+}
+
+#[test]
+fn asap_aes_restated_equals_the_built_in_on_every_golden_case() {
+    let cases = testkit::case_dirs("asap_aes");
+    let mut compared = 0;
+    for case in &cases {
+        let gold = case.join("training_set_rel3.tsv");
+        let pred = case.join("predictions.csv");
+        compared += same_asap(
+            gold.to_str().unwrap(),
+            pred.to_str().unwrap(),
+            &format!("{case:?}"),
+        );
+        // The files in the other order are assigned to their roles by their headers.
+        if case.ends_with("asap_01_basic") {
+            let swapped = score_json(&[
+                "score",
+                "--spec",
+                &example("asap-aes.toml"),
+                pred.to_str().unwrap(),
+                gold.to_str().unwrap(),
+                "--json",
+            ]);
+            let built_in = score_json(&[
+                "score",
+                "asap-aes",
+                "--gold",
+                gold.to_str().unwrap(),
+                pred.to_str().unwrap(),
+                "--json",
+            ]);
+            assert_eq!(swapped["overall"], built_in["overall"]);
+        }
+    }
+    assert_eq!(compared, 2 * cases.len());
+}
+
+/// xorshift64*: seeded, no crate.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+#[test]
+fn asap_aes_restated_equals_the_built_in_on_random_cases() {
+    let dir = scratch("asap");
+    let mut rng = Rng(0x5EED_A5A9);
+    let declared = [
+        (2, 12),
+        (1, 6),
+        (0, 3),
+        (0, 3),
+        (0, 4),
+        (0, 4),
+        (0, 30),
+        (0, 60),
+    ];
+    let mut compared = 0;
+    for case in 0..40 {
+        let mut gold = String::from("essay_id\tessay_set\tessay\tdomain1_score\n");
+        let mut pred = String::from("essay_id,predicted_score\n");
+        let sets: Vec<u8> = (1..=8).filter(|_| rng.below(3) > 0).collect();
+        let sets = if sets.is_empty() { vec![1] } else { sets };
+        let mut id = 1000 * case;
+        for &set in &sets {
+            let (lo, hi) = declared[usize::from(set) - 1];
+            let n = 2 + rng.below(40);
+            let constant = rng.below(10) == 0;
+            for _ in 0..n {
+                id += 1 + rng.below(3);
+                let mut g = if constant {
+                    lo
+                } else {
+                    lo + rng.below((hi - lo + 1) as u64) as i64
+                };
+                if rng.below(50) == 0 {
+                    g = hi + 1; // outside the declared range: corrected is null there
+                }
+                let p = match rng.below(4) {
+                    0 => format!("{}", g),
+                    1 => format!(
+                        "{:.3}",
+                        g as f64 + (rng.below(2000) as f64 - 1000.0) / 500.0
+                    ),
+                    2 => format!("\"{}.5\"", lo + rng.below((hi - lo + 1) as u64) as i64),
+                    _ => format!("{}", -(rng.below(3) as f64) * 0.75),
+                };
+                gold.push_str(&format!(
+                    "{id}\t{set}\tan \"essay\" text\t{}\n",
+                    if constant { lo } else { g }
+                ));
+                pred.push_str(&format!("{id},{p}\n"));
+            }
+        }
+        let (g, p) = (
+            dir.join(format!("g{case}.tsv")),
+            dir.join(format!("p{case}.csv")),
+        );
+        std::fs::write(&g, gold).unwrap();
+        std::fs::write(&p, pred).unwrap();
+        compared += same_asap(
+            g.to_str().unwrap(),
+            p.to_str().unwrap(),
+            &format!("random case {case}"),
+        );
+    }
+    assert_eq!(compared, 80);
+}
+
+#[test]
+fn pairs_restated_equals_the_built_in_on_random_files() {
+    let dir = scratch("pairs");
+    let spec = example("pairs.toml");
+    let mut rng = Rng(0xA11_5EED);
+    for case in 0..60 {
+        let n = 1 + rng.below(60) as usize;
+        let kind = case % 4;
+        let value = |rng: &mut Rng| -> String {
+            match kind {
+                0 => format!("{}", rng.below(5)),
+                1 => format!("{:.2}", rng.below(1000) as f64 / 37.0 - 5.0),
+                2 => "3".to_string(),
+                _ => format!("{}", rng.below(3) as i64 - 1),
+            }
+        };
+        let jsonl = case % 2 == 0;
+        let mut text = if jsonl {
+            String::new()
+        } else {
+            "id,gold,pred\n".to_string()
+        };
+        for i in 0..n {
+            let (g, p) = (value(&mut rng), value(&mut rng));
+            if jsonl {
+                text.push_str(&format!(
+                    "{{\"id\": {i}, \"gold\": {g}, \"pred\": \"{p}\"}}\n"
+                ));
+            } else {
+                text.push_str(&format!("{i},{g},{p}\n"));
+            }
+        }
+        let path = dir.join(format!("p{case}.{}", if jsonl { "jsonl" } else { "csv" }));
+        std::fs::write(&path, text).unwrap();
+        let path = path.to_str().unwrap();
+        let a = score_json(&["score", "pairs", path, "--json"]);
+        let b = score_json(&["score", "--spec", &spec, path, "--json"]);
+        assert_eq!(a["overall"], b["overall"], "case {case}");
+        assert_eq!(
+            a["warnings"].as_array().unwrap().len(),
+            b["warnings"].as_array().unwrap().len()
+        );
+    }
+}
+
+#[test]
+fn a_bad_spec_names_its_file_and_line_and_exits_2() {
+    let dir = scratch("bad");
+    let text = std::fs::read_to_string(example("pairs.toml")).unwrap();
+    let data = dir.join("d.csv");
+    std::fs::write(&data, "gold,pred\n1,1\n2,1\n").unwrap();
+    for (what, old, new, want) in [
+        (
+            "unknown key",
+            "metric = \"spearman\"",
+            "metric = \"spearman\"\nscop = \"overall\"",
+            "unknown field `scop`",
+        ),
+        (
+            "contradiction",
+            "metric = \"spearman\"",
+            "metric = \"spearman\"\nformula = \"kaggle\"",
+            "metrics[2].formula: `formula` applies to qwk only",
+        ),
+        (
+            "bad value",
+            "metric = \"spearman\"",
+            "metric = \"spearmann\"",
+            "unknown variant `spearmann`",
+        ),
+    ] {
+        let broken = text.replacen(old, new, 1);
+        let line = broken
+            .lines()
+            .position(|l| l == new.lines().last().unwrap())
+            .unwrap()
+            + 1;
+        let path = dir.join("broken.toml");
+        std::fs::write(&path, &broken).unwrap();
+        let stderr = score_fails(&[
+            "score",
+            "--spec",
+            path.to_str().unwrap(),
+            data.to_str().unwrap(),
+            "--json",
+        ]);
+        assert!(
+            stderr.contains(&format!("broken.toml:{line}: ")),
+            "{what}: {stderr}"
+        );
+        assert!(stderr.contains(want), "{what}: {stderr}");
+    }
+    let stderr = score_fails(&[
+        "score",
+        "--spec",
+        &example("pairs.toml"),
+        "--variant",
+        "corrected",
+        data.to_str().unwrap(),
+    ]);
+    assert!(
+        stderr.contains("has no variant `corrected` (it has: official)"),
+        "{stderr}"
+    );
+}
