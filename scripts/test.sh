@@ -61,10 +61,11 @@ export PG_URL
 step "native tests"
 cargo test --locked -p metrics-core -p workbench -p server
 
-step "differential tests against the reference libraries (json_repair, SciPy, scikit-learn, krippendorff)"
+step "differential tests against the reference libraries (json_repair, SciPy, scikit-learn, krippendorff; the spec schema)"
 scripts/diff-json-repair.sh 2000 1
 scripts/diff-stats.sh 300 1
 scripts/diff-agreement.sh 400 1
+scripts/check-spec-schema.sh
 
 step "metrics-core under wasm (node)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \

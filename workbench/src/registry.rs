@@ -17,7 +17,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::benchmark::Benchmark;
 use crate::benchmarks;
-use std::sync::Arc;
+use crate::benchmarks::spec::{MAX_LOADED_SPECS, SpecBenchmark};
+use std::sync::{Arc, PoisonError, RwLock};
 
 use crate::detect::{
     DETECT_HEAD_BYTES, Detected, Role, Sniff, base_name, head_text, shape, unrecognised,
@@ -45,21 +46,94 @@ pub static REGISTRY: &[&dyn Benchmark] = &[
     &benchmarks::pairs::PairsBenchmark,
 ];
 
+/// Every benchmark: the specs loaded at run time ([`register_spec`]: first, so a file that
+/// fits a spec the user loaded is the spec's), then [`REGISTRY`].
+static LOADED: RwLock<Option<&'static [&'static dyn Benchmark]>> = RwLock::new(None);
+
 /// Every registered benchmark.
 pub fn all() -> &'static [&'static dyn Benchmark] {
-    REGISTRY
+    let loaded = *LOADED.read().unwrap_or_else(PoisonError::into_inner);
+    loaded.unwrap_or(REGISTRY)
 }
 
-/// The benchmark with this key (`sasbench`, `eotgc`, …).
+/// Register a benchmark defined by a spec (checked: `Spec::validate`). The same spec again
+/// (same key, same SHA-256) is the entry already registered; another spec under a key in use,
+/// a built-in key, or more than [`MAX_LOADED_SPECS`] specs are refused, saying why.
+pub fn register_spec(
+    spec: metrics_core::spec::Spec,
+    sha256: String,
+) -> Result<&'static SpecBenchmark, String> {
+    let mut loaded = LOADED.write().unwrap_or_else(PoisonError::into_inner);
+    if REGISTRY.iter().any(|b| b.key() == spec.key) {
+        return Err(format!(
+            "`{}` is a built-in benchmark's key: give the spec another `key`",
+            spec.key
+        ));
+    }
+    let specs: Vec<&'static SpecBenchmark> =
+        SPECS.read().unwrap_or_else(PoisonError::into_inner).clone();
+    if let Some(same) = specs.iter().find(|b| b.spec.key == spec.key) {
+        return if same.sha256 == sha256 {
+            Ok(same)
+        } else {
+            Err(format!(
+                "another spec with the key `{}` is loaded (SHA-256 {}): give this one another `key` or `version`",
+                spec.key, same.sha256
+            ))
+        };
+    }
+    if specs.len() >= MAX_LOADED_SPECS {
+        return Err(format!(
+            "{MAX_LOADED_SPECS} specs are loaded: no room for `{}`",
+            spec.key
+        ));
+    }
+    let entry: &'static SpecBenchmark = Box::leak(Box::new(SpecBenchmark::new(spec, sha256)));
+    let list: Vec<&'static dyn Benchmark> = std::iter::once(entry as &'static dyn Benchmark)
+        .chain(all_with(*loaded).iter().copied())
+        .collect();
+    *loaded = Some(Box::leak(list.into_boxed_slice()));
+    SPECS
+        .write()
+        .unwrap_or_else(PoisonError::into_inner)
+        .push(entry);
+    Ok(entry)
+}
+
+fn all_with(
+    loaded: Option<&'static [&'static dyn Benchmark]>,
+) -> &'static [&'static dyn Benchmark] {
+    loaded.unwrap_or(REGISTRY)
+}
+
+/// The specs registered, in order.
+static SPECS: RwLock<Vec<&'static SpecBenchmark>> = RwLock::new(Vec::new());
+
+/// The spec benchmark with this key, when one is registered.
+pub fn spec(key: &str) -> Option<&'static SpecBenchmark> {
+    SPECS
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .iter()
+        .copied()
+        .find(|b| b.spec.key == key)
+}
+
+/// Every registered spec.
+pub fn specs() -> Vec<&'static SpecBenchmark> {
+    SPECS.read().unwrap_or_else(PoisonError::into_inner).clone()
+}
+
+/// The benchmark with this key (`sasbench`, `eotgc`, …, or a registered spec's).
 pub fn get(key: &str) -> Option<&'static dyn Benchmark> {
-    REGISTRY.iter().copied().find(|b| b.key() == key)
+    all().iter().copied().find(|b| b.key() == key)
 }
 
 /// Every run of every benchmark (`scorebench run <key>`), in registry order, with the
 /// benchmark whose files it writes.
 #[cfg(feature = "cli")]
 pub fn runs() -> impl Iterator<Item = (&'static dyn Benchmark, &'static crate::runs::RunSpec)> {
-    REGISTRY
+    all()
         .iter()
         .flat_map(|b| b.runs().iter().map(move |r| (*b, *r)))
 }
@@ -92,7 +166,7 @@ pub struct ListedRole {
 
 /// The registry as `scorebench benchmarks` lists it.
 pub fn listing() -> Vec<Listing> {
-    REGISTRY
+    all()
         .iter()
         .map(|b| Listing {
             key: b.key(),

@@ -102,6 +102,8 @@ pub struct TableStyle {
     pub counts: &'static [&'static str],
     /// Decimals of the other values (default 4).
     pub decimals: Option<usize>,
+    /// What values are multiplied by when shown (default 1; 100 for percentages).
+    pub scale: Option<f64>,
 }
 
 pub fn scalar(metrics: &Metrics, key: &str) -> Option<f64> {
@@ -184,7 +186,7 @@ pub fn scalar_keys(report: &Report) -> Vec<String> {
 /// The default layout: subsets (then overall) × scalar metrics; counts (`style.counts`) as
 /// integers.
 pub fn subset_table(report: &Report, style: TableStyle) -> Table {
-    let (scale, decimals) = (1.0, style.decimals.unwrap_or(4));
+    let (scale, decimals) = (style.scale.unwrap_or(1.0), style.decimals.unwrap_or(4));
     let keys = scalar_keys(report);
     let columns = keys
         .iter()

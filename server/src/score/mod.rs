@@ -159,10 +159,20 @@ pub struct BenchmarksArgs {
     /// files, over_http, form}]}]
     #[arg(long)]
     json: bool,
+    /// Load a benchmark spec (docs/benchmark-spec.md) and list it with the built-in benchmarks
+    /// (its entry carries `spec`: name, version, the file's SHA-256); repeatable
+    #[arg(long, value_name = "FILE.toml")]
+    spec: Vec<std::path::PathBuf>,
 }
 
 /// Print what the registry holds.
 pub fn list_benchmarks(args: &BenchmarksArgs) -> ExitCode {
+    for path in &args.spec {
+        if let Err(e) = spec_file::load_registered(path) {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    }
     let listing = workbench::registry::listing();
     let text = if args.json {
         // The registry's listing, and the runs `scorebench run` and the page start for each.
@@ -174,6 +184,14 @@ pub fn list_benchmarks(args: &BenchmarksArgs) -> ExitCode {
                     v["command"] = serde_json::to_value(benchmark.command())?;
                 }
                 v["runs"] = serde_json::Value::Array(crate::runs::registry::runs_of(b.key));
+                if let Some(spec) = workbench::registry::spec(b.key) {
+                    v["spec"] = serde_json::json!({
+                        "name": spec.spec.name,
+                        "version": spec.spec.version,
+                        "sha256": spec.sha256,
+                        "lower_is_better": spec.spec.lower_is_better,
+                    });
+                }
                 Ok(v)
             })
             .collect();
@@ -239,7 +257,7 @@ pub fn run(args: ScoreArgs) -> ExitCode {
             spec,
             files,
             variant,
-        } => spec_file::load(spec)
+        } => spec_file::load_registered(spec)
             .and_then(|loaded| spec_file::score(spec, &loaded, files, variant, args.samples)),
     };
     match result {

@@ -40,6 +40,17 @@ pub fn load(path: &Path) -> Result<LoadedSpec, ScoreError> {
     })
 }
 
+/// [`load`], then register the spec in the workbench's registry (so its reports have the
+/// spec's table and `benchmarks` lists it). A key in use by a built-in benchmark or by another
+/// spec is an error naming the file.
+pub fn load_registered(path: &Path) -> Result<LoadedSpec, ScoreError> {
+    let loaded = load(path)?;
+    workbench::registry::register_spec(loaded.spec.clone(), loaded.sha256.clone()).map_err(
+        |why| ScoreError::Input(InputError::whole_file(&path.display().to_string(), why)),
+    )?;
+    Ok(loaded)
+}
+
 /// Parse and check a spec's TOML text; `name` names it in errors.
 pub fn parse(name: &str, text: &str) -> Result<Spec, InputError> {
     let spec: Spec = toml::from_str(text).map_err(|e| {
@@ -214,6 +225,17 @@ mod tests {
         // A missing required key: the whole file.
         let (_, message) = at("name = \"x\"\n");
         assert!(message.contains("missing field `key`"), "{message}");
+    }
+
+    #[test]
+    fn the_documented_example_is_valid() {
+        let doc = include_str!("../../../docs/benchmark-spec.md");
+        let start = doc.find("## A whole example\n\n```toml\n").unwrap();
+        let body = &doc[start..];
+        let body = &body[body.find("```toml\n").unwrap() + 8..];
+        let example = &body[..body.find("```").unwrap()];
+        let spec = parse("doc.toml", example).unwrap();
+        assert_eq!(spec.overall_keys(), ["qwk", "macro_qwk", "mae"]);
     }
 
     #[test]

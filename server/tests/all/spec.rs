@@ -308,3 +308,90 @@ fn a_bad_spec_names_its_file_and_line_and_exits_2() {
         "{stderr}"
     );
 }
+
+/// The seeded random cases the official Kaggle code scored (metrics-core's fixture, 300+ cases,
+/// both variants): through `specs/examples/asap-aes.toml` every value equals the built-in
+/// adapter's bit for bit and the official value within the spec's 1e-12.
+#[test]
+fn asap_aes_restated_matches_the_official_code_on_the_reference_cases() {
+    use metrics_core::asap_aes::{self, NamedBytes, Variant};
+    let spec = server::score::spec_file::parse(
+        "asap-aes.toml",
+        &std::fs::read_to_string(example("asap-aes.toml")).unwrap(),
+    )
+    .unwrap();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../metrics-core/tests/data/asap_aes_reference.json");
+    let fixture: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let cases = fixture["cases"].as_array().unwrap();
+    assert!(cases.len() >= 300, "{}", cases.len());
+    let (mut values, mut nulls) = (0, 0);
+    for case in cases {
+        let mut gold = String::from("essay_id\tessay_set\tessay\tdomain1_score\r\n");
+        let mut preds = String::from("essay_id,predicted_score\n");
+        for (k, e) in case["essays"].as_array().unwrap().iter().enumerate() {
+            let id = 1000 + (k * 7919) % 100_003;
+            gold.push_str(&format!(
+                "{id}\t{}\tessay {k} caf\u{e9}\t{}\r\n",
+                e[0], e[1]
+            ));
+            preds.push_str(&format!("{id},{}\n", e[2].as_str().unwrap()));
+        }
+        let gold: Vec<u8> = gold.chars().map(|c| c as u8).collect(); // Latin-1 bytes
+        for (variant, expected) in [
+            (Variant::Official, &case["official"]),
+            (Variant::Corrected, &case["corrected"]),
+        ] {
+            let built_in = asap_aes::score(
+                NamedBytes {
+                    name: "gold.tsv",
+                    bytes: &gold,
+                },
+                NamedBytes {
+                    name: "pred.csv",
+                    bytes: preds.as_bytes(),
+                },
+                variant,
+            )
+            .unwrap();
+            let by_spec = metrics_core::spec::score(
+                &spec,
+                &[
+                    ("gold", "gold.tsv", &gold),
+                    ("predictions", "pred.csv", preds.as_bytes()),
+                ],
+                variant.name(),
+                false,
+            )
+            .unwrap()
+            .report;
+            let what = format!("seed {} {}", case["seed"], variant.name());
+            assert_eq!(by_spec.overall, built_in.overall, "{what}");
+            assert_eq!(by_spec.subsets, built_in.subsets, "{what}");
+            assert_eq!(by_spec.warnings.len(), built_in.warnings.len(), "{what}");
+            let mut expect = |actual: Option<f64>, e: &Value| match (actual, e.as_f64()) {
+                (Some(a), Some(e)) => {
+                    assert!((a - e).abs() <= 1e-12, "{what}: {a} vs {e}");
+                    values += 1;
+                }
+                (None, None) => nulls += 1,
+                other => panic!("{what}: {other:?}"),
+            };
+            for (set, e) in expected["sets"].as_object().unwrap() {
+                expect(
+                    by_spec
+                        .metric(&format!("set_{set}"), "qwk")
+                        .and_then(|v| v.as_scalar()),
+                    e,
+                );
+            }
+            for key in ["mean_qwk_fisher", "mean_qwk"] {
+                expect(
+                    by_spec.metric("overall", key).and_then(|v| v.as_scalar()),
+                    &expected[key],
+                );
+            }
+        }
+    }
+    assert!(nulls > 0 && values > 1000, "{values} values, {nulls} nulls");
+}

@@ -10,3 +10,4 @@ pub mod msqa;
 pub mod pairs;
 pub mod sasbench;
 pub mod sgibench;
+pub mod spec;

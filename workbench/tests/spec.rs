@@ -1,0 +1,110 @@
+//! A spec as a registry entry (`workbench::benchmarks::spec`): registered once, its files are
+//! recognised, planned and scored like a built-in benchmark's — ASAP-AES restated as
+//! `specs/examples/asap-aes.toml` gives the built-in adapter's report on the golden cases — and
+//! its table, sample rows and detail come from the spec. (Its own test binary: registering
+//! changes the process's registry.)
+
+#![allow(clippy::unwrap_used)]
+
+use metrics_core::spec::Spec;
+use workbench::registry;
+use workbench::scoring::{plan, score_job};
+use workbench::session::{ScoreOptions, Variant};
+use workbench::{WorkFile, table};
+
+fn example(name: &str) -> Spec {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../specs/examples")
+        .join(name);
+    let spec: Spec = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    spec.validate().unwrap();
+    spec
+}
+
+fn golden(case: &str, file: &str) -> WorkFile {
+    let path = testkit::path(&format!("asap_aes/{case}/{file}"));
+    WorkFile::new(file, std::fs::read(path).unwrap())
+}
+
+#[test]
+fn a_registered_spec_scores_like_the_built_in_benchmark() {
+    // Built-in detection before the spec is registered.
+    let gold = golden("asap_03_all_sets", "training_set_rel3.tsv");
+    assert_eq!(gold.role.key(), "asap-gold");
+
+    let entry = registry::register_spec(example("asap-aes.toml"), "ab".repeat(32)).unwrap();
+    assert!(std::ptr::eq(
+        entry,
+        registry::register_spec(example("asap-aes.toml"), "ab".repeat(32)).unwrap()
+    ));
+    let clash = registry::register_spec(example("asap-aes.toml"), "cd".repeat(32)).unwrap_err();
+    assert!(
+        clash.contains("another spec with the key `asap-aes-spec`"),
+        "{clash}"
+    );
+    let mut builtin = example("pairs.toml");
+    builtin.key = "asap-aes".into();
+    assert!(
+        registry::register_spec(builtin, String::new())
+            .unwrap_err()
+            .contains("built-in")
+    );
+    assert_eq!(
+        registry::get("asap-aes-spec").unwrap().metrics(),
+        ["mean_qwk_fisher", "mean_qwk"]
+    );
+    assert!(registry::listing().iter().any(|l| l.key == "asap-aes-spec"));
+
+    for case in [
+        "asap_01_basic",
+        "asap_02_float_predictions",
+        "asap_03_all_sets",
+    ] {
+        // The spec, loaded by the user, is asked first: its roles win.
+        let files = vec![
+            golden(case, "predictions.csv"),
+            golden(case, "training_set_rel3.tsv"),
+        ];
+        assert_eq!(files[0].role.key(), "asap-aes-spec-predictions");
+        assert_eq!(files[1].role.key(), "asap-aes-spec-gold");
+        let jobs = plan(&files);
+        assert_eq!(jobs.len(), 1, "{case}: {jobs:?}");
+        assert_eq!(jobs[0].benchmark, "asap-aes-spec");
+        for variant in [Variant::Official, Variant::Corrected] {
+            let options = ScoreOptions {
+                variant,
+                samples_later: false,
+            };
+            let outcome = score_job(&files, &jobs[0], &options);
+            let by_spec = outcome.result.unwrap().report;
+            let built_in = metrics_core::asap_aes::score(
+                metrics_core::asap_aes::NamedBytes {
+                    name: "training_set_rel3.tsv",
+                    bytes: &files[1].bytes,
+                },
+                metrics_core::asap_aes::NamedBytes {
+                    name: "predictions.csv",
+                    bytes: &files[0].bytes,
+                },
+                metrics_core::asap_aes::Variant::from_name(variant.key()).unwrap(),
+            )
+            .unwrap();
+            assert_eq!(by_spec.overall, built_in.overall, "{case} {variant:?}");
+            assert_eq!(by_spec.subsets, built_in.subsets, "{case} {variant:?}");
+            assert_eq!(
+                by_spec.variant,
+                if variant == Variant::Official {
+                    "official"
+                } else {
+                    "corrected"
+                }
+            );
+            let t = table(&by_spec);
+            assert_eq!(t.decimals, 3);
+            assert_eq!(by_spec.samples.as_ref().unwrap().len(), built_in.overall.n);
+        }
+    }
+    // A file without one of the spec's roles still goes to the built-in benchmark.
+    let pairs = WorkFile::new("p.csv", b"gold,pred\n1,2\n".to_vec());
+    assert_eq!(pairs.role.key(), "pairs");
+}
