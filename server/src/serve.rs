@@ -124,6 +124,11 @@ pub struct ServeArgs {
         default_value = ""
     )]
     pub webhook_hosts: String,
+    /// Register every benchmark spec (`*.toml`, docs/benchmark-spec.md) in this folder at
+    /// start: boards can then be made of them (a bad spec stops the start, naming its line);
+    /// repeatable
+    #[arg(long = "spec", value_name = "DIR")]
+    pub spec_dirs: Vec<PathBuf>,
     /// Attempts of a webhook delivery before it is given up (backoff 10 s, doubling)
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u64).range(1..=20))]
     pub webhook_attempts: u64,
@@ -225,6 +230,10 @@ pub fn run(args: ServeArgs) -> ExitCode {
 
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let guard = args.guard()?;
+    for dir in &args.spec_dirs {
+        let specs = register_specs(dir)?;
+        tracing::info!(dir = %dir.display(), specs = specs.join(", "), "benchmark specs registered");
+    }
     let db_arg = args.db.to_string_lossy().into_owned();
     let postgres = crate::store::backend::is_postgres_url(&db_arg);
     let local_db = if postgres { &args.local_db } else { &args.db };
@@ -433,4 +442,25 @@ fn embed_ancestors(value: &str) -> Result<String, String> {
         return Err("CSP sources separated by spaces (no ';', ',' or control characters)".into());
     }
     Ok(value.to_string())
+}
+
+/// Register every `*.toml` spec in `dir` (sorted by name); their keys.
+fn register_specs(dir: &std::path::Path) -> anyhow::Result<Vec<String>> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| anyhow::anyhow!("--spec {}: {e}", dir.display()))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml") && p.is_file())
+        .collect();
+    paths.sort();
+    if paths.is_empty() {
+        anyhow::bail!("--spec {}: no .toml spec in this folder", dir.display());
+    }
+    paths
+        .iter()
+        .map(|p| {
+            crate::score::spec_file::load_registered(p)
+                .map(|loaded| loaded.spec.key)
+                .map_err(|e| anyhow::anyhow!("{e}"))
+        })
+        .collect()
 }

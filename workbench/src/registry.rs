@@ -56,13 +56,14 @@ pub fn all() -> &'static [&'static dyn Benchmark] {
     loaded.unwrap_or(REGISTRY)
 }
 
-/// Register a benchmark defined by a spec (checked: `Spec::validate`). The same spec again
-/// (same key, same SHA-256) is the entry already registered; another spec under a key in use,
+/// Register a benchmark defined by a spec (checked: `Spec::validate`) read from the file
+/// `source` (kept: a board publishes it). The same spec again (same key, same file SHA-256) is the entry already registered; another spec under a key in use,
 /// a built-in key, or more than [`MAX_LOADED_SPECS`] specs are refused, saying why.
 pub fn register_spec(
     spec: metrics_core::spec::Spec,
-    sha256: String,
+    source: Vec<u8>,
 ) -> Result<&'static SpecBenchmark, String> {
+    let sha256 = metrics_core::InputFile::from_bytes("", &source).sha256;
     let mut loaded = LOADED.write().unwrap_or_else(PoisonError::into_inner);
     if REGISTRY.iter().any(|b| b.key() == spec.key) {
         return Err(format!(
@@ -88,7 +89,8 @@ pub fn register_spec(
             spec.key
         ));
     }
-    let entry: &'static SpecBenchmark = Box::leak(Box::new(SpecBenchmark::new(spec, sha256)));
+    let entry: &'static SpecBenchmark =
+        Box::leak(Box::new(SpecBenchmark::new(spec, source, sha256)));
     let list: Vec<&'static dyn Benchmark> = std::iter::once(entry as &'static dyn Benchmark)
         .chain(all_with(*loaded).iter().copied())
         .collect();

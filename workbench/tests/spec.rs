@@ -12,13 +12,14 @@ use workbench::scoring::{plan, score_job};
 use workbench::session::{ScoreOptions, Variant};
 use workbench::{WorkFile, table};
 
-fn example(name: &str) -> Spec {
+fn example(name: &str) -> (Spec, Vec<u8>) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../specs/examples")
         .join(name);
-    let spec: Spec = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let text = std::fs::read_to_string(path).unwrap();
+    let spec: Spec = toml::from_str(&text).unwrap();
     spec.validate().unwrap();
-    spec
+    (spec, text.into_bytes())
 }
 
 fn golden(case: &str, file: &str) -> WorkFile {
@@ -32,20 +33,26 @@ fn a_registered_spec_scores_like_the_built_in_benchmark() {
     let gold = golden("asap_03_all_sets", "training_set_rel3.tsv");
     assert_eq!(gold.role.key(), "asap-gold");
 
-    let entry = registry::register_spec(example("asap-aes.toml"), "ab".repeat(32)).unwrap();
+    let (spec, source) = example("asap-aes.toml");
+    let entry = registry::register_spec(spec.clone(), source.clone()).unwrap();
+    assert_eq!(
+        entry.sha256,
+        metrics_core::InputFile::from_bytes("", &source).sha256
+    );
     assert!(std::ptr::eq(
         entry,
-        registry::register_spec(example("asap-aes.toml"), "ab".repeat(32)).unwrap()
+        registry::register_spec(spec.clone(), source.clone()).unwrap()
     ));
-    let clash = registry::register_spec(example("asap-aes.toml"), "cd".repeat(32)).unwrap_err();
+    let edited = [&source[..], b"\n# edited\n"].concat();
+    let clash = registry::register_spec(spec, edited).unwrap_err();
     assert!(
         clash.contains("another spec with the key `asap-aes-spec`"),
         "{clash}"
     );
-    let mut builtin = example("pairs.toml");
+    let (mut builtin, _) = example("pairs.toml");
     builtin.key = "asap-aes".into();
     assert!(
-        registry::register_spec(builtin, String::new())
+        registry::register_spec(builtin, Vec::new())
             .unwrap_err()
             .contains("built-in")
     );

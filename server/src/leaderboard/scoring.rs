@@ -38,6 +38,69 @@ pub fn benchmark(key: &str) -> Result<&'static dyn Benchmark, ScoringError> {
     })
 }
 
+/// Register the spec in a file (a board's `.toml` gold file): parsed and checked (errors name
+/// the file and line), registered under its key (the same spec again is the entry already
+/// registered).
+pub fn register_spec_file(
+    name: &str,
+    bytes: &[u8],
+) -> Result<&'static workbench::benchmarks::spec::SpecBenchmark, ScoringError> {
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| ScoringError(format!("{name}: a spec is UTF-8 text: {e}")))?;
+    let spec =
+        crate::score::spec_file::parse(name, text).map_err(|e| ScoringError(e.to_string()))?;
+    registry::register_spec(spec, bytes.to_vec())
+        .map_err(|why| ScoringError(format!("{name}: {why}")))
+}
+
+/// A board made from a spec: the `.toml` among the gold uploads is the spec of the board's
+/// benchmark. Registered (its key must be `benchmark`), taken out of `uploads` and returned as
+/// the board's spec file (role `<key>:spec`). `None` when no upload is a `.toml`.
+pub fn take_spec(
+    benchmark: &str,
+    uploads: &mut Vec<Upload>,
+) -> Result<Option<WorkFile>, ScoringError> {
+    let specs: Vec<usize> = (0..uploads.len())
+        .filter(|&i| {
+            base_name(&uploads[i].name)
+                .to_ascii_lowercase()
+                .ends_with(".toml")
+        })
+        .collect();
+    let i = match specs.as_slice() {
+        // A benchmark registered from a spec (`serve --spec`): its board publishes that spec.
+        [] => {
+            return Ok(registry::spec(benchmark).map(|entry| {
+                WorkFile::with_role(
+                    format!("{benchmark}.toml"),
+                    entry.source.clone(),
+                    entry.spec_file_role(),
+                )
+            }));
+        }
+        [one] => *one,
+        _ => {
+            return Err(ScoringError(
+                "several .toml files: a board has one spec".into(),
+            ));
+        }
+    };
+    let upload = uploads.remove(i);
+    let name = base_name(&upload.name).to_string();
+    let entry = register_spec_file(&name, &upload.bytes)?;
+    if entry.spec.key != benchmark {
+        return Err(ScoringError(format!(
+            "{name}: the spec's key is `{}`, the board's benchmark `{benchmark}`: give them the same key",
+            entry.spec.key
+        )));
+    }
+    Ok(Some(WorkFile::with_role(
+        name,
+        upload.bytes,
+        entry.spec_file_role(),
+    )))
+}
+
 /// The variant with report name `name` (`official`, `corrected`, `paper`) of `benchmark`.
 pub fn variant(benchmark: &dyn Benchmark, name: &str) -> Result<Variant, ScoringError> {
     benchmark.variant_named(name).ok_or_else(|| {

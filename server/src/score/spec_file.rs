@@ -45,9 +45,10 @@ pub fn load(path: &Path) -> Result<LoadedSpec, ScoreError> {
 /// spec is an error naming the file.
 pub fn load_registered(path: &Path) -> Result<LoadedSpec, ScoreError> {
     let loaded = load(path)?;
-    workbench::registry::register_spec(loaded.spec.clone(), loaded.sha256.clone()).map_err(
-        |why| ScoreError::Input(InputError::whole_file(&path.display().to_string(), why)),
-    )?;
+    workbench::registry::register_spec(loaded.spec.clone(), loaded.text.clone().into_bytes())
+        .map_err(|why| {
+            ScoreError::Input(InputError::whole_file(&path.display().to_string(), why))
+        })?;
     Ok(loaded)
 }
 

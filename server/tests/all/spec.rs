@@ -395,3 +395,150 @@ fn asap_aes_restated_matches_the_official_code_on_the_reference_cases() {
     }
     assert!(nulls > 0 && values > 1000, "{values} values, {nulls} nulls");
 }
+
+/// A board of a benchmark defined by a spec: the owner uploads the spec's `.toml` with the gold;
+/// entries are scored as `score --spec` scores them; the spec is published among the gold files
+/// with its SHA-256; `leaderboard verify` (a fresh process that knows no spec) fetches the
+/// spec, checks its hash and re-scores bit for bit; a restarted server (or another one on the
+/// same database) registers the spec from the stored board; `serve --spec DIR` boards publish
+/// the registered spec; a broken spec is refused naming its line. SQLite and PostgreSQL.
+#[test]
+fn boards_of_a_spec_score_publish_verify_and_survive_a_restart() {
+    use crate::leaderboard::{Server, lb, lb_json, p, slug, stores, temp};
+    let case = testkit::path("asap_aes/asap_02_float_predictions");
+    let (gold, pred) = (
+        case.join("training_set_rel3.tsv"),
+        case.join("predictions.csv"),
+    );
+    let spec = example("asap-aes.toml");
+    let want = score_json(&["score", "--spec", &spec, p(&gold), p(&pred), "--json"]);
+    let spec_sha = metrics_core::InputFile::from_bytes("", &std::fs::read(&spec).unwrap()).sha256;
+    for db in stores() {
+        let s = slug("spec");
+        let server = Server::start(&db);
+        lb_json(
+            &server,
+            &[
+                "create",
+                "--slug",
+                &s,
+                "--title",
+                "spec",
+                "--benchmark",
+                "asap-aes-spec",
+                p(&gold),
+                &spec,
+            ],
+        );
+        let out = lb_json(
+            &server,
+            &["submit", "--slug", &s, "--model", "m1", p(&pred)],
+        );
+        assert_eq!(out["report"]["overall"], want["overall"], "{db}");
+        assert_eq!(out["report"]["subsets"], want["subsets"], "{db}");
+        let shown = lb_json(&server, &["show", "--slug", &s, "--json"]);
+        let gold_files = shown["board"]["gold"].as_array().unwrap();
+        let published = gold_files
+            .iter()
+            .find(|f| f["role"] == "asap-aes-spec:spec")
+            .unwrap();
+        assert_eq!(published["name"], "asap-aes.toml");
+        assert_eq!(published["sha256"], spec_sha.as_str());
+        let verify = lb(&server, &["verify", "--slug", &s]);
+        assert!(
+            verify.status.success(),
+            "{}",
+            String::from_utf8_lossy(&verify.stderr)
+        );
+        assert!(String::from_utf8_lossy(&verify.stdout).contains("identical"));
+
+        // A broken spec is refused with its line; a spec whose key is not the benchmark too.
+        let dir = temp("spec-board");
+        let broken = dir.join("broken.toml");
+        let text = std::fs::read_to_string(&spec).unwrap();
+        std::fs::write(&broken, text.replace("how = \"mean\"", "how = \"median\"")).unwrap();
+        let refused = lb(
+            &server,
+            &[
+                "create",
+                "--slug",
+                &slug("bad"),
+                "--title",
+                "x",
+                "--benchmark",
+                "asap-aes-spec",
+                p(&gold),
+                p(&broken),
+            ],
+        );
+        let stderr = String::from_utf8_lossy(&refused.stderr);
+        assert!(
+            !refused.status.success()
+                && stderr.contains("broken.toml:")
+                && stderr.contains("median"),
+            "{stderr}"
+        );
+        let other = lb(
+            &server,
+            &[
+                "create",
+                "--slug",
+                &slug("bad"),
+                "--title",
+                "x",
+                "--benchmark",
+                "rubric",
+                p(&gold),
+                &spec,
+            ],
+        );
+        let stderr = String::from_utf8_lossy(&other.stderr);
+        assert!(
+            stderr.contains("the spec's key is `asap-aes-spec`"),
+            "{stderr}"
+        );
+        drop(server);
+
+        // Restarted: the spec comes back from the stored board.
+        if !db.starts_with("postgres") {
+            let server = Server::start(&db);
+            let out = lb_json(
+                &server,
+                &["submit", "--slug", &s, "--model", "m2", p(&pred)],
+            );
+            assert_eq!(out["report"]["overall"], want["overall"], "after a restart");
+        }
+    }
+    // `serve --spec DIR`: a board of a registered spec without an upload publishes the spec.
+    let db = temp("spec-serve").join("lb.sqlite3");
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../specs/examples");
+    let server = Server::start_with(p(&db), &["--spec", p(&examples)]);
+    let s = slug("pairs-spec");
+    lb_json(
+        &server,
+        &[
+            "create",
+            "--slug",
+            &s,
+            "--title",
+            "pairs",
+            "--benchmark",
+            "pairs-spec",
+        ],
+    );
+    let dir = temp("spec-pairs");
+    let pairs = dir.join("p.csv");
+    std::fs::write(&pairs, "gold,pred\n1,1\n2,3\n3,3\n").unwrap();
+    let out = lb_json(
+        &server,
+        &["submit", "--slug", &s, "--model", "m", p(&pairs)],
+    );
+    let built_in = score_json(&["score", "pairs", p(&pairs), "--json"]);
+    assert_eq!(out["report"]["overall"], built_in["overall"]);
+    let verify = lb(&server, &["verify", "--slug", &s]);
+    assert!(
+        verify.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verify.stderr)
+    );
+}

@@ -30,9 +30,15 @@ use metrics_core::spec::{FileSpec, Spec};
 /// Most specs one process registers (each leaks a few hundred bytes of names).
 pub const MAX_LOADED_SPECS: usize = 256;
 
+/// The role of the spec file itself: `<key>-spec.toml`'s role is `<key>` + this (a board keeps
+/// its spec among its gold files, so it is published and hashed with them).
+pub const SPEC_ROLE_SUFFIX: &str = ":spec";
+
 /// A spec as a registry entry.
 pub struct SpecBenchmark {
     pub spec: Spec,
+    /// The spec file's bytes (a board publishes them among its gold files).
+    pub source: Vec<u8>,
     /// SHA-256 of the spec file's bytes (shown with a board, checked by visitors' browsers).
     pub sha256: String,
     key: &'static str,
@@ -58,7 +64,7 @@ fn leak(s: String) -> &'static str {
 
 impl SpecBenchmark {
     /// The registry entry of a checked spec (`spec.validate()` passed).
-    pub fn new(spec: Spec, sha256: String) -> Self {
+    pub fn new(spec: Spec, source: Vec<u8>, sha256: String) -> Self {
         let key = leak(spec.key.clone());
         let label = leak(spec.name.clone());
         let metrics: Vec<&'static str> = spec
@@ -72,7 +78,7 @@ impl SpecBenchmark {
             .find(|m| *m == spec.primary_metric())
             .unwrap_or("");
         let pred_role = spec.pred_role().unwrap_or("");
-        let roles: Vec<&'static RoleInfo> = spec
+        let mut roles: Vec<&'static RoleInfo> = spec
             .files
             .iter()
             .map(|(role, file)| {
@@ -87,6 +93,12 @@ impl SpecBenchmark {
                 }))
             })
             .collect();
+        // The spec file itself, published with a board beside its gold files.
+        roles.push(Box::leak(Box::new(RoleInfo {
+            key: leak(format!("{key}{SPEC_ROLE_SUFFIX}")),
+            label: leak(format!("{}: the spec (TOML)", spec.name)),
+            shared: true,
+        })));
         let variants: &'static [VariantInfo] = match spec.variants.first() {
             None => OFFICIAL_ONLY,
             Some(v) => Box::leak(Box::new([
@@ -110,8 +122,14 @@ impl SpecBenchmark {
             roles: Box::leak(roles.into_boxed_slice()),
             variants,
             spec,
+            source,
             sha256,
         }
+    }
+
+    /// The role of the spec file itself.
+    pub fn spec_file_role(&self) -> Role {
+        Role(self.roles[self.roles.len() - 1])
     }
 
     /// The spec's role key of a registry role (`asap-aes-spec-gold` → `gold`).

@@ -562,6 +562,30 @@ async fn download(c: &Client, files: &[Value]) -> Result<Vec<Downloaded>, Failur
     Ok(out)
 }
 
+/// A board of a benchmark defined by a spec publishes the spec among its gold files (role
+/// `<key>:spec`): downloaded, checked against its published SHA-256, parsed and registered here,
+/// so the entries are re-scored by this machine's reading of the spec.
+async fn register_board_spec(c: &Client, key: &str, gold: &[Value]) -> Result<(), Failure> {
+    let role = format!("{key}{}", workbench::benchmarks::spec::SPEC_ROLE_SUFFIX);
+    let Some(f) = gold
+        .iter()
+        .find(|f| f["role"].as_str() == Some(role.as_str()))
+    else {
+        return Ok(());
+    };
+    let name = f["name"].as_str().unwrap_or("spec.toml");
+    let bytes = c.bytes(f["url"].as_str().unwrap_or("")).await?;
+    let computed = metrics_core::InputFile::from_bytes(name, &bytes).sha256;
+    if f["sha256"].as_str() != Some(computed.as_str()) {
+        return Err(Failure::Error(format!(
+            "{name}: the board's spec has SHA-256 {computed}, it publishes {}",
+            f["sha256"]
+        )));
+    }
+    scoring::register_spec_file(name, &bytes)?;
+    Ok(())
+}
+
 async fn verify(c: &Client, a: VerifyArgs) -> Result<(), Failure> {
     if a.receipt {
         return receipts::verify(c, &a.slug, a.entry).await;
@@ -577,9 +601,14 @@ async fn verify(c: &Client, a: VerifyArgs) -> Result<(), Failure> {
             a.slug
         )));
     }
-    let bench = scoring::benchmark(info["benchmark"].as_str().unwrap_or(""))?;
+    let key = info["benchmark"].as_str().unwrap_or("");
+    let gold_list = info["gold"].as_array().map_or(&[][..], Vec::as_slice);
+    if workbench::registry::get(key).is_none() {
+        register_board_spec(c, key, gold_list).await?;
+    }
+    let bench = scoring::benchmark(key)?;
     let variant = scoring::variant(bench, info["variant"].as_str().unwrap_or(""))?;
-    let gold = download(c, info["gold"].as_array().map_or(&[][..], Vec::as_slice)).await?;
+    let gold = download(c, gold_list).await?;
     let entries: Vec<&Value> = board["entries"]
         .as_array()
         .map(|v| v.iter().collect())

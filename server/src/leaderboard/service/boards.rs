@@ -38,7 +38,7 @@ impl Boards {
         created
     }
 
-    async fn create_board(&self, req: CreateBoard) -> Result<(String, String), LbError> {
+    async fn create_board(&self, mut req: CreateBoard) -> Result<(String, String), LbError> {
         check_slug(&req.slug)?;
         check_text("title", &req.title, 200, true)?;
         check_text(
@@ -47,6 +47,28 @@ impl Boards {
             MAX_DESCRIPTION_CHARS,
             false,
         )?;
+        let hidden = !req.hidden_gold.is_empty();
+        if hidden && !req.gold.is_empty() {
+            return Err(LbError::BadRequest(
+                "give the gold as `gold` (public) or `hidden_gold`, not both".into(),
+            ));
+        }
+        // Decoding the files (and a spec among them: a board of a benchmark defined by a spec
+        // carries the spec's `.toml`) is CPU work: off the runtime's threads.
+        let files = if hidden {
+            std::mem::take(&mut req.hidden_gold)
+        } else {
+            std::mem::take(&mut req.gold)
+        };
+        let key = req.benchmark.clone();
+        let (uploaded, spec_file) = tokio::task::spawn_blocking(move || {
+            let mut uploaded = uploads(files)?;
+            let spec =
+                scoring::take_spec(&key, &mut uploaded).map_err(|e| LbError::BadRequest(e.0))?;
+            Ok::<_, LbError>((uploaded, spec))
+        })
+        .await
+        .map_err(internal)??;
         let bench = scoring::benchmark(&req.benchmark).map_err(|e| LbError::BadRequest(e.0))?;
         let variant_name = req
             .variant
@@ -69,12 +91,6 @@ impl Boards {
             shown.iter().map(|m| (*m).to_string()).collect()
         });
         check_metric_names(bench, &primary, &metrics)?;
-        let hidden = !req.hidden_gold.is_empty();
-        if hidden && !req.gold.is_empty() {
-            return Err(LbError::BadRequest(
-                "give the gold as `gold` (public) or `hidden_gold`, not both".into(),
-            ));
-        }
         if !hidden && req.competition.is_some() {
             return Err(LbError::BadRequest(
                 "phase settings need a hidden-gold board (`hidden_gold`)".into(),
@@ -92,12 +108,12 @@ impl Boards {
         } else {
             None
         };
-        // Decoding the files, finding their roles and rendering the description are CPU work:
-        // off the runtime's threads.
-        let files = if hidden { req.hidden_gold } else { req.gold };
+        // Finding the files' roles and rendering the description are CPU work: off the
+        // runtime's threads.
         let description = req.description.clone();
         let (gold, description_html) = tokio::task::spawn_blocking(move || {
-            let gold = scoring::with_roles(bench, uploads(files)?, true)?;
+            let mut gold = scoring::with_roles(bench, uploaded, true)?;
+            gold.extend(spec_file);
             let html = crate::leaderboard::markup::description_html(&description)
                 .map_err(LbError::BadRequest)?;
             Ok::<_, LbError>((gold, html))

@@ -173,10 +173,38 @@ impl Boards {
     }
 
     pub async fn board(&self, slug: &str) -> Result<BoardRow, LbError> {
-        self.store
+        let board = self
+            .store
             .board(slug)
             .await?
-            .ok_or_else(|| LbError::NotFound(format!("no leaderboard `{slug}`")))
+            .ok_or_else(|| LbError::NotFound(format!("no leaderboard `{slug}`")))?;
+        if workbench::registry::get(&board.benchmark).is_none() {
+            self.register_spec_of(&board).await;
+        }
+        Ok(board)
+    }
+
+    /// A board of a benchmark defined by a spec carries the spec among its gold files
+    /// (`<key>:spec`): registered when this process meets the board first (made by another
+    /// server on the same database, or before a restart). A spec that fails is logged; the
+    /// operation then says the benchmark is unknown.
+    async fn register_spec_of(&self, board: &BoardRow) {
+        let role = format!(
+            "{}{}",
+            board.benchmark,
+            workbench::benchmarks::spec::SPEC_ROLE_SUFFIX
+        );
+        let Some(file) = board.gold.iter().find(|f| f.role == role) else {
+            return;
+        };
+        let registered = match self.store.blob(&file.sha256).await {
+            Ok(Some(bytes)) => scoring::register_spec_file(&file.name, &bytes).map(|_| ()),
+            Ok(None) => Err(scoring::ScoringError(format!("{}: not stored", file.name))),
+            Err(e) => Err(scoring::ScoringError(e.to_string())),
+        };
+        if let Err(e) = registered {
+            tracing::warn!(board = %board.slug, "the board's spec: {e}");
+        }
     }
 
     /// The board when `token` is its owner token, else 403.
