@@ -61,10 +61,11 @@ export PG_URL
 step "native tests"
 cargo test --locked -p metrics-core -p workbench -p server
 
-step "differential tests against the reference libraries (json_repair, SciPy, scikit-learn, krippendorff; the spec schema)"
+step "differential tests against the reference libraries (json_repair, SciPy, scikit-learn, krippendorff; the spec metrics and schema)"
 scripts/diff-json-repair.sh 2000 1
 scripts/diff-stats.sh 300 1
 scripts/diff-agreement.sh 400 1
+scripts/diff-spec-metrics.sh 200 1
 scripts/check-spec-schema.sh
 
 step "metrics-core under wasm (node)"

@@ -35,6 +35,8 @@ pub mod runs;
 pub mod samples;
 pub mod scoring;
 pub mod session;
+#[cfg(feature = "toml")]
+pub mod spec_toml;
 pub mod table;
 pub mod url_state;
 pub mod verify;

@@ -18,7 +18,7 @@ use crate::adjustments::{self, Adjustments};
 use crate::api;
 use crate::components::ask_model::{AskModel, AskScope, can_ask};
 use crate::components::norming::{Norming, str_of};
-use crate::components::panel_table::draw;
+use crate::components::panel_table::tables_host;
 use crate::components::share_view::ShareButton;
 use crate::download::download_text;
 use crate::i18n::{Lang, lang, level_name, level_short, model_name, t, tr};
@@ -525,18 +525,7 @@ fn ClassPanel(class: ClassView, state: WorkbenchState, outcome: usize) -> impl I
     };
 
     // Teacher against model, from the worker's answer (below): drawn by panel_table.
-    let agreement_host = NodeRef::<leptos::html::Div>::new();
-    Effect::new(move |_| {
-        let l = lang().get();
-        let Some(host) = agreement_host.get() else {
-            return;
-        };
-        answer.with(|a| {
-            let none = serde_json::Value::Null;
-            let tables = a.as_ref().map_or(&none, |a| &a["tables"]);
-            draw(&host, tables, "agreement", l);
-        });
-    });
+    let agreement_host = tables_host(answer, "agreement");
     let agreement_n = move || {
         answer.with(|a| {
             a.as_ref()

@@ -13,7 +13,7 @@ use workbench::norming::{ColleagueFile, DOWNLOAD_RATINGS, NormingRequest};
 
 use crate::adjustments::{self, Adjustments};
 use crate::components::class_view::save_download;
-use crate::components::panel_table::draw;
+use crate::components::panel_table::tables_host;
 use crate::i18n::{Lang, lang, t};
 use crate::worker_client::WorkbenchState;
 
@@ -144,22 +144,7 @@ pub fn Norming(
     };
 
     // The tables, drawn by panel_table (no view per table shape).
-    let host = NodeRef::<leptos::html::Div>::new();
-    Effect::new(move |_| {
-        let l = lang().get();
-        let Some(host) = host.get() else {
-            return;
-        };
-        answer.with(|a| {
-            let none = Value::Null;
-            draw(
-                &host,
-                a.as_ref().map_or(&none, |a| &a["tables"]),
-                "norming",
-                l,
-            );
-        });
-    });
+    let host = tables_host(answer, "norming");
 
     // Each colleague's file kept, with a button that removes it.
     let listed = move || {

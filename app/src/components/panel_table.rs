@@ -5,10 +5,29 @@
 //! (docs/performance.md, session 15). Texts are set as text, never parsed as HTML; a label that
 //! is one of the page's text keys is translated.
 
+use leptos::html::Div;
+use leptos::prelude::*;
 use serde_json::Value;
 use web_sys::{Document, Element};
 
-use crate::i18n::{Lang, text_of};
+use crate::i18n::{Lang, lang, text_of};
+
+/// A host for the tables of the worker's `answer` whose id starts with `prefix`: drawn into it
+/// again whenever the answer or the page's language changes.
+pub fn tables_host(answer: RwSignal<Option<Value>>, prefix: &'static str) -> NodeRef<Div> {
+    let host = NodeRef::<Div>::new();
+    Effect::new(move |_| {
+        let l = lang().get();
+        let Some(host) = host.get() else {
+            return;
+        };
+        answer.with(|a| {
+            let none = Value::Null;
+            draw(&host, a.as_ref().map_or(&none, |a| &a["tables"]), prefix, l);
+        });
+    });
+    host
+}
 
 /// Replace what `host` holds with those of `tables` whose id starts with `prefix`.
 pub fn draw(host: &Element, tables: &Value, prefix: &str, lang: Lang) {

@@ -25,9 +25,17 @@
 //! The rank range is the LMArena-style reading of overlapping intervals against a common
 //! reference (the leader, resampled on the same draws as each entry), not a full pairwise test.
 
-/// The metrics where lower is better (none of the registered benchmarks' headline metrics
-/// today); everything else ranks descending.
+/// The metrics where lower is better (none of the built-in benchmarks' headline metrics
+/// today); everything else ranks descending, except a spec's primary metric when the spec says
+/// `lower_is_better` ([`lower_is_better`]).
 pub const LOWER_IS_BETTER: &[&str] = &[];
+
+/// Whether a board of `benchmark` ranked by `metric` puts lower values first.
+pub fn lower_is_better(benchmark: &str, metric: &str) -> bool {
+    LOWER_IS_BETTER.contains(&metric)
+        || workbench::registry::spec(benchmark)
+            .is_some_and(|s| s.spec.lower_is_better && s.spec.primary_metric() == metric)
+}
 
 /// One entry to rank.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -5,7 +5,6 @@ use serde_json::Value;
 
 use crate::leaderboard::competition::Competition;
 use crate::leaderboard::dates::{iso8601, now_ms};
-use crate::leaderboard::rank::LOWER_IS_BETTER;
 use crate::store::{BoardRow, FileRef};
 use metrics_core::Report;
 pub use workbench::wire::{
@@ -101,7 +100,10 @@ pub(crate) fn board_info_for(board: &BoardRow, owner: bool) -> BoardInfo {
         benchmark_label: bench.map_or_else(|| board.benchmark.clone(), |b| b.label().into()),
         variant: board.variant.clone(),
         primary: board.primary_metric.clone(),
-        lower_is_better: LOWER_IS_BETTER.contains(&board.primary_metric.as_str()),
+        lower_is_better: crate::leaderboard::rank::lower_is_better(
+            &board.benchmark,
+            &board.primary_metric,
+        ),
         metrics: board.metrics.clone(),
         available_metrics: bench.map_or_else(Vec::new, |b| {
             [b.metrics(), b.more_metrics()]

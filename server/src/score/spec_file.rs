@@ -1,11 +1,6 @@
-//! Benchmark specs read from TOML (`docs/benchmark-spec.md`): the [`Spec`] model and its checks
-//! are metrics-core's; this module adds what the file format knows — the line of every error.
-//!
-//! ```text
-//! TOML syntax, an unknown key, a wrong type   toml's own error, at its span
-//! a contradiction (Spec::validate)            the path of the key at fault, found in the
-//!                                             document (toml_edit keeps every item's span)
-//! ```
+//! Benchmark spec files on disk (`docs/benchmark-spec.md`): read (at most 1 MiB), parsed by
+//! [`workbench::spec_toml`] (errors at the spec file's line), hashed, registered; and
+//! `score --spec`'s files given their roles.
 
 use std::path::Path;
 
@@ -16,7 +11,7 @@ use sha2::{Digest, Sha256};
 use super::files::{self, ScoreError, load_with_limit};
 
 /// The largest spec file read (a spec is a page of TOML).
-pub const MAX_SPEC_BYTES: u64 = 1 << 20;
+pub const MAX_SPEC_BYTES: u64 = workbench::spec_toml::MAX_SPEC_BYTES as u64;
 
 /// A spec read from a file: the spec, and the SHA-256 of the file's bytes (what a board shows
 /// and what a visitor's browser checks).
@@ -52,55 +47,10 @@ pub fn load_registered(path: &Path) -> Result<LoadedSpec, ScoreError> {
     Ok(loaded)
 }
 
-/// Parse and check a spec's TOML text; `name` names it in errors.
+/// Parse and check a spec's TOML text; `name` names it in errors (the workbench's reader,
+/// the one the browser worker uses).
 pub fn parse(name: &str, text: &str) -> Result<Spec, InputError> {
-    let spec: Spec = toml::from_str(text).map_err(|e| {
-        let line = e.span().map(|s| line_at(text, s.start));
-        InputError::new(name, line, e.message().trim_end().to_string())
-    })?;
-    spec.validate().map_err(|e| {
-        let line = line_of_path(text, &e.path);
-        InputError::new(name, line, e.to_string())
-    })?;
-    Ok(spec)
-}
-
-/// The 1-based line of byte `at`.
-fn line_at(text: &str, at: usize) -> usize {
-    1 + text.as_bytes()[..at.min(text.len())]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-}
-
-/// The line of the deepest item of `path` the document has (a missing key: its table's line).
-fn line_of_path(text: &str, path: &[String]) -> Option<usize> {
-    let doc = toml_edit::ImDocument::parse(text).ok()?;
-    let mut item = doc.as_item();
-    let mut span = None;
-    for part in path {
-        let next = match part.parse::<usize>() {
-            Ok(i) => item.get(i),
-            Err(_) => {
-                if let Some(key_span) = item
-                    .as_table_like()
-                    .and_then(|t| t.key(part))
-                    .and_then(|k| k.span())
-                {
-                    span = Some(key_span);
-                }
-                item.get(part.as_str())
-            }
-        };
-        let Some(next) = next else {
-            break;
-        };
-        item = next;
-        if let Some(s) = item.span() {
-            span = Some(s);
-        }
-    }
-    span.map(|s| line_at(text, s.start))
+    workbench::spec_toml::parse(name, text)
 }
 
 /// `scorebench score --spec FILE.toml FILE…`: the files given to their roles, scored.
@@ -188,61 +138,4 @@ fn assign(spec: &Spec, heads: &[String]) -> Option<Vec<usize>> {
     }
     let mut out = Vec::new();
     search(&fits, 0, &mut vec![false; heads.len()], &mut out).then_some(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const PAIRS: &str = include_str!("../../../specs/examples/pairs.toml");
-
-    #[test]
-    fn errors_carry_the_spec_file_line() {
-        let at = |text: &str| {
-            let e = parse("s.toml", text).unwrap_err();
-            (e.line, e.message)
-        };
-        // An unknown key (toml's error at its span).
-        let text = PAIRS.replace("metric = \"pearson\"", "metric = \"pearson\"\nlables = [1]");
-        let (line, message) = at(&text);
-        let want = text.lines().position(|l| l.starts_with("lables")).unwrap() + 1;
-        assert_eq!(line, Some(want), "{message}");
-        assert!(message.contains("unknown field `lables`"), "{message}");
-        // A contradiction (the path of the key found in the document).
-        let text = PAIRS.replace(
-            "metric = \"pearson\"",
-            "metric = \"pearson\"\nlabels = [0, 1]",
-        );
-        let (line, message) = at(&text);
-        let want = text.lines().position(|l| l.starts_with("labels")).unwrap() + 1;
-        assert_eq!(line, Some(want), "{message}");
-        assert_eq!(
-            message,
-            "metrics[1].labels: `labels` applies to qwk with formula = \"sklearn\" only"
-        );
-        // A TOML syntax error.
-        let (line, _) = at("name = \"x\"\nkey = \n");
-        assert_eq!(line, Some(2));
-        // A missing required key: the whole file.
-        let (_, message) = at("name = \"x\"\n");
-        assert!(message.contains("missing field `key`"), "{message}");
-    }
-
-    #[test]
-    fn the_documented_example_is_valid() {
-        let doc = include_str!("../../../docs/benchmark-spec.md");
-        let start = doc.find("## A whole example\n\n```toml\n").unwrap();
-        let body = &doc[start..];
-        let body = &body[body.find("```toml\n").unwrap() + 8..];
-        let example = &body[..body.find("```").unwrap()];
-        let spec = parse("doc.toml", example).unwrap();
-        assert_eq!(spec.overall_keys(), ["qwk", "macro_qwk", "mae"]);
-    }
-
-    #[test]
-    fn the_shipped_examples_are_valid() {
-        for text in [PAIRS, include_str!("../../../specs/examples/asap-aes.toml")] {
-            parse("example.toml", text).unwrap();
-        }
-    }
 }

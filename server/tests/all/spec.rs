@@ -542,3 +542,70 @@ fn boards_of_a_spec_score_publish_verify_and_survive_a_restart() {
         String::from_utf8_lossy(&verify.stderr)
     );
 }
+
+/// A spec that says `lower_is_better` ranks its primary metric ascending on a board.
+#[test]
+fn a_lower_is_better_spec_ranks_ascending() {
+    use crate::leaderboard::{Server, lb_json, p, slug, temp};
+    let dir = temp("spec-mae");
+    let spec = dir.join("mae.toml");
+    std::fs::write(
+        &spec,
+        "name = \"MAE\"\nkey = \"mae-spec\"\nversion = \"1\"\nprimary = \"mae\"\nlower_is_better = true\n\
+         [files.pairs]\nformat = \"csv\"\ngold = \"gold\"\npred = \"pred\"\n\
+         [[metrics]]\nkey = \"mae\"\nmetric = \"mae\"\n",
+    )
+    .unwrap();
+    let (near, far) = (dir.join("near.csv"), dir.join("far.csv"));
+    std::fs::write(&near, "gold,pred\n1,1.5\n2,2\n").unwrap();
+    std::fs::write(&far, "gold,pred\n1,3\n2,5\n").unwrap();
+    let server = Server::start(p(&temp("spec-mae-db").join("lb.sqlite3")));
+    let s = slug("mae");
+    lb_json(
+        &server,
+        &[
+            "create",
+            "--slug",
+            &s,
+            "--title",
+            "mae",
+            "--benchmark",
+            "mae-spec",
+            p(&spec),
+        ],
+    );
+    lb_json(
+        &server,
+        &["submit", "--slug", &s, "--model", "far", p(&far)],
+    );
+    lb_json(
+        &server,
+        &["submit", "--slug", &s, "--model", "near", p(&near)],
+    );
+    let shown = lb_json(&server, &["show", "--slug", &s, "--json"]);
+    assert_eq!(shown["board"]["lower_is_better"], true);
+    let ranked: Vec<(String, i64)> = shown["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["model"].as_str().unwrap().to_string(),
+                e["rank"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        ranked.contains(&("near".into(), 1)) && ranked.contains(&("far".into(), 2)),
+        "{ranked:?}"
+    );
+    // mae = mean(|0.5|, 0) = 0.25 and mean(2, 3) = 2.5
+    let near_mae = shown["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["model"] == "near")
+        .unwrap()["metrics"]["mae"]
+        .as_f64();
+    assert_eq!(near_mae, Some(0.25));
+}

@@ -11,7 +11,7 @@ use super::{BOOTSTRAP_BATCH, Boards, interval_key};
 use crate::leaderboard::competition::Competition;
 use crate::leaderboard::dates::iso8601;
 use crate::leaderboard::error::{LbError, internal};
-use crate::leaderboard::rank::{self, Candidate, LOWER_IS_BETTER, Spread};
+use crate::leaderboard::rank::{self, Candidate, Spread};
 use crate::leaderboard::scoring::{self, LeaderInterval, ScoringError};
 use crate::leaderboard::token;
 use crate::leaderboard::views::{BoardView, BootstrapInfo, EntryOut, board_info_for, file_out};
@@ -301,7 +301,7 @@ fn ranking(board: &BoardRow, entries: &[EntryRow]) -> Ranking {
         .map(|e| crate::store::parse_json(&e.metrics_json))
         .collect();
     let primary = &board.primary_metric;
-    let lower = LOWER_IS_BETTER.contains(&primary.as_str());
+    let lower = rank::lower_is_better(&board.benchmark, primary);
     // Hidden and withdrawn entries (listed for the owner only) take no rank.
     let candidates: Vec<Candidate> = entries
         .iter()

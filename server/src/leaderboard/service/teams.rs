@@ -11,7 +11,6 @@ use crate::leaderboard::input::{
     AddTeam, PhaseSettings, Submit, TEAM_PREFIX, apply_settings, check_meta, check_text, uploads,
 };
 use crate::leaderboard::limits::Client;
-use crate::leaderboard::rank::LOWER_IS_BETTER;
 use crate::leaderboard::scoring::{self};
 use crate::leaderboard::token;
 use crate::leaderboard::views::{
@@ -33,7 +32,7 @@ pub(super) fn shares_of(e: &EntryRow) -> competition::ShareScores {
 /// (public share while open, every item once closed).
 pub(super) fn counted(board: &BoardRow, c: &Competition, entries: Vec<EntryRow>) -> Vec<EntryRow> {
     let primary = &board.primary_metric;
-    let sign = if LOWER_IS_BETTER.contains(&primary.as_str()) {
+    let sign = if crate::leaderboard::rank::lower_is_better(&board.benchmark, primary) {
         -1.0
     } else {
         1.0

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Differential test of the metrics a spec adds to the library (mae, rmse, mean, exact_match,
+# accuracy on labels) against scikit-learn 1.9.1 / numpy 2.4.6, through `scorebench score --spec`:
+# N random files (default 200) from SEED (default 1) of floats of mixed magnitudes, integers and
+# labels; every value must be bit for bit the reference's.   usage: scripts/diff-spec-metrics.sh [N] [SEED]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python=$(scripts/python-env.sh)
+cargo build --locked -q -p server
+exec "$python" - target/debug/scorebench "${1:-200}" "${2:-1}" <<'PY'
+import json, os, random, subprocess, sys, tempfile
+import numpy as np
+from sklearn.metrics import accuracy_score, mean_absolute_error, root_mean_squared_error
+
+binary, n_cases, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+rng = random.Random(seed)
+work = tempfile.mkdtemp(prefix="scorebench-diff-spec-")
+spec = os.path.join(work, "s.toml")
+with open(spec, "w") as f:
+    f.write('name = "diff"\nkey = "diff"\nversion = "1"\n'
+            '[files.pairs]\nformat = "jsonl"\ngold = "gold"\npred = "pred"\nnumbers = { t = "t" }\n'
+            '[[metrics]]\nkey = "mae"\nmetric = "mae"\n'
+            '[[metrics]]\nkey = "rmse"\nmetric = "rmse"\n'
+            '[[metrics]]\nkey = "mean_pred"\nmetric = "mean"\nof = "pred"\n'
+            '[[metrics]]\nkey = "mean_t"\nmetric = "mean"\nof = "t"\n')
+labels = os.path.join(work, "l.toml")
+with open(labels, "w") as f:
+    f.write('name = "labels"\nkey = "labels"\nversion = "1"\n'
+            '[files.pairs]\nformat = "jsonl"\ngold = "gold"\npred = "pred"\n'
+            '[values]\ngold = "label"\npred = "label"\n'
+            '[[metrics]]\nkey = "accuracy"\nmetric = "accuracy"\n'
+            '[[metrics]]\nkey = "em"\nmetric = "exact_match"\nnormalize = ["strip", "lower"]\n')
+
+def value(kind):
+    if kind == 0:
+        return float(rng.randint(-5, 5))
+    if kind == 1:
+        return rng.uniform(-1, 1) * 10 ** rng.randint(-8, 8)
+    return rng.gauss(0, 1)
+
+def score(spec_path, path):
+    out = subprocess.run([binary, "score", "--spec", spec_path, path, "--json"], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"{path}: {out.stderr}")
+    return json.loads(out.stdout)["overall"]["metrics"]
+
+bad = compared = 0
+for case in range(n_cases):
+    n = rng.choice([1, 2, 3, 7, 100, rng.randint(1, 5000)])
+    kind = case % 3
+    g = [value(kind) for _ in range(n)]
+    p = [value(kind) for _ in range(n)]
+    t = [value(1) for _ in range(n)]
+    path = os.path.join(work, f"c{case}.jsonl")
+    with open(path, "w") as f:
+        for a, b, c in zip(g, p, t):
+            f.write(json.dumps({"gold": a, "pred": b, "t": c}) + "\n")
+    got = score(spec, path)
+    want = {
+        "mae": mean_absolute_error(g, p),
+        "rmse": root_mean_squared_error(g, p),
+        "mean_pred": np.mean(np.array(p)),
+        "mean_t": np.mean(np.array(t)),
+    }
+    for k, w in want.items():
+        compared += 1
+        if float(got[k]).hex() != float(w).hex():
+            bad += 1
+            print(f"case {case} (n={n}) {k}: scorebench {got[k]!r} vs reference {float(w)!r}")
+    words = ["yes", "Yes ", "no", " NO", "maybe", "42", "42.0"]
+    lg = [rng.choice(words) for _ in range(n)]
+    lp = [rng.choice(words) for _ in range(n)]
+    path = os.path.join(work, f"l{case}.jsonl")
+    with open(path, "w") as f:
+        for a, b in zip(lg, lp):
+            f.write(json.dumps({"gold": a, "pred": b}) + "\n")
+    got = score(labels, path)
+    norm = lambda s: s.strip().lower()
+    want = {"accuracy": accuracy_score(lg, lp), "em": accuracy_score([norm(x) for x in lg], [norm(x) for x in lp])}
+    for k, w in want.items():
+        compared += 1
+        if float(got[k]).hex() != float(w).hex():
+            bad += 1
+            print(f"case {case} (n={n}) {k}: scorebench {got[k]!r} vs reference {float(w)!r}")
+print(f"spec metrics vs scikit-learn/numpy: {compared} values, {bad} differ")
+sys.exit(1 if bad else 0)
+PY
