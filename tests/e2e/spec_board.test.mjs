@@ -1,0 +1,55 @@
+// A board of a benchmark defined by a spec (docs/benchmark-spec.md): made through the CLI with
+// the spec's .toml beside the gold, its entry page shows the stored numbers (those of
+// `scorebench score --spec`), lists the spec among the board's published files with its
+// SHA-256, and, since the browser cannot read specs yet, says how to re-score instead of
+// offering "Verify in my browser"; in English and Chinese.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { serverAndBrowser, tempDir, artifacts, root, scorebench, pageMetrics } from './support.mjs';
+
+const env = serverAndBrowser();
+
+function run(args, cwd) {
+  const r = spawnSync(scorebench, args, { cwd, encoding: 'utf8' });
+  assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+test('a spec board: stored numbers, the spec published with its hash, how to verify', async () => {
+  const dir = tempDir('spec-board');
+  const files = ['training_set_rel3.tsv', 'predictions.csv'];
+  for (const f of files) copyFileSync(join(root, 'tests', 'golden', 'asap_aes', 'asap_02_float_predictions', f), join(dir, f));
+  copyFileSync(join(root, 'specs', 'examples', 'asap-aes.toml'), join(dir, 'asap-aes.toml'));
+  const want = JSON.parse(run(['score', '--spec', 'asap-aes.toml', ...files, '--json'], dir));
+  const slug = `spec-${Date.now()}`;
+  const lb = (args) => run(['leaderboard', ...args, '--server', env.base], dir);
+  lb(['create', '--slug', slug, '--title', 'ASAP-AES by spec', '--benchmark', 'asap-aes-spec', 'training_set_rel3.tsv', 'asap-aes.toml']);
+  const entry = JSON.parse(lb(['submit', '--slug', slug, '--model', 'm', 'predictions.csv'])).entry;
+  assert.match(lb(['verify', '--slug', slug]), /identical/);
+
+  const sha = createHash('sha256').update(readFileSync(join(dir, 'asap-aes.toml'))).digest('hex');
+  const board = JSON.parse(lb(['show', '--slug', slug, '--json'])).board;
+  const spec = board.gold.find((f) => f.role === 'asap-aes-spec:spec');
+  assert.equal(spec?.sha256, sha, 'the spec is published with its SHA-256');
+
+  for (const lang of ['en', 'zh']) {
+    const page = await env.browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${env.base}/leaderboard/${slug}/entry/${entry}?lang=${lang}`);
+    const note = page.locator('[data-testid=spec-board]');
+    await note.waitFor({ timeout: 30_000 });
+    assert.match(await note.innerText(), new RegExp(`scorebench leaderboard verify --slug ${slug}`));
+    assert.match(await note.innerText(), lang === 'en' ? /defined by a spec/ : /规格文件/);
+    assert.equal(await page.locator('[data-testid=verify]').count(), 0, 'no verify button');
+    const shown = await pageMetrics(page, 'body');
+    assert.equal(shown['overall/mean_qwk_fisher'], want.overall.metrics.mean_qwk_fisher, 'the stored number is the CLI\'s');
+    await page.screenshot({ path: join(artifacts, `spec-board-${lang}.png`), fullPage: true });
+    assert.deepEqual(errors, [], 'no page errors');
+    await page.close();
+  }
+});
