@@ -53,3 +53,37 @@ test('a spec board: stored numbers, the spec published with its hash, how to ver
     await page.close();
   }
 });
+
+test('a maintainer makes a board of a spec from the page: the .toml beside the gold names the benchmark', async () => {
+  const dir = tempDir('spec-create');
+  for (const f of ['training_set_rel3.tsv', 'predictions.csv']) {
+    copyFileSync(join(root, 'tests', 'golden', 'asap_aes', 'asap_01_basic', f), join(dir, f));
+  }
+  copyFileSync(join(root, 'specs', 'examples', 'asap-aes.toml'), join(dir, 'asap-aes.toml'));
+  const page = await env.browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const slug = `spec-form-${Date.now()}`;
+  await page.goto(`${env.base}/leaderboards?lang=en`);
+  await page.locator('[data-testid=create-board] summary').click();
+  await page.locator('select[name=benchmark] option[value=":spec"]').waitFor({ state: 'attached', timeout: 60_000 });
+  await page.fill('[data-testid=create-board] input[name=slug]', slug);
+  await page.fill('[data-testid=create-board] input[name=title]', 'Essays by spec');
+  await page.selectOption('select[name=benchmark]', ':spec');
+  await page.locator('[data-testid=by-spec-hint]').waitFor();
+  await page.setInputFiles('input[name=gold]', [join(dir, 'training_set_rel3.tsv'), join(dir, 'asap-aes.toml')]);
+  await page.click('button[data-action=create-board]');
+  const created = page.locator('[data-testid=created-board]');
+  await created.waitFor({ timeout: 30_000 });
+  assert.equal(await created.getAttribute('data-slug'), slug);
+  const board = await (await fetch(`${env.base}/api/v1/leaderboards/${slug}`)).json();
+  assert.equal(board.board.benchmark, 'asap-aes-spec');
+  assert.ok(board.board.gold.some((f) => f.role === 'asap-aes-spec:spec' && f.name === 'asap-aes.toml'));
+  // An entry scores as `score --spec` does.
+  const sub = JSON.parse(run(['leaderboard', 'submit', '--slug', slug, '--model', 'm', 'predictions.csv', '--server', env.base], dir));
+  const want = JSON.parse(run(['score', '--spec', 'asap-aes.toml', 'training_set_rel3.tsv', 'predictions.csv', '--json'], dir));
+  assert.deepEqual(sub.report.overall, want.overall);
+  await page.screenshot({ path: join(artifacts, 'spec-board-create.png'), fullPage: true });
+  assert.deepEqual(errors, [], 'no page errors');
+  await page.close();
+});

@@ -30,6 +30,9 @@ pub(super) async fn read_files(files: Vec<web_sys::File>) -> Result<Vec<FileIn>,
     Ok(out)
 }
 
+/// The benchmark choice "defined by a spec" (not a benchmark key: keys have no `:`).
+const SPEC_CHOICE: &str = ":spec";
+
 #[component]
 pub fn CreateBoardForm() -> impl IntoView {
     let benchmarks = RwSignal::new(Vec::<BenchmarkInfo>::new());
@@ -57,8 +60,13 @@ pub fn CreateBoardForm() -> impl IntoView {
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let l = lang().get_untracked();
-        let Some(bench) = chosen() else {
-            return error.set(Some(t(l, "lb.choose_benchmark").into()));
+        // A benchmark defined by a spec: its `.toml` comes with the gold, and the server takes
+        // the board's benchmark from it.
+        let by_spec = benchmark.get_untracked() == SPEC_CHOICE;
+        let key = match chosen() {
+            Some(bench) => bench.key,
+            None if by_spec => String::new(),
+            None => return error.set(Some(t(l, "lb.choose_benchmark").into())),
         };
         let files = chosen_files(&gold);
         if files.is_empty() {
@@ -76,7 +84,7 @@ pub fn CreateBoardForm() -> impl IntoView {
             slug: slug.get_untracked().trim().to_string(),
             title: title.get_untracked().trim().to_string(),
             description: description.get_untracked(),
-            benchmark: bench.key,
+            benchmark: key,
             variant: Some(variant.get_untracked()).filter(|v| !v.is_empty()),
             primary: None,
             metrics: None,
@@ -144,8 +152,12 @@ pub fn CreateBoardForm() -> impl IntoView {
                         {move || benchmarks.get().into_iter().map(|b| view! {
                             <option value=b.key.clone()>{format!("{} ({})", b.label, b.key)}</option>
                         }).collect_view()}
+                        <option value=SPEC_CHOICE>{tr("lb.by_spec")}</option>
                     </select>
                 </label>
+                {move || (benchmark.get() == SPEC_CHOICE).then(|| view! {
+                    <p class="hint" data-testid="by-spec-hint">{tr("lb.by_spec_hint")}</p>
+                })}
                 {move || chosen().filter(|b| b.variants.len() > 1).map(|b| view! {
                     <label>{tr("lb.variant")} " "
                         <select name="variant" on:change=move |ev| variant.set(event_target_value(&ev))>

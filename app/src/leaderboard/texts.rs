@@ -148,6 +148,14 @@ fn boards(key: &str) -> Option<(&'static str, &'static str)> {
         "lb.import_now" => ("Import these entries", "导入这些条目"),
         "lb.imported" => ("Entries imported:", "已导入条目数："),
         "lb.create" => ("Create a board", "创建排行榜"),
+        "lb.by_spec" => (
+            "A benchmark defined by a spec (its .toml among the gold files)",
+            "由规格文件定义的基准（.toml 与标准答案文件一同上传）",
+        ),
+        "lb.by_spec_hint" => (
+            "Add the spec's .toml to the gold files: the board's benchmark is the spec's key, and the board publishes the spec with its SHA-256 (docs/benchmark-spec.md).",
+            "请将规格文件 .toml 加入标准答案文件：排行榜的基准即规格中的 key，排行榜会公布该规格文件及其 SHA-256（见 docs/benchmark-spec.md）。",
+        ),
         "lb.choose_benchmark" => ("Choose a benchmark.", "请选择基准。"),
         "lb.gold_needed" => ("Choose the gold file(s).", "请选择标准答案文件。"),
         "lb.created" => ("Board created:", "排行榜已创建："),

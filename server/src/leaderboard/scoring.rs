@@ -54,8 +54,9 @@ pub fn register_spec_file(
 }
 
 /// A board made from a spec: the `.toml` among the gold uploads is the spec of the board's
-/// benchmark. Registered (its key must be `benchmark`), taken out of `uploads` and returned as
-/// the board's spec file (role `<key>:spec`). `None` when no upload is a `.toml`.
+/// benchmark. Registered (its key must be `benchmark`, unless `benchmark` is empty: the board's
+/// benchmark is then the spec's), taken out of `uploads` and returned as the board's spec file
+/// (role `<key>:spec`). `None` when no upload is a `.toml`.
 pub fn take_spec(
     benchmark: &str,
     uploads: &mut Vec<Upload>,
@@ -88,7 +89,7 @@ pub fn take_spec(
     let upload = uploads.remove(i);
     let name = base_name(&upload.name).to_string();
     let entry = register_spec_file(&name, &upload.bytes)?;
-    if entry.spec.key != benchmark {
+    if !benchmark.is_empty() && entry.spec.key != benchmark {
         return Err(ScoringError(format!(
             "{name}: the spec's key is `{}`, the board's benchmark `{benchmark}`: give them the same key",
             entry.spec.key

@@ -452,6 +452,27 @@ fn boards_of_a_spec_score_publish_verify_and_survive_a_restart() {
         );
         assert!(String::from_utf8_lossy(&verify.stdout).contains("identical"));
 
+        // Without a benchmark, the uploaded spec names it.
+        let keyless = slug("keyless");
+        lb_json(
+            &server,
+            &[
+                "create",
+                "--slug",
+                &keyless,
+                "--title",
+                "spec",
+                p(&gold),
+                &spec,
+            ],
+        );
+        let shown = lb_json(&server, &["show", "--slug", &keyless, "--json"]);
+        assert_eq!(shown["board"]["benchmark"], "asap-aes-spec");
+        let none = lb(
+            &server,
+            &["create", "--slug", &slug("none"), "--title", "x", p(&gold)],
+        );
+        assert!(String::from_utf8_lossy(&none.stderr).contains("name the board's benchmark"));
         // A broken spec is refused with its line; a spec whose key is not the benchmark too.
         let dir = temp("spec-board");
         let broken = dir.join("broken.toml");

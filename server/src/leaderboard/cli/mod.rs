@@ -205,8 +205,9 @@ struct CreateArgs {
     slug: String,
     #[arg(long)]
     title: String,
-    /// A benchmark key (`scorebench benchmarks`)
-    #[arg(long)]
+    /// A benchmark key (`scorebench benchmarks`); without it, the key of the spec (`.toml`)
+    /// among the gold files (docs/benchmark-spec.md)
+    #[arg(long, default_value = "")]
     benchmark: String,
     /// The variant's name in reports (default: the official one)
     #[arg(long)]

@@ -69,6 +69,16 @@ impl Boards {
         })
         .await
         .map_err(internal)??;
+        if let Some(spec) = &spec_file
+            && req.benchmark.is_empty()
+        {
+            req.benchmark = spec.role.benchmark_key().to_string();
+        }
+        if req.benchmark.is_empty() {
+            return Err(LbError::BadRequest(
+                "name the board's benchmark (`benchmark`), or give its spec (a .toml) with the gold files".into(),
+            ));
+        }
         let bench = scoring::benchmark(&req.benchmark).map_err(|e| LbError::BadRequest(e.0))?;
         let variant_name = req
             .variant
