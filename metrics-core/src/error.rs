@@ -60,3 +60,37 @@ impl InputError {
         }
     }
 }
+
+/// The error of a gold file whose records lack predictions, in `pred_file`: "`<field> <id> has
+/// no prediction (<gold_file> line <n>); k more without one: a, b, …`" (the first ten more named).
+/// `missing` (id, line in the gold file) is not empty.
+pub(crate) fn no_prediction(
+    pred_file: &str,
+    field: &str,
+    gold_file: &str,
+    missing: &[(String, usize)],
+) -> InputError {
+    const SHOWN: usize = 10;
+    let (id, line) = missing
+        .first()
+        .map_or(("", 0), |(id, line)| (id.as_str(), *line));
+    let mut message = format!("{field} {id} has no prediction ({gold_file} line {line})");
+    if missing.len() > 1 {
+        let more: Vec<&str> = missing[1..]
+            .iter()
+            .take(SHOWN)
+            .map(|(id, _)| id.as_str())
+            .collect();
+        let ellipsis = if missing.len() - 1 > SHOWN {
+            ", …"
+        } else {
+            ""
+        };
+        message.push_str(&format!(
+            "; {} more without one: {}{ellipsis}",
+            missing.len() - 1,
+            more.join(", ")
+        ));
+    }
+    InputError::whole_file(pred_file, message)
+}

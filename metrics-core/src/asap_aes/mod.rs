@@ -168,31 +168,15 @@ pub fn join(
         ));
     }
     let by_id: HashMap<u64, &Prediction> = predictions.iter().map(|p| (p.id, p)).collect();
-    let missing: Vec<&GoldEssay> = gold.iter().filter(|e| !by_id.contains_key(&e.id)).collect();
-    if let Some(first) = missing.first() {
-        const SHOWN: usize = 10;
-        let mut message = format!(
-            "essay_id {} has no prediction ({gold_file} line {})",
-            first.id, first.line
-        );
-        if missing.len() > 1 {
-            let more: Vec<String> = missing[1..]
-                .iter()
-                .take(SHOWN)
-                .map(|e| e.id.to_string())
-                .collect();
-            let ellipsis = if missing.len() - 1 > SHOWN {
-                ", …"
-            } else {
-                ""
-            };
-            message.push_str(&format!(
-                "; {} more without one: {}{ellipsis}",
-                missing.len() - 1,
-                more.join(", ")
-            ));
-        }
-        return Err(InputError::whole_file(pred_file, message));
+    let missing: Vec<(String, usize)> = gold
+        .iter()
+        .filter(|e| !by_id.contains_key(&e.id))
+        .map(|e| (e.id.to_string(), e.line))
+        .collect();
+    if !missing.is_empty() {
+        return Err(crate::error::no_prediction(
+            pred_file, "essay_id", gold_file, &missing,
+        ));
     }
     Ok(gold
         .into_iter()

@@ -303,24 +303,7 @@ impl Reader<'_> {
                 Some(c)
             }
         };
-        Ok(Columns {
-            id,
-            gold: self.file.gold.as_deref().map(need).transpose()?,
-            pred: self.file.pred.as_deref().map(need).transpose()?,
-            subset: self.file.subset.as_deref().map(need).transpose()?,
-            text: self
-                .file
-                .text
-                .iter()
-                .map(|f| need(f))
-                .collect::<Result<_, _>>()?,
-            numbers: self
-                .file
-                .numbers
-                .values()
-                .map(|f| need(f))
-                .collect::<Result<_, _>>()?,
-        })
+        Columns::mapped(self.file, id, need)
     }
 
     fn jsonl(&self, text: &str) -> Result<Rows, InputError> {
@@ -380,24 +363,7 @@ impl Reader<'_> {
                 Some(v)
             }
         };
-        let columns = Columns {
-            id,
-            gold: self.file.gold.as_deref().map(need).transpose()?,
-            pred: self.file.pred.as_deref().map(need).transpose()?,
-            subset: self.file.subset.as_deref().map(need).transpose()?,
-            text: self
-                .file
-                .text
-                .iter()
-                .map(|f| need(f))
-                .collect::<Result<_, _>>()?,
-            numbers: self
-                .file
-                .numbers
-                .values()
-                .map(|f| need(f))
-                .collect::<Result<_, _>>()?,
-        };
+        let columns = Columns::mapped(self.file, id, need)?;
         let row = self.row(line, &columns, Raw::Json)?;
         Ok(row)
     }
@@ -474,6 +440,33 @@ struct Columns<C> {
     subset: Option<C>,
     text: Vec<C>,
     numbers: Vec<C>,
+}
+
+impl<C> Columns<C> {
+    /// Each field `file` maps, found by `need` (an error names the missing one).
+    fn mapped(
+        file: &FileSpec,
+        id: Option<C>,
+        need: impl Fn(&str) -> Result<C, InputError>,
+    ) -> Result<Self, InputError> {
+        let one = |f: &Option<String>| f.as_deref().map(&need).transpose();
+        Ok(Columns {
+            id,
+            gold: one(&file.gold)?,
+            pred: one(&file.pred)?,
+            subset: one(&file.subset)?,
+            text: file
+                .text
+                .iter()
+                .map(|f| need(f))
+                .collect::<Result<_, _>>()?,
+            numbers: file
+                .numbers
+                .values()
+                .map(|f| need(f))
+                .collect::<Result<_, _>>()?,
+        })
+    }
 }
 
 fn quoted(names: &[String]) -> String {

@@ -171,36 +171,16 @@ fn join_by_id(
             ),
         ));
     }
-    let missing: Vec<&Row> = gold
+    let missing: Vec<(String, usize)> = gold
         .rows
         .iter()
         .filter(|g| !pred_ids.contains_key(g.id.as_deref().unwrap_or("")))
+        .map(|g| (g.id.clone().unwrap_or_default(), g.line))
         .collect();
-    if let Some(first) = missing.first() {
-        const SHOWN: usize = 10;
-        let mut message = format!(
-            "{gold_id} {} has no prediction ({gold_name} line {})",
-            first.id.as_deref().unwrap_or(""),
-            first.line
-        );
-        if missing.len() > 1 {
-            let more: Vec<&str> = missing[1..]
-                .iter()
-                .take(SHOWN)
-                .map(|r| r.id.as_deref().unwrap_or(""))
-                .collect();
-            let ellipsis = if missing.len() - 1 > SHOWN {
-                ", …"
-            } else {
-                ""
-            };
-            message.push_str(&format!(
-                "; {} more without one: {}{ellipsis}",
-                missing.len() - 1,
-                more.join(", ")
-            ));
-        }
-        return Err(InputError::whole_file(pred_name, message));
+    if !missing.is_empty() {
+        return Err(crate::error::no_prediction(
+            pred_name, &gold_id, gold_name, &missing,
+        ));
     }
     let mut preds: Vec<Option<Row>> = pred.rows.into_iter().map(Some).collect();
     Ok(gold
