@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Differential test of the metrics a spec adds to the library (mae, rmse, mean, exact_match,
-# accuracy on labels) against scikit-learn 1.9.1 / numpy 2.4.6, through `scorebench score --spec`:
-# N random files (default 200) from SEED (default 1) of floats of mixed magnitudes, integers and
-# labels; every value must be bit for bit the reference's.   usage: scripts/diff-spec-metrics.sh [N] [SEED]
+# accuracy on labels, f1_macro and f1_micro on labels and on integer classes) against
+# scikit-learn 1.9.1 / numpy 2.4.6, through `scorebench score --spec`: N random files (default
+# 200) from SEED (default 1) of floats of mixed magnitudes, integers and labels; every value must
+# be bit for bit the reference's.   usage: scripts/diff-spec-metrics.sh [N] [SEED]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=$(scripts/python-env.sh)
@@ -10,7 +11,7 @@ cargo build --locked -q -p server
 exec "$python" - target/debug/scorebench "${1:-200}" "${2:-1}" <<'PY'
 import json, os, random, subprocess, sys, tempfile
 import numpy as np
-from sklearn.metrics import accuracy_score, mean_absolute_error, root_mean_squared_error
+from sklearn.metrics import accuracy_score, f1_score, mean_absolute_error, root_mean_squared_error
 
 binary, n_cases, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rng = random.Random(seed)
@@ -29,7 +30,15 @@ with open(labels, "w") as f:
             '[files.pairs]\nformat = "jsonl"\ngold = "gold"\npred = "pred"\n'
             '[values]\ngold = "label"\npred = "label"\n'
             '[[metrics]]\nkey = "accuracy"\nmetric = "accuracy"\n'
-            '[[metrics]]\nkey = "em"\nmetric = "exact_match"\nnormalize = ["strip", "lower"]\n')
+            '[[metrics]]\nkey = "em"\nmetric = "exact_match"\nnormalize = ["strip", "lower"]\n'
+            '[[metrics]]\nkey = "f1_macro"\nmetric = "f1_macro"\n'
+            '[[metrics]]\nkey = "f1_micro"\nmetric = "f1_micro"\n')
+classes = os.path.join(work, "c.toml")
+with open(classes, "w") as f:
+    f.write('name = "classes"\nkey = "classes"\nversion = "1"\n'
+            '[files.pairs]\nformat = "jsonl"\ngold = "gold"\npred = "pred"\n'
+            '[[metrics]]\nkey = "f1_macro"\nmetric = "f1_macro"\n'
+            '[[metrics]]\nkey = "f1_micro"\nmetric = "f1_micro"\n')
 
 def value(kind):
     if kind == 0:
@@ -76,12 +85,29 @@ for case in range(n_cases):
             f.write(json.dumps({"gold": a, "pred": b}) + "\n")
     got = score(labels, path)
     norm = lambda s: s.strip().lower()
-    want = {"accuracy": accuracy_score(lg, lp), "em": accuracy_score([norm(x) for x in lg], [norm(x) for x in lp])}
+    want = {"accuracy": accuracy_score(lg, lp), "em": accuracy_score([norm(x) for x in lg], [norm(x) for x in lp]),
+            "f1_macro": f1_score(lg, lp, average="macro", zero_division=0.0),
+            "f1_micro": f1_score(lg, lp, average="micro", zero_division=0.0)}
     for k, w in want.items():
         compared += 1
         if float(got[k]).hex() != float(w).hex():
             bad += 1
             print(f"case {case} (n={n}) {k}: scorebench {got[k]!r} vs reference {float(w)!r}")
+    k = rng.randint(2, 12)
+    cg = [rng.randint(-2, k) for _ in range(n)]
+    cp = [rng.randint(-2, k) if rng.random() < 0.6 else g for g in cg]
+    path = os.path.join(work, f"k{case}.jsonl")
+    with open(path, "w") as f:
+        for a, b in zip(cg, cp):
+            f.write(json.dumps({"gold": a, "pred": b}) + "\n")
+    got = score(classes, path)
+    want = {"f1_macro": f1_score(cg, cp, average="macro", zero_division=0.0),
+            "f1_micro": f1_score(cg, cp, average="micro", zero_division=0.0)}
+    for k, w in want.items():
+        compared += 1
+        if float(got[k]).hex() != float(w).hex():
+            bad += 1
+            print(f"case {case} (n={n}) classes {k}: scorebench {got[k]!r} vs reference {float(w)!r}")
 print(f"spec metrics vs scikit-learn/numpy: {compared} values, {bad} differ")
 sys.exit(1 if bad else 0)
 PY

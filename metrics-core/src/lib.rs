@@ -19,6 +19,7 @@ pub mod accuracy;
 pub mod agreement;
 pub mod confusion;
 pub mod error;
+pub mod f1;
 pub mod imports;
 pub mod json_array;
 pub mod kendall_tau_b;

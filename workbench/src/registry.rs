@@ -89,6 +89,24 @@ pub fn register_spec(
             spec.key
         ));
     }
+    // Role keys are "<spec key>-<role>": spec `a` with role `b-c` and spec `a-b` with role `c`
+    // would share one.
+    // (The lock is held: the registry is read through `all_with`, not `all`.)
+    let taken = |key: &str| {
+        all_with(*loaded)
+            .iter()
+            .any(|b| b.roles().iter().any(|r| r.key == key))
+    };
+    if let Some((role, _)) = spec
+        .files
+        .iter()
+        .find(|(role, _)| taken(&format!("{}-{role}", spec.key)))
+    {
+        return Err(format!(
+            "the file role `{role}` of `{}` makes the role key `{}-{role}`, which another benchmark has: rename the role or the key",
+            spec.key, spec.key
+        ));
+    }
     let entry: &'static SpecBenchmark =
         Box::leak(Box::new(SpecBenchmark::new(spec, source, sha256)));
     let list: Vec<&'static dyn Benchmark> = std::iter::once(entry as &'static dyn Benchmark)

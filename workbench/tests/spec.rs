@@ -61,6 +61,16 @@ fn a_registered_spec_scores_like_the_built_in_benchmark() {
         ["mean_qwk_fisher", "mean_qwk"]
     );
     assert!(registry::listing().iter().any(|l| l.key == "asap-aes-spec"));
+    // Spec `asap` with the role `aes-spec-gold` would make `asap-aes-spec-gold` a second time.
+    let (mut clashing, source) = example("pairs.toml");
+    clashing.key = "asap".into();
+    let file = clashing.files.shift_remove("pairs").unwrap();
+    clashing.files.insert("aes-spec-gold".into(), file);
+    let why = registry::register_spec(clashing, source).unwrap_err();
+    assert!(
+        why.contains("makes the role key `asap-aes-spec-gold`"),
+        "{why}"
+    );
 
     for case in [
         "asap_01_basic",

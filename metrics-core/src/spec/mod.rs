@@ -325,6 +325,8 @@ pub enum MetricKind {
     Spearman,
     KendallTauB,
     Accuracy,
+    F1Macro,
+    F1Micro,
     ExactMatch,
     Mae,
     Rmse,
@@ -334,7 +336,10 @@ pub enum MetricKind {
 impl MetricKind {
     /// Whether it reads gold and predicted values as numbers.
     fn numeric(self) -> bool {
-        !matches!(self, Self::ExactMatch | Self::Accuracy | Self::Mean)
+        !matches!(
+            self,
+            Self::ExactMatch | Self::Accuracy | Self::F1Macro | Self::F1Micro | Self::Mean
+        )
     }
 }
 
@@ -949,12 +954,14 @@ impl Spec {
                 format!("{kind:?} needs numbers, and `values` declares labels",),
             ));
         }
-        if kind == MetricKind::Accuracy
-            && (self.values.gold == ValueType::Label) != (self.values.pred == ValueType::Label)
+        if matches!(
+            kind,
+            MetricKind::Accuracy | MetricKind::F1Macro | MetricKind::F1Micro
+        ) && (self.values.gold == ValueType::Label) != (self.values.pred == ValueType::Label)
         {
             return Err(SpecError::at(
                 &["values"],
-                "accuracy compares like with like: gold and pred both labels or both numbers",
+                "accuracy and F1 compare like with like: gold and pred both labels or both numbers",
             ));
         }
         Ok(())

@@ -9,6 +9,7 @@
 //!             qwk sklearn    crate::qwk (cohen_kappa_score, weights="quadratic")
 //!             qwk kaggle     crate::asap_aes::quadratic_weighted_kappa on whole numbers
 //!             pearson, spearman, kendall_tau_b, accuracy   crate::{pearson, …}
+//!             f1_macro, f1_micro   crate::f1 (f1_score average="macro" / "micro")
 //!             mae, rmse      np.mean(|p − g|), sqrt(np.mean((g − p)²)) in numpy's summation
 //!             exact_match    share of equal texts after the normalisations
 //!             mean           np.mean of a value
@@ -515,6 +516,27 @@ fn compute(
                 crate::accuracy::accuracy(&gold()?, &numbers(|r| &r.pred)?)
             } else {
                 share(indices, |i| records[i].gold.text == records[i].pred.text)
+            }
+        }
+        MetricKind::F1Macro | MetricKind::F1Micro => {
+            let both_numbers = indices.first().is_some_and(|&i| {
+                records[i].gold.number.is_some() && records[i].pred.number.is_some()
+            });
+            match (m.metric, both_numbers) {
+                (MetricKind::F1Macro, true) => {
+                    crate::f1::f1_macro(&gold()?, &numbers(|r| &r.pred)?)
+                }
+                (_, true) => crate::f1::f1_micro(&gold()?, &numbers(|r| &r.pred)?),
+                (MetricKind::F1Macro, false) => {
+                    let text = |pick: fn(&Record) -> &Cell| -> Vec<&str> {
+                        indices
+                            .iter()
+                            .map(|&i| pick(&records[i]).text.as_str())
+                            .collect()
+                    };
+                    crate::f1::f1_macro_labels(&text(|r| &r.gold), &text(|r| &r.pred))
+                }
+                (_, false) => share(indices, |i| records[i].gold.text == records[i].pred.text),
             }
         }
         MetricKind::ExactMatch => {

@@ -95,6 +95,24 @@ fn bad_values_and_joins_name_file_line_and_id() {
         ok.report.overall.metrics["em"],
         crate::MetricValue::Scalar(Some(1.0))
     );
+    // F1 on labels is scikit-learn's: f1_score(["Yes", "no"], ["yes", "NO"], average="macro")
+    // == 0.0 (four classes, none hit): text compares without normalising.
+    let mut f1 = joined.clone();
+    f1.metrics
+        .push(serde_json::from_value(json!({"key": "f1", "metric": "f1_macro"})).unwrap());
+    f1.validate().unwrap();
+    let pred = b"id,answer\n2,NO\n1,yes\n";
+    let scored = score(
+        &f1,
+        &[("gold", "g.jsonl", gold), ("pred", "p.csv", pred)],
+        "official",
+        false,
+    )
+    .unwrap();
+    assert_eq!(
+        scored.report.overall.metrics["f1"],
+        crate::MetricValue::Scalar(Some(0.0))
+    );
     let e = score(
         &joined,
         &[
