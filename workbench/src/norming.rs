@@ -467,8 +467,6 @@ pub struct NormingAnswer {
     /// `agreement-confusion` (teacher against model, when an essay was reviewed), then
     /// `norming-pairs`, `norming-alpha` and `norming-disputed` ([`panel`], with a colleague).
     pub tables: Value,
-    /// Disputed essays beyond those listed.
-    pub more: usize,
     /// The XLSX writer's request (app `xlsx.rs`: `{"sheet", "rows"}`): the class table with the
     /// adjustments and a `<name>_level` column per colleague ([`crate::class::class_table`],
     /// [`colleague_columns`]), as the CSV has it.
@@ -524,7 +522,6 @@ pub fn answer(view: &ClassView, request: &NormingRequest, shown: usize) -> Normi
     );
     let (agreement_n, mut all) = agreement_tables(view, adjustment);
     let stem = view.file.trim_end_matches(".json");
-    let more = tables.as_ref().map_or(0, |t| t.more);
     if let Some(t) = tables {
         all.extend([
             ("norming-pairs".to_string(), t.pairs),
@@ -536,7 +533,6 @@ pub fn answer(view: &ClassView, request: &NormingRequest, shown: usize) -> Normi
         seq: request.seq,
         files,
         tables: serde_json::to_value(&all).unwrap_or_default(),
-        more,
         downloads: vec![
             (
                 format!("{stem}-class.csv"),

@@ -245,6 +245,7 @@ impl Workspace {
         let ScoredJob { files, outcome, .. } = self.scored.get(i)?;
         let scored = outcome.result.as_ref().ok()?;
         let mut class = outcome.job.benchmark()?.class(scored)?;
+        // A hash filled in after scoring (`fill_hash`).
         if class.sha256.is_empty()
             && let Some(f) = files.iter().find(|f| f.name == class.file)
         {
@@ -272,16 +273,11 @@ impl Workspace {
             None => (None, Vec::new()),
         };
         let benchmark = outcome.job.benchmark();
-        let (charts, mut class) = match (benchmark, &outcome.result) {
-            (Some(b), Ok(scored)) => (b.charts(scored, outcome.variant), b.class(scored)),
-            _ => (Vec::new(), None),
+        let charts = match (benchmark, &outcome.result) {
+            (Some(b), Ok(scored)) => b.charts(scored, outcome.variant),
+            _ => Vec::new(),
         };
-        // A hash filled in after scoring (`fill_hash`).
-        if let Some(c) = class.as_mut().filter(|c| c.sha256.is_empty())
-            && let Some(f) = files.iter().find(|f| f.name == c.file)
-        {
-            c.sha256 = f.sha256.clone().unwrap_or_default();
-        }
+        let mut class = self.class_view(i);
         // The benchmark's own numbers the report has (Track 1 against gold levels), for the
         // class view, which does not link the benchmarks.
         if let (Some(c), Some(t), Some(b)) = (class.as_mut(), &table, benchmark) {
