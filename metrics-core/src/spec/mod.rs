@@ -224,7 +224,8 @@ pub enum SubsetOrder {
     File,
 }
 
-/// One metric of the report.
+/// One metric of the report. Its parameters repeat [`Params`]' fields rather than flatten them:
+/// serde's `flatten` lets unknown keys through, and a spec must refuse them with their line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MetricSpec {
