@@ -116,8 +116,25 @@ fn a_registered_spec_scores_like_the_built_in_benchmark() {
                     "corrected"
                 }
             );
+            // The papers' layout: one row of QWK, a column per set, then the two means, each
+            // cell the report's value (no cell stands for a value the report has not).
             let t = table(&by_spec);
             assert_eq!(t.decimals, 3);
+            assert_eq!(t.rows.len(), 1);
+            let cells: Vec<(&str, &str, Option<f64>)> = t.rows[0]
+                .cells
+                .iter()
+                .map(|c| (c.subset.as_str(), c.metric.as_str(), c.value))
+                .collect();
+            let mut want: Vec<(&str, &str, Option<f64>)> = by_spec
+                .subsets
+                .iter()
+                .map(|s| (s.name.as_str(), "qwk", s.metrics["qwk"].as_scalar()))
+                .collect();
+            for key in ["mean_qwk_fisher", "mean_qwk"] {
+                want.push(("overall", key, by_spec.overall.metrics[key].as_scalar()));
+            }
+            assert_eq!(cells, want, "{case}");
             assert_eq!(by_spec.samples.as_ref().unwrap().len(), built_in.overall.n);
         }
     }

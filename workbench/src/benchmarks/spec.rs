@@ -21,11 +21,11 @@ use crate::benchmark::{Benchmark, OFFICIAL_ONLY, VariantInfo};
 use crate::detect::{Confidence, Detected, Role, RoleInfo, Shape, Sniff};
 use crate::drill::{self, Fields, SampleRow, StepComparison, display_number, number_of, text_of};
 use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile, input, the_one};
-use crate::table::{self, Table, TableStyle};
+use crate::table::{self, Column, OVERALL, Row, Table, TableStyle, cell, scalar};
 use metrics_core::InputError;
 use metrics_core::Report;
 use metrics_core::spec::score::{Record, records, score_records};
-use metrics_core::spec::{FileSpec, Spec};
+use metrics_core::spec::{FileSpec, MetricSpec, Scope, Spec};
 
 /// Most specs one process registers (each leaks a few hundred bytes of names).
 pub const MAX_LOADED_SPECS: usize = 256;
@@ -279,14 +279,19 @@ impl Benchmark for SpecBenchmark {
 
     fn table(&self, report: &Report) -> Table {
         let display = &self.spec.display;
-        table::subset_table(
-            report,
-            TableStyle {
-                decimals: Some(usize::from(display.decimals)),
-                scale: Some(display.scale),
-                ..TableStyle::default()
-            },
-        )
+        let style = TableStyle {
+            decimals: Some(usize::from(display.decimals)),
+            scale: Some(display.scale),
+            ..TableStyle::default()
+        };
+        // One metric, per subset only, the overall numbers its aggregates (ASAP-AES): the
+        // papers' layout, one row, a column per subset and per aggregate.
+        match self.spec.metrics.as_slice() {
+            [m] if m.scope == Scope::Subsets && !report.subsets.is_empty() => {
+                aggregate_table(&self.spec, m, report, &style)
+            }
+            _ => table::subset_table(report, style),
+        }
     }
 
     fn sample_row(&self, index: usize, s: &Map<String, Value>) -> SampleRow {
@@ -324,6 +329,58 @@ impl Benchmark for SpecBenchmark {
             .map(|r| r.text.clone())
             .unwrap_or_default();
         Ok((fields, Vec::new()))
+    }
+}
+
+/// One row, the metric `m`: its value in each subset, then its aggregates (overall).
+fn aggregate_table(spec: &Spec, m: &MetricSpec, report: &Report, style: &TableStyle) -> Table {
+    let t = (style.scale.unwrap_or(1.0), style.decimals.unwrap_or(4));
+    let mut columns: Vec<Column> = report
+        .subsets
+        .iter()
+        .map(|s| Column {
+            key: s.name.clone(),
+            label: s.name.clone(),
+            n: Some(s.n),
+        })
+        .collect();
+    let mut cells: Vec<_> = report
+        .subsets
+        .iter()
+        .map(|s| {
+            cell(
+                report,
+                style,
+                &s.name,
+                &m.key,
+                scalar(&s.metrics, &m.key),
+                t,
+            )
+        })
+        .collect();
+    for a in &spec.aggregates {
+        columns.push(Column {
+            key: a.key.clone(),
+            label: a.key.clone(),
+            n: Some(report.overall.n),
+        });
+        let v = scalar(&report.overall.metrics, &a.key);
+        cells.push(cell(report, style, OVERALL, &a.key, v, t));
+    }
+    Table {
+        benchmark: report.benchmark.clone(),
+        variant: report.variant.clone(),
+        scale: t.0,
+        decimals: t.1,
+        corner: String::new(),
+        columns,
+        rows: vec![Row {
+            key: m.key.clone(),
+            label: m.key.clone(),
+            n: None,
+            cells,
+        }],
+        caption: format!("{} ({})", report.benchmark, report.variant),
     }
 }
 
