@@ -459,7 +459,7 @@ fn register_specs(dir: &std::path::Path) -> anyhow::Result<Vec<String>> {
         .iter()
         .map(|p| {
             crate::score::spec_file::load_registered(p)
-                .map(|loaded| loaded.spec.key)
+                .map(|loaded| loaded.spec.key.clone())
                 .map_err(|e| anyhow::anyhow!("{e}"))
         })
         .collect()

@@ -111,6 +111,20 @@ pub struct FileSpec {
     pub numbers: IndexMap<String, String>,
 }
 
+impl FileSpec {
+    /// Whether a file whose fields `has` tells has this role's: gold, pred and subset when
+    /// mapped, and one of the ids when mapped (how a file is recognised as this role's).
+    pub fn has_fields(&self, has: impl Fn(&str) -> bool) -> bool {
+        let ids: &[String] = self.id.as_ref().map_or(&[], |n| n.all());
+        self.gold
+            .iter()
+            .chain(&self.pred)
+            .chain(&self.subset)
+            .all(|f| has(f))
+            && (ids.is_empty() || ids.iter().any(|f| has(f)))
+    }
+}
+
 /// A field name, or alternatives (the first present wins).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]

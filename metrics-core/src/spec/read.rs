@@ -123,13 +123,6 @@ pub fn read(spec: &Spec, role: &str, name: &str, bytes: &[u8]) -> Result<Rows, I
 /// them, or a first JSON object with them.
 pub fn recognises(file: &FileSpec, head: &str) -> bool {
     let head = head.trim_start_matches('\u{feff}');
-    let needed: Vec<&String> = file
-        .gold
-        .iter()
-        .chain(&file.pred)
-        .chain(&file.subset)
-        .collect();
-    let ids: &[String] = file.id.as_ref().map_or(&[], |n| n.all());
     match resolved_format(file, head) {
         Format::Jsonl | Format::Json => {
             let first = head.trim_start().trim_start_matches('[').trim_start();
@@ -141,8 +134,7 @@ pub fn recognises(file: &FileSpec, head: &str) -> bool {
             else {
                 return false;
             };
-            let has = |f: &str| field(&object, f).is_some();
-            needed.iter().all(|f| has(f)) && (ids.is_empty() || ids.iter().any(|f| has(f)))
+            file.has_fields(|f| field(&object, f).is_some())
         }
         _ => {
             let line = head.lines().next().unwrap_or("");
@@ -151,8 +143,7 @@ pub fn recognises(file: &FileSpec, head: &str) -> bool {
                 .split(char::from(delimiter))
                 .map(|h| h.trim().trim_matches('"').to_string())
                 .collect();
-            let has = |f: &str| column(&header, f).is_some();
-            needed.iter().all(|f| has(f)) && (ids.is_empty() || ids.iter().any(|f| has(f)))
+            file.has_fields(|f| column(&header, f).is_some())
         }
     }
 }

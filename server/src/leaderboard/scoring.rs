@@ -45,12 +45,7 @@ pub fn register_spec_file(
     name: &str,
     bytes: &[u8],
 ) -> Result<&'static workbench::benchmarks::spec::SpecBenchmark, ScoringError> {
-    let text = std::str::from_utf8(bytes)
-        .map_err(|e| ScoringError(format!("{name}: a spec is UTF-8 text: {e}")))?;
-    let spec =
-        crate::score::spec_file::parse(name, text).map_err(|e| ScoringError(e.to_string()))?;
-    registry::register_spec(spec, bytes.to_vec())
-        .map_err(|why| ScoringError(format!("{name}: {why}")))
+    crate::score::spec_file::register(name, bytes.to_vec()).map_err(|e| ScoringError(e.to_string()))
 }
 
 /// A board made from a spec: the `.toml` among the gold uploads is the spec of the board's

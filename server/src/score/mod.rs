@@ -258,7 +258,7 @@ pub fn run(args: ScoreArgs) -> ExitCode {
             files,
             variant,
         } => spec_file::load_registered(spec)
-            .and_then(|loaded| spec_file::score(spec, &loaded, files, variant, args.samples)),
+            .and_then(|loaded| spec_file::score(spec, &loaded.spec, files, variant, args.samples)),
     };
     match result {
         Ok(mut report) => {

@@ -1,50 +1,39 @@
-//! Benchmark spec files on disk (`docs/benchmark-spec.md`): read (at most 1 MiB), parsed by
-//! [`workbench::spec_toml`] (errors at the spec file's line), hashed, registered; and
+//! Benchmark spec files (`docs/benchmark-spec.md`): read (at most 1 MiB), parsed by
+//! [`workbench::spec_toml`] (errors at the spec file's line), registered (the registry keeps
+//! the bytes and their SHA-256); and
 //! `score --spec`'s files given their roles.
 
 use std::path::Path;
 
 use metrics_core::InputError;
 use metrics_core::spec::Spec;
-use sha2::{Digest, Sha256};
 
 use super::files::{self, ScoreError, load_with_limit};
 
 /// The largest spec file read (a spec is a page of TOML).
 pub const MAX_SPEC_BYTES: u64 = workbench::spec_toml::MAX_SPEC_BYTES as u64;
 
-/// A spec read from a file: the spec, and the SHA-256 of the file's bytes (what a board shows
-/// and what a visitor's browser checks).
-#[derive(Debug, Clone)]
-pub struct LoadedSpec {
-    pub spec: Spec,
-    pub sha256: String,
-    /// The file's text, as published with a board.
-    pub text: String,
+/// Parse, check and register the spec in a file's bytes (`name` names it in errors): UTF-8
+/// TOML, at most [`MAX_SPEC_BYTES`]; its registry entry keeps the bytes and their SHA-256 (what a
+/// board publishes). The same spec again is the entry already registered; a key in use by a
+/// built-in benchmark or by another spec is an error naming the file.
+pub fn register(
+    name: &str,
+    bytes: Vec<u8>,
+) -> Result<&'static workbench::benchmarks::spec::SpecBenchmark, InputError> {
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|e| InputError::whole_file(name, format!("a spec is UTF-8 text: {e}")))?;
+    let spec = parse(name, text)?;
+    workbench::registry::register_spec(spec, bytes).map_err(|why| InputError::whole_file(name, why))
 }
 
-/// Read and check the spec file at `path`.
-pub fn load(path: &Path) -> Result<LoadedSpec, ScoreError> {
+/// Read the spec file at `path` and [`register`] it (so its reports have the spec's table and
+/// `benchmarks` lists it).
+pub fn load_registered(
+    path: &Path,
+) -> Result<&'static workbench::benchmarks::spec::SpecBenchmark, ScoreError> {
     let file = load_with_limit(path, MAX_SPEC_BYTES)?;
-    let text = file.text()?.to_string();
-    let spec = parse(&file.name, &text)?;
-    Ok(LoadedSpec {
-        spec,
-        sha256: hex::encode(Sha256::digest(&file.bytes)),
-        text,
-    })
-}
-
-/// [`load`], then register the spec in the workbench's registry (so its reports have the
-/// spec's table and `benchmarks` lists it). A key in use by a built-in benchmark or by another
-/// spec is an error naming the file.
-pub fn load_registered(path: &Path) -> Result<LoadedSpec, ScoreError> {
-    let loaded = load(path)?;
-    workbench::registry::register_spec(loaded.spec.clone(), loaded.text.clone().into_bytes())
-        .map_err(|why| {
-            ScoreError::Input(InputError::whole_file(&path.display().to_string(), why))
-        })?;
-    Ok(loaded)
+    Ok(register(&file.name, file.bytes)?)
 }
 
 /// Parse and check a spec's TOML text; `name` names it in errors (the workbench's reader,
@@ -60,12 +49,11 @@ pub fn parse(name: &str, text: &str) -> Result<Spec, InputError> {
 /// is recognised by its role, else the spec's order of roles.
 pub fn score(
     path: &Path,
-    loaded: &LoadedSpec,
+    spec: &Spec,
     paths: &[std::path::PathBuf],
     variant: &str,
     samples: bool,
 ) -> Result<metrics_core::Report, ScoreError> {
-    let spec = &loaded.spec;
     let roles: Vec<&str> = spec.files.keys().map(String::as_str).collect();
     if paths.len() != roles.len() {
         return Err(ScoreError::Usage(format!(

@@ -151,19 +151,12 @@ impl SpecBenchmark {
 /// Whether the head's shape has every field `file` maps (CSV headers compare lower-cased, as
 /// [`crate::detect::shape`] gives them; a dotted JSON path by its first key).
 fn fits(file: &FileSpec, sniff: &Sniff<'_>) -> bool {
-    let needed: Vec<&String> = file
-        .gold
-        .iter()
-        .chain(&file.pred)
-        .chain(&file.subset)
-        .collect();
-    let ids: &[String] = file.id.as_ref().map_or(&[], |n| n.all());
-    let has = |f: &str| match &sniff.shape {
-        Shape::CsvHeader(columns) => columns.iter().any(|c| c.eq_ignore_ascii_case(f.trim())),
-        _ => sniff.has(f) || f.split_once('.').is_some_and(|(head, _)| sniff.has(head)),
-    };
     let shaped = matches!(sniff.shape, Shape::CsvHeader(_)) || sniff.is_records();
-    shaped && needed.iter().all(|f| has(f)) && (ids.is_empty() || ids.iter().any(|f| has(f)))
+    shaped
+        && file.has_fields(|f| match &sniff.shape {
+            Shape::CsvHeader(columns) => columns.iter().any(|c| c.eq_ignore_ascii_case(f.trim())),
+            _ => sniff.has(f) || f.split_once('.').is_some_and(|(head, _)| sniff.has(head)),
+        })
 }
 
 impl Benchmark for SpecBenchmark {
