@@ -1,10 +1,11 @@
 //! The scorebench workbench in the browser.
 //!
-//! Four wasm binaries share this library: `app` (the workbench page, `src/main.rs`), `boards`
+//! Five wasm binaries share this library: `app` (the workbench page, `src/main.rs`), `boards`
 //! (the leaderboard pages, `src/bin/boards.rs`), `worker` (a Web Worker, `src/bin/worker.rs`)
-//! that parses and scores off the main thread, so big files never freeze the page, and `xlsx`
-//! (the class workbook, loaded on export). They talk through [`protocol`]. No formula lives here: every number comes
-//! from metrics-core. [`share`] seals private share links (AES-256-GCM in the browser).
+//! that parses and scores off the main thread, so big files never freeze the page, `xlsx` (the
+//! class workbook, loaded on export) and `spectoml` (benchmark specs' TOML, started by the
+//! worker when a spec comes). They talk through [`protocol`]. No formula lives here: every
+//! number comes from metrics-core. [`share`] seals private share links (AES-256-GCM in the browser).
 
 pub mod adjustments;
 pub mod api;
@@ -17,6 +18,7 @@ pub mod leaderboard;
 pub mod pages;
 pub mod protocol;
 pub mod share;
+pub mod spectoml;
 pub mod webcrypto;
 pub mod worker;
 pub mod worker_client;

@@ -70,6 +70,30 @@ pub enum ToWorker {
         models: usize,
         variant: Variant,
     },
+    /// Benchmark specs kept in this browser, registered before the files that follow.
+    AddSpecs { specs: Vec<SavedSpec> },
+    /// Open the "define a benchmark" form on these held files (at most two): `SpecForm`.
+    DefineSpec { files: Vec<usize> },
+    /// The form changed: check the draft (a `workbench::spec_form::Draft`) and preview its
+    /// report (`SpecForm`).
+    PreviewSpec { draft: serde_json::Value },
+    /// Save the draft's spec: written as TOML, registered, the held files recognised again
+    /// (`SpecAdded` with `download`).
+    SaveSpec { draft: serde_json::Value },
+}
+
+/// A spec file as the page keeps it: its name and TOML text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SavedSpec {
+    pub name: String,
+    pub toml: String,
+}
+
+/// A draft spec's report on the form's files, as the report table draws it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SpecPreview {
+    pub report: Report,
+    pub table: Table,
 }
 
 /// A held file without its bytes: its name, the role it has (detected or corrected) and the
@@ -148,6 +172,21 @@ pub enum FromWorker {
     },
     /// Something went wrong outside any file (a bug or a message the worker could not read).
     Failed { message: String },
+    /// The "define a benchmark" form: the draft (a `workbench::spec_form::Draft` as a JSON
+    /// value: the page edits the few fields the form shows and keeps no typed reader of it —
+    /// first paint) and the report its spec gives on the files, or why it gives none.
+    SpecForm {
+        draft: serde_json::Value,
+        preview: Result<SpecPreview, String>,
+    },
+    /// A spec was registered (a dropped `.toml`, a kept one, the form's): the page keeps it
+    /// in this browser, and saves the file when `download` (the form's).
+    SpecAdded {
+        spec: SavedSpec,
+        key: String,
+        sha256: String,
+        download: bool,
+    },
     /// The answer to [`ToWorker::Snapshot`]; the files' bytes follow the JSON in order.
     Snapshot { files: Vec<HeldFile>, models: usize },
 }

@@ -16,12 +16,15 @@ use workbench::drill::Filter;
 use workbench::prepare::Preparing;
 use workbench::samples::{filter_report, page, sample_detail, sample_rows, summarize};
 use workbench::session::Prepared;
+use workbench::spec_form::{fields_of, first_draft, is_spec_file};
 use workbench::workspace::Workspace;
 use workbench::{Role, WorkFile};
 
 use crate::protocol::{
-    CompareView, DetectedView, FileView, FromWorker, HeldFile, OutcomeView, RoleView, ToWorker,
+    CompareView, DetectedView, FileView, FromWorker, HeldFile, OutcomeView, RoleView, SavedSpec,
+    SpecPreview, ToWorker,
 };
+use crate::spectoml::{SpecAnswer, SpecRequest, ask};
 use crate::webcrypto::{WEBCRYPTO_MAX_BYTES, digest, hex_of};
 
 /// Resamples per chunk of the bootstrap; progress is posted after each chunk.
@@ -646,12 +649,32 @@ async fn handle_one(data: JsValue) {
             });
         }
     };
-    let received = match &request {
+    let mut received = match &request {
         ToWorker::AddFiles { names } => received_files(&parts, names.clone()).await,
         ToWorker::Restore { files, .. } => {
             received_files(&parts, files.iter().map(|f| f.name.clone()).collect()).await
         }
         _ => Vec::new(),
+    };
+    // Spec files among them are registered first, so the others are recognised by them.
+    if received.iter().any(|f| is_spec_file(&f.name)) {
+        received_specs(&mut received).await;
+    }
+    let specs_added = match &request {
+        ToWorker::AddSpecs { specs } => register_specs(specs, false)
+            .await
+            .iter()
+            .any(Option::is_some),
+        ToWorker::SaveSpec { draft } => match serde_json::from_value(draft.clone()) {
+            Ok(draft) => save_spec(&draft).await,
+            Err(e) => {
+                send(&FromWorker::Failed {
+                    message: format!("worker: bad spec draft: {e}"),
+                });
+                false
+            }
+        },
+        _ => false,
     };
     STATE.with_borrow_mut(|state| match request {
         ToWorker::AddFiles { .. } => {
@@ -797,6 +820,35 @@ async fn handle_one(data: JsValue) {
             let result = compare(state, a, b, seed, resamples);
             send(&FromWorker::Compared { a, b, result });
         }
+        ToWorker::DefineSpec { files } => {
+            fill_unread();
+            let read: Result<Vec<_>, String> = files
+                .iter()
+                .take(2)
+                .map(|&i| {
+                    let held = state.ws.files.get(i).ok_or(format!("no file {i}"))?;
+                    let (format, encoding, fields) =
+                        fields_of(&held.file.name, &held.file.bytes).map_err(|e| e.to_string())?;
+                    Ok((i, held.file.name.clone(), format, encoding, fields))
+                })
+                .collect();
+            match read {
+                Ok(read) => preview_spec(state, first_draft(read)),
+                Err(message) => send(&FromWorker::Failed { message }),
+            }
+        }
+        ToWorker::PreviewSpec { draft } => match serde_json::from_value(draft) {
+            Ok(draft) => preview_spec(state, draft),
+            Err(e) => send(&FromWorker::Failed {
+                message: format!("worker: bad spec draft: {e}"),
+            }),
+        },
+        ToWorker::AddSpecs { .. } | ToWorker::SaveSpec { .. } => {
+            if specs_added && !state.ws.files.is_empty() {
+                state.ws.detect_unknown();
+                rescore(state);
+            }
+        }
         ToWorker::Norming { outcome, request } => {
             // Asked before the page heard of a new scoring: the next `Scored` replaces the view.
             let Some(view) = state.ws.class_view(outcome) else {
@@ -842,6 +894,145 @@ async fn handle_one(data: JsValue) {
 const PAUSE_AFTER_NUMBERS_MS: i32 = 40;
 
 /// A timer of `ms` milliseconds.
+/// Register spec files received with others: each read by the spec module, registered, given
+/// its spec's role; then the others recognised again.
+async fn received_specs(received: &mut [WorkFile]) {
+    let mut at = Vec::new();
+    let mut specs = Vec::new();
+    for (i, f) in received.iter().enumerate() {
+        if !is_spec_file(&f.name) {
+            continue;
+        }
+        match std::str::from_utf8(&f.bytes) {
+            Ok(text) => {
+                at.push(i);
+                specs.push(SavedSpec {
+                    name: f.name.clone(),
+                    toml: text.to_string(),
+                });
+            }
+            Err(e) => send(&FromWorker::Failed {
+                message: format!("{}: a spec is UTF-8 text: {e}", f.name),
+            }),
+        }
+    }
+    for (i, role) in at.into_iter().zip(register_specs(&specs, false).await) {
+        if let Some(role) = role {
+            received[i].role = role;
+        }
+    }
+    for f in received.iter_mut() {
+        f.detect_if_unknown();
+    }
+    STATE.with_borrow_mut(|state| state.ws.detect_unknown());
+}
+
+/// Read specs' TOML in the spec module and register them; the page hears of each (`SpecAdded`,
+/// or `Failed` naming the file and line). The role of each spec's own file, if registered.
+async fn register_specs(specs: &[SavedSpec], download: bool) -> Vec<Option<Role>> {
+    if specs.is_empty() {
+        return Vec::new();
+    }
+    let requests: Vec<SpecRequest> = specs
+        .iter()
+        .map(|s| SpecRequest::Read {
+            name: s.name.clone(),
+            text: s.toml.clone(),
+        })
+        .collect();
+    let answers = match ask(&requests).await {
+        Ok(answers) => answers,
+        Err(message) => {
+            send(&FromWorker::Failed { message });
+            return vec![None; specs.len()];
+        }
+    };
+    specs
+        .iter()
+        .zip(answers)
+        .map(|(saved, answer)| {
+            let registered = match answer {
+                SpecAnswer::Spec(spec) => {
+                    workbench::registry::register_spec(spec, saved.toml.clone().into_bytes())
+                        .map_err(|why| format!("{}: {why}", saved.name))
+                }
+                SpecAnswer::Error(why) => Err(why),
+                SpecAnswer::Toml(_) => Err(format!("{}: not read", saved.name)),
+            };
+            match registered {
+                Ok(entry) => {
+                    send(&FromWorker::SpecAdded {
+                        spec: saved.clone(),
+                        key: entry.spec.key.clone(),
+                        sha256: entry.sha256.clone(),
+                        download,
+                    });
+                    Some(entry.spec_file_role())
+                }
+                Err(message) => {
+                    send(&FromWorker::Failed { message });
+                    None
+                }
+            }
+        })
+        .collect()
+}
+
+/// The form's draft checked and its spec's report on the form's files.
+fn preview_spec(state: &State, draft: workbench::spec_form::Draft) {
+    let preview = draft.spec().and_then(|spec| {
+        let bytes = draft
+            .files
+            .iter()
+            .map(|f| {
+                state
+                    .ws
+                    .files
+                    .get(f.index)
+                    .map(|h| h.file.bytes.clone())
+                    .ok_or(format!("{}: the file is gone", f.name))
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let bytes: Vec<&[u8]> = bytes.iter().map(|b| b.as_slice()).collect();
+        let (report, table) = draft.preview(&spec, &bytes)?;
+        Ok(SpecPreview { report, table })
+    });
+    send(&FromWorker::SpecForm {
+        draft: serde_json::to_value(&draft).unwrap_or_default(),
+        preview,
+    });
+}
+
+/// The form's "save": the draft's spec written as TOML by the spec module, then read back and
+/// registered like a dropped spec file (the page saves the file and keeps it). Whether it was.
+async fn save_spec(draft: &workbench::spec_form::Draft) -> bool {
+    let spec = match draft.spec() {
+        Ok(spec) => spec,
+        Err(e) => {
+            send(&FromWorker::SpecForm {
+                draft: serde_json::to_value(draft).unwrap_or_default(),
+                preview: Err(e),
+            });
+            return false;
+        }
+    };
+    let name = format!("{}.toml", spec.key);
+    let toml = match ask(&[SpecRequest::Write(spec)]).await.map(|mut a| a.pop()) {
+        Ok(Some(SpecAnswer::Toml(toml))) => toml,
+        Ok(Some(SpecAnswer::Error(message))) | Err(message) => {
+            send(&FromWorker::Failed { message });
+            return false;
+        }
+        Ok(_) => {
+            send(&FromWorker::Failed {
+                message: "the spec writer answered something else".into(),
+            });
+            return false;
+        }
+    };
+    register_specs(&[SavedSpec { name, toml }], true).await[0].is_some()
+}
+
 async fn pause(ms: i32) {
     let done = js_sys::Promise::new(&mut |resolve, _| {
         let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);

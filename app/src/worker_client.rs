@@ -14,8 +14,16 @@ use workbench::norming::NormingRequest;
 use workbench::samples::RowPage;
 
 use crate::protocol::{
-    CompareView, FileView, FromWorker, HeldFile, OutcomeView, RoleView, ToWorker,
+    CompareView, FileView, FromWorker, HeldFile, OutcomeView, RoleView, SavedSpec, SpecPreview,
+    ToWorker,
 };
+
+/// Where the workbench keeps the benchmark specs saved or dropped in it (`localStorage`, JSON
+/// `[{"name", "toml"}]`, one per spec key: the latest wins).
+const KEPT_SPECS: &str = "scorebench:specs";
+
+/// The "define a benchmark" form as the worker last answered it.
+pub type SpecFormState = Option<(Value, Result<SpecPreview, String>)>;
 
 /// The worker's files as a private share needs them: (files, number of drops, bytes in order).
 pub type Snapshot = (Vec<HeldFile>, usize, Vec<Uint8Array>);
@@ -74,6 +82,11 @@ pub struct WorkbenchState {
     pub compared: RwSignal<CompareState>,
     /// The latest norming panel the worker sent, by outcome.
     pub norming: RwSignal<Option<(usize, Value)>>,
+    /// The "define a benchmark" form, open while `Some`.
+    pub spec_form: RwSignal<SpecFormState>,
+    /// This page keeps specs in the browser (the workbench; not a board's verification): the
+    /// kept ones are registered when the worker starts, new ones are kept.
+    keeps_specs: StoredValue<bool>,
     worker: StoredValue<Option<Worker>, LocalStorage>,
     /// `Worker::new` failed (said once in `errors`): requests are not queued.
     start_failed: StoredValue<bool>,
@@ -110,6 +123,8 @@ impl WorkbenchState {
             detail: RwSignal::new(None),
             compared: RwSignal::new(None),
             norming: RwSignal::new(None),
+            spec_form: RwSignal::new(None),
+            keeps_specs: StoredValue::new(false),
             worker: StoredValue::new_local(None),
             start_failed: StoredValue::new(false),
             pending: StoredValue::new_local(Vec::new()),
@@ -132,6 +147,14 @@ impl WorkbenchState {
                 worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
                 on_message.forget();
                 self.worker.set_value(Some(worker));
+                let specs: Vec<SavedSpec> = if self.keeps_specs.get_value() {
+                    kept_specs().into_iter().map(|(_, spec)| spec).collect()
+                } else {
+                    Vec::new()
+                };
+                if !specs.is_empty() {
+                    self.post(&ToWorker::AddSpecs { specs }, &[]);
+                }
                 let variant = self.variant.get_untracked();
                 if variant != Variant::Official {
                     self.post(&ToWorker::SetVariant { variant }, &[]);
@@ -235,6 +258,23 @@ impl WorkbenchState {
                 self.progress.set(None);
                 self.errors.update(|v| v.push(message));
             }
+            Some(Ok(FromWorker::SpecForm { draft, preview })) => {
+                self.spec_form.set(Some((draft, preview)));
+            }
+            Some(Ok(FromWorker::SpecAdded {
+                spec,
+                key,
+                download,
+                ..
+            })) => {
+                if download {
+                    self.spec_form.set(None);
+                    crate::download::download_text(&spec.name, "application/toml", &spec.toml);
+                }
+                if self.keeps_specs.get_value() {
+                    keep_spec(&key, spec);
+                }
+            }
             Some(Err(e)) => self
                 .errors
                 .update(|v| v.push(format!("unreadable worker message: {e}"))),
@@ -293,6 +333,27 @@ impl WorkbenchState {
             self.errors
                 .update(|v| v.push(format!("cannot reach the scoring worker: {e:?}")));
         }
+    }
+
+    /// Keep the specs saved or dropped here in this browser, and register the kept ones when
+    /// the worker starts (the workbench page).
+    pub fn keep_specs(&self) {
+        self.keeps_specs.set_value(true);
+    }
+
+    /// Open the "define a benchmark" form on these held files.
+    pub fn define_spec(&self, files: Vec<usize>) {
+        self.post(&ToWorker::DefineSpec { files }, &[]);
+    }
+
+    /// The form changed: the worker checks the draft and previews it.
+    pub fn preview_spec(&self, draft: Value) {
+        self.post(&ToWorker::PreviewSpec { draft }, &[]);
+    }
+
+    /// Save the form's spec: downloaded, kept, registered, the files scored with it.
+    pub fn save_spec(&self, draft: Value) {
+        self.post(&ToWorker::SaveSpec { draft }, &[]);
     }
 
     pub fn add_files(&self, names: Vec<String>, bytes: Vec<Uint8Array>) {
@@ -472,5 +533,27 @@ fn fill_hash(files: &mut [FileView], outcomes: &mut [OutcomeView], name: &str, s
                 }
             }
         }
+    }
+}
+
+fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+/// The specs kept in this browser with their keys (none when storage is off or unreadable).
+fn kept_specs() -> Vec<(String, SavedSpec)> {
+    local_storage()
+        .and_then(|s| s.get_item(KEPT_SPECS).ok()?)
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default()
+}
+
+/// Keep a spec registered here, replacing any kept under its key.
+fn keep_spec(key: &str, spec: SavedSpec) {
+    let mut kept = kept_specs();
+    kept.retain(|(k, _)| k != key);
+    kept.push((key.to_string(), spec));
+    if let (Some(storage), Ok(text)) = (local_storage(), serde_json::to_string(&kept)) {
+        let _ = storage.set_item(KEPT_SPECS, &text);
     }
 }

@@ -35,6 +35,7 @@ pub mod runs;
 pub mod samples;
 pub mod scoring;
 pub mod session;
+pub mod spec_form;
 #[cfg(feature = "toml")]
 pub mod spec_toml;
 pub mod table;

@@ -279,6 +279,13 @@ impl WorkFile {
         file
     }
 
+    /// Recognise the file again if no benchmark recognised it (a spec was registered since).
+    pub fn detect_if_unknown(&mut self) {
+        if self.role == Role::UNKNOWN {
+            self.role = self.detect().role;
+        }
+    }
+
     /// What detection says about this file (independent of the current role).
     pub fn detect(&self) -> Detected {
         detect(

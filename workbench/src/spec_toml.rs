@@ -35,6 +35,12 @@ pub fn parse(name: &str, text: &str) -> Result<Spec, InputError> {
     Ok(spec)
 }
 
+/// A spec as TOML text (the page's form saves the spec it made as a file the CLI, servers and
+/// boards read: [`parse`] gives the same spec back).
+pub fn write(spec: &Spec) -> Result<String, String> {
+    toml::to_string(spec).map_err(|e| format!("cannot write the spec as TOML: {e}"))
+}
+
 /// The 1-based line of byte `at`.
 fn line_at(text: &str, at: usize) -> usize {
     1 + text.as_bytes()[..at.min(text.len())]

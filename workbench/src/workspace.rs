@@ -84,6 +84,13 @@ impl Workspace {
             .extend(files.into_iter().map(|file| Held { file, model }));
     }
 
+    /// Recognise again the held files no benchmark recognised (a spec was registered since).
+    pub fn detect_unknown(&mut self) {
+        for held in &mut self.files {
+            held.file.detect_if_unknown();
+        }
+    }
+
     /// A workspace as a share or a saved page had it: each file with the role it was given
     /// (`None`: detected again) and its model group, `models` groups (at most [`MAX_MODELS`]).
     pub fn restore(

@@ -12,4 +12,5 @@ pub mod report_table;
 pub mod run_panel;
 pub mod samples_view;
 pub mod share_view;
+pub mod spec_form;
 pub mod table_view;

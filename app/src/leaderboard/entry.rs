@@ -171,11 +171,9 @@ fn Entry(board: BoardView, entry: EntryDetail) -> impl IntoView {
     let verify = RwSignal::new(Verify::Idle);
     // Verifications started on this page: the verdict says which one it is (`data-run`).
     let runs = RwSignal::new(0u32);
-    // A benchmark defined by a spec: the board publishes the spec (role `<key>:spec`), which
-    // the browser's worker cannot read yet (its TOML reader and the spec engine do not fit the
-    // worker's size budget): `scorebench leaderboard verify` re-scores it.
-    let spec_board = b.gold.iter().any(|f| f.role.ends_with(":spec"));
-    let state = (!hidden_gold && !reported && !spec_board).then(WorkbenchState::new);
+    // A benchmark defined by a spec: the board publishes the spec (role `<key>:spec`) among its
+    // gold files; the worker reads and registers it before the others (`app::spectoml`).
+    let state = (!hidden_gold && !reported).then(WorkbenchState::new);
     let view_filter = RwSignal::new(Filter::default());
     let tab = RwSignal::new("table");
     if let Some(state) = state {
@@ -287,12 +285,6 @@ fn Entry(board: BoardView, entry: EntryDetail) -> impl IntoView {
             <p><img src=badge alt="badge" /></p>
             {reported.then(|| view! { <p class="hint">{tr("lb.reported_entry")}</p> })}
             {hidden_gold.then(|| view! { <p class="hint" data-testid="hidden-gold">{tr("lb.hidden_gold")}</p> })}
-            {(spec_board && !hidden_gold && !reported).then(|| view! {
-                <p class="hint" data-testid="spec-board">
-                    {tr("lb.spec_board")} " "
-                    <code>{format!("scorebench leaderboard verify --slug {}", b.slug)}</code>
-                </p>
-            })}
             {state.map(|_| view! {
                 <div class="verify">
                     <button class="variant" data-testid="verify" on:click=on_verify

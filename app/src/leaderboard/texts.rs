@@ -353,10 +353,6 @@ fn boards(key: &str) -> Option<(&'static str, &'static str)> {
             "A reported entry: its numbers were imported from a table and cannot be verified.",
             "自报条目：数字从表格导入，无法验证。",
         ),
-        "lb.spec_board" => (
-            "This board's benchmark is defined by a spec (published with the gold files, with its SHA-256). The browser cannot read specs yet; re-score the entries with:",
-            "该排行榜的基准由规格文件定义（与标准答案一同公布，附 SHA-256）。浏览器暂时无法读取规格文件；请用以下命令重新计算条目：",
-        ),
         "lb.no_report" => (
             "The server sent no report for this entry.",
             "服务器没有发送该条目的报告。",

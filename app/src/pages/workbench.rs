@@ -16,6 +16,7 @@ use crate::components::report_table::ReportTable;
 use crate::components::run_panel::RunPanel;
 use crate::components::samples_view::SamplesView;
 use crate::components::share_view::{ShareButton, ShareDialog, ShareOpen, provide_share_ui};
+use crate::components::spec_form::{DefineSpecButton, SpecForm};
 use crate::files::too_big;
 use crate::i18n::{Lang, t};
 use crate::protocol::OutcomeView;
@@ -24,6 +25,7 @@ use crate::worker_client::WorkbenchState;
 #[component]
 pub fn Workbench() -> impl IntoView {
     let state = WorkbenchState::new();
+    state.keep_specs();
     // The worker loads when a file may come: a drag entering the window (long before the drop),
     // or the pointer/keyboard at the drop zone; a request (a run, a share link) starts it too.
     let _ = window_event_listener(leptos::ev::dragenter, move |_| state.wake());
@@ -142,6 +144,8 @@ pub fn Workbench() -> impl IntoView {
                 {move || state.errors.get().into_iter().map(|e| view! { <li class="error" role="alert">{e}</li> }).collect_view()}
             </ul>
             <FilesPanel state=state />
+            <DefineSpecButton state=state />
+            <SpecForm state=state />
             <VariantToggle state=state />
             <nav class="tabs" role="tablist">
                 {Tab::all()

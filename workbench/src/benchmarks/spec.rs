@@ -271,20 +271,7 @@ impl Benchmark for SpecBenchmark {
     }
 
     fn table(&self, report: &Report) -> Table {
-        let display = &self.spec.display;
-        let style = TableStyle {
-            decimals: Some(usize::from(display.decimals)),
-            scale: Some(display.scale),
-            ..TableStyle::default()
-        };
-        // One metric, per subset only, the overall numbers its aggregates (ASAP-AES): the
-        // papers' layout, one row, a column per subset and per aggregate.
-        match self.spec.metrics.as_slice() {
-            [m] if m.scope == Scope::Subsets && !report.subsets.is_empty() => {
-                aggregate_table(&self.spec, m, report, &style)
-            }
-            _ => table::subset_table(report, style),
-        }
+        spec_table(&self.spec, report)
     }
 
     fn sample_row(&self, index: usize, s: &Map<String, Value>) -> SampleRow {
@@ -322,6 +309,24 @@ impl Benchmark for SpecBenchmark {
             .map(|r| r.text.clone())
             .unwrap_or_default();
         Ok((fields, Vec::new()))
+    }
+}
+
+/// A spec's report as a table, in the spec's display (scale, decimals): a spec with one metric,
+/// per subset only, whose overall numbers are its aggregates (ASAP-AES restated) gets the papers'
+/// layout — one row, a column per subset and per aggregate; any other the subsets × metrics table.
+pub fn spec_table(spec: &Spec, report: &Report) -> Table {
+    let display = &spec.display;
+    let style = TableStyle {
+        decimals: Some(usize::from(display.decimals)),
+        scale: Some(display.scale),
+        ..TableStyle::default()
+    };
+    match spec.metrics.as_slice() {
+        [m] if m.scope == Scope::Subsets && !report.subsets.is_empty() => {
+            aggregate_table(spec, m, report, &style)
+        }
+        _ => table::subset_table(report, style),
     }
 }
 
