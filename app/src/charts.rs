@@ -1,9 +1,262 @@
-//! Charts drawn with plotters into SVG strings (the page sets them as inner HTML). The data
-//! comes from metrics-core's chart view models; this file only draws.
+//! Charts drawn with plotters into SVG strings by a wasm module of their own
+//! (`src/bin/charts.rs`, `/charts.js`), which the page starts on its own thread (plotters
+//! measures text in the DOM) when charts are first shown: neither plotters nor a reader of the
+//! chart data is in the page's first download. The scoring worker sends an outcome's chart data
+//! as JSON ([`ChartData`]), the page hands it to the module with the texts in its language
+//! ([`TEXT_KEYS`]) and sets the SVGs it gets back as inner HTML. This file only draws.
+//!
+//! ```text
+//! page      <script src=/charts.js> (wasm-bindgen, no-modules), then /charts-loader.js
+//! module    main: window.scorebenchDrawCharts = (texts JSON, data JSON) → [DrawnChart] JSON,
+//!           then the event `scorebench-charts` on window
+//! ```
 
+use metrics_core::Report;
 use metrics_core::confusion::ConfusionMatrix;
 use plotters::prelude::*;
-use workbench::charts::value_label;
+use serde::{Deserialize, Serialize};
+use workbench::charts::{Chart, SampleCharts, subset_bars, value_label};
+
+/// The texts the charts show: the page passes each in its language.
+pub const TEXT_KEYS: [&str; 17] = [
+    "charts.confusion",
+    "charts.distributions",
+    "charts.error_types",
+    "charts.errors",
+    "charts.essays",
+    "charts.gold",
+    "charts.gold_vs_pred",
+    "charts.gold_x_pred",
+    "charts.levels",
+    "charts.levels_of",
+    "charts.per_subset",
+    "charts.per_subset_note",
+    "charts.predicted",
+    "charts.records",
+    "charts.tier",
+    "class.grade",
+    "class.overall",
+];
+
+/// What an outcome's charts are drawn from (the worker sends it as JSON, the page passes it on).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ChartData {
+    /// The report without its samples (per-subset bars).
+    pub report: Report,
+    /// The samples' confusion matrix and score histogram.
+    pub samples: SampleCharts,
+    /// The benchmark's own charts.
+    pub charts: Vec<Chart>,
+}
+
+/// The global function the module installs on `window`.
+pub const DRAW_FUNCTION: &str = "scorebenchDrawCharts";
+
+/// The event the module dispatches on `window` once [`DRAW_FUNCTION`] is there.
+pub const READY_EVENT: &str = "scorebench-charts";
+
+/// The module's entry point (`src/bin/charts.rs`): install [`DRAW_FUNCTION`], say
+/// [`READY_EVENT`].
+pub fn install() {
+    use wasm_bindgen::prelude::*;
+    console_error_panic_hook::set_once();
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let draw = Closure::<dyn Fn(String, String) -> String>::new(|texts: String, data: String| {
+        let drawn = match (
+            serde_json::from_str::<Vec<(String, String)>>(&texts),
+            serde_json::from_str::<ChartData>(&data),
+        ) {
+            (Ok(texts), Ok(data)) => draw_all(&texts, &data.report, &data.samples, data.charts),
+            (Err(e), _) | (_, Err(e)) => vec![DrawnChart {
+                name: "charts".into(),
+                title: "charts".into(),
+                svg: Err(format!("unreadable chart data: {e}")),
+            }],
+        };
+        serde_json::to_string(&drawn).unwrap_or_default()
+    });
+    let _ = js_sys::Reflect::set(&window, &DRAW_FUNCTION.into(), draw.as_ref());
+    draw.forget();
+    if let Ok(event) = web_sys::Event::new(READY_EVENT) {
+        let _ = window.dispatch_event(&event);
+    }
+}
+
+/// One chart drawn: its file name stem, title and SVG (or why it could not be drawn).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DrawnChart {
+    pub name: String,
+    pub title: String,
+    pub svg: Result<String, String>,
+}
+
+/// The texts of [`TEXT_KEYS`] as the page sent them (`(key, text)`).
+struct Texts<'a>(&'a [(String, String)]);
+
+impl<'a> Texts<'a> {
+    fn get(&self, key: &'a str) -> &'a str {
+        self.0
+            .iter()
+            .find(|(k, _)| k == key)
+            .map_or(key, |(_, text)| text)
+    }
+
+    /// A text with its `{name}` placeholders filled.
+    fn fill(&self, key: &'a str, values: &[(&str, &str)]) -> String {
+        let mut out = self.get(key).to_string();
+        for (name, value) in values {
+            out = out.replace(&format!("{{{name}}}"), value);
+        }
+        out
+    }
+
+    /// A grade group's name (`grade 7`, `overall`).
+    fn group(&self, group: &str) -> String {
+        match group.strip_prefix("grade ") {
+            Some(g) => format!("{} {g}", self.get("class.grade")),
+            None if group == "overall" => self.get("class.overall").to_string(),
+            None => group.to_string(),
+        }
+    }
+}
+
+/// Every chart of an outcome: confusion matrix, score distributions, per-subset bars,
+/// SAS-Bench error-type frequencies per tier, EOTGC levels per grade.
+pub fn draw_all(
+    texts: &[(String, String)],
+    report: &Report,
+    samples: &SampleCharts,
+    charts: Vec<Chart>,
+) -> Vec<DrawnChart> {
+    let tx = Texts(texts);
+    let mut ecs_errors = Vec::new();
+    let mut levels = Vec::new();
+    for chart in charts {
+        match chart {
+            Chart::TierErrors { files } => ecs_errors.extend(files),
+            Chart::Levels { groups } => levels.extend(groups),
+        }
+    }
+    let stem = &report.benchmark;
+    let (gold, predicted) = (tx.get("charts.gold"), tx.get("charts.predicted"));
+    let mut out = Vec::new();
+    let mut push = |name: String, title: String, svg: Result<String, String>| {
+        out.push(DrawnChart { name, title, svg })
+    };
+    if let Some(cm) = &samples.confusion {
+        push(
+            format!("{stem}-confusion"),
+            tx.get("charts.confusion").into(),
+            confusion_heatmap(cm, tx.get("charts.gold_x_pred")),
+        );
+    }
+    let counts = |v: &[u64]| v.iter().map(|&c| c as f64).collect::<Vec<f64>>();
+    if let Some(h) = &samples.histogram {
+        let series = [
+            Series {
+                name: gold,
+                values: counts(&h.gold),
+            },
+            Series {
+                name: predicted,
+                values: counts(&h.pred),
+            },
+        ];
+        push(
+            format!("{stem}-distribution"),
+            tx.get("charts.distributions").into(),
+            grouped_bars(
+                tx.get("charts.gold_vs_pred"),
+                &h.labels,
+                &series,
+                tx.get("charts.records"),
+            ),
+        );
+    }
+    for bars in subset_bars(report) {
+        if bars.labels.len() < 2 {
+            continue;
+        }
+        let series = [Series {
+            name: &bars.metric,
+            values: bars.values.iter().map(|v| v.unwrap_or(0.0)).collect(),
+        }];
+        let metric = [("metric", bars.metric.as_str())];
+        push(
+            format!("{stem}-{}-by-subset", bars.metric),
+            tx.fill("charts.per_subset_note", &metric),
+            grouped_bars(
+                &tx.fill("charts.per_subset", &metric),
+                &bars.labels,
+                &series,
+                &bars.metric,
+            ),
+        );
+    }
+    for (subset, errors) in &ecs_errors {
+        match errors {
+            Ok(e) => {
+                for tier in &e.tiers {
+                    let series = [
+                        Series {
+                            name: gold,
+                            values: tier.gold.clone(),
+                        },
+                        Series {
+                            name: predicted,
+                            values: tier.pred.clone(),
+                        },
+                    ];
+                    let rho = format!("{:.3}", tier.correlation);
+                    push(
+                        format!("ecs-{subset}-tier{}", tier.tier),
+                        tx.fill(
+                            "charts.tier",
+                            &[("subset", subset), ("tier", &tier.label), ("rho", &rho)],
+                        ),
+                        grouped_bars(
+                            &format!("{subset} · {}", tier.label),
+                            &e.errors,
+                            &series,
+                            tx.get("charts.errors"),
+                        ),
+                    );
+                }
+            }
+            Err(why) => push(
+                format!("ecs-{subset}"),
+                tx.fill("charts.error_types", &[("subset", subset)]),
+                Err(why.clone()),
+            ),
+        }
+    }
+    for grade in &levels {
+        let series = [
+            Series {
+                name: gold,
+                values: counts(&grade.gold),
+            },
+            Series {
+                name: predicted,
+                values: counts(&grade.pred),
+            },
+        ];
+        let group = tx.group(&grade.grade);
+        push(
+            format!("eotgc-levels-{}", grade.grade.replace(' ', "-")),
+            format!("{}, {group}", tx.get("charts.levels")),
+            grouped_bars(
+                &tx.fill("charts.levels_of", &[("grade", &group)]),
+                &grade.levels,
+                &series,
+                tx.get("charts.essays"),
+            ),
+        );
+    }
+    out
+}
 
 const BLUE: RGBColor = RGBColor(37, 99, 235);
 const ORANGE: RGBColor = RGBColor(234, 88, 12);

@@ -10,7 +10,6 @@
 use metrics_core::{InputError, Report};
 use serde::{Deserialize, Serialize};
 use workbench::bootstrap::MetricInterval;
-use workbench::charts::Chart;
 use workbench::class::ClassView;
 use workbench::compare::SampleDiff;
 use workbench::drill::{Filter, SampleDetail};
@@ -70,6 +69,8 @@ pub enum ToWorker {
         models: usize,
         variant: Variant,
     },
+    /// What an outcome's charts are drawn from: `Charts`.
+    Charts { outcome: usize },
     /// Benchmark specs kept in this browser, registered before the files that follow.
     AddSpecs { specs: Vec<SavedSpec> },
     /// Open the "define a benchmark" form on these held files (at most two): `SpecForm`.
@@ -172,6 +173,9 @@ pub enum FromWorker {
     },
     /// Something went wrong outside any file (a bug or a message the worker could not read).
     Failed { message: String },
+    /// The answer to [`ToWorker::Charts`]: a `crate::charts::ChartData` as JSON text, which the
+    /// page hands to the chart module unread (it keeps no reader of chart data: first paint).
+    Charts { outcome: usize, data: String },
     /// The "define a benchmark" form: the draft (a `workbench::spec_form::Draft` as a JSON
     /// value: the page edits the few fields the form shows and keeps no typed reader of it —
     /// first paint) and the report its spec gives on the files, or why it gives none.
@@ -246,8 +250,6 @@ pub struct OutcomeView {
     pub summary: Option<RowsSummary>,
     /// The teacher's class view (essays with levels and comments), when the job has one.
     pub class: Option<ClassView>,
-    /// The benchmark's own charts (error counts per tier, levels per grade, …).
-    pub charts: Vec<Chart>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

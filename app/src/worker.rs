@@ -820,6 +820,23 @@ async fn handle_one(data: JsValue) {
             let result = compare(state, a, b, seed, resamples);
             send(&FromWorker::Compared { a, b, result });
         }
+        ToWorker::Charts { outcome } => {
+            let data = state.ws.scored.get(outcome).and_then(|job| {
+                let scored = job.outcome.result.as_ref().ok()?;
+                let data = crate::charts::ChartData {
+                    report: without_samples(&scored.report),
+                    samples: summarize(scored).charts,
+                    charts: workbench::registry::get(job.outcome.job.benchmark)
+                        .map(|b| b.charts(scored, job.outcome.variant))
+                        .unwrap_or_default(),
+                };
+                serde_json::to_string(&data).ok()
+            });
+            send(&FromWorker::Charts {
+                outcome,
+                data: data.unwrap_or_default(),
+            });
+        }
         ToWorker::DefineSpec { files } => {
             fill_unread();
             let read: Result<Vec<_>, String> = files
@@ -1122,7 +1139,6 @@ fn publish(state: &mut State) {
             changed: view.changed,
             summary: None,
             class: view.class,
-            charts: view.charts,
         });
     }
     mark("views built");

@@ -82,6 +82,9 @@ pub struct WorkbenchState {
     pub compared: RwSignal<CompareState>,
     /// The latest norming panel the worker sent, by outcome.
     pub norming: RwSignal<Option<(usize, Value)>>,
+    /// Outcomes' chart data as the worker sent it (JSON for the chart module), cleared when the
+    /// outcomes are scored again.
+    pub charts: RwSignal<Vec<(usize, String)>>,
     /// The "define a benchmark" form, open while `Some`.
     pub spec_form: RwSignal<SpecFormState>,
     /// This page keeps specs in the browser (the workbench; not a board's verification): the
@@ -123,6 +126,7 @@ impl WorkbenchState {
             detail: RwSignal::new(None),
             compared: RwSignal::new(None),
             norming: RwSignal::new(None),
+            charts: RwSignal::new(Vec::new()),
             spec_form: RwSignal::new(None),
             keeps_specs: StoredValue::new(false),
             worker: StoredValue::new_local(None),
@@ -216,6 +220,7 @@ impl WorkbenchState {
                 self.variant.set(variant);
                 self.rows.set(None);
                 self.diff.set(None);
+                self.charts.set(Vec::new());
                 self.scorings.update(|n| *n += 1);
                 self.outcomes.set(outcomes);
                 self.outcomes_current.set(true);
@@ -258,6 +263,10 @@ impl WorkbenchState {
                 self.progress.set(None);
                 self.errors.update(|v| v.push(message));
             }
+            Some(Ok(FromWorker::Charts { outcome, data })) => self.charts.update(|all| {
+                all.retain(|(o, _)| *o != outcome);
+                all.push((outcome, data));
+            }),
             Some(Ok(FromWorker::SpecForm { draft, preview })) => {
                 self.spec_form.set(Some((draft, preview)));
             }
@@ -333,6 +342,11 @@ impl WorkbenchState {
             self.errors
                 .update(|v| v.push(format!("cannot reach the scoring worker: {e:?}")));
         }
+    }
+
+    /// Ask the worker for an outcome's chart data (`Charts`).
+    pub fn request_charts(&self, outcome: usize) {
+        self.post(&ToWorker::Charts { outcome }, &[]);
     }
 
     /// Keep the specs saved or dropped here in this browser, and register the kept ones when

@@ -1,173 +1,130 @@
-//! The charts of one outcome: confusion matrix, score distributions, per-subset bars,
-//! SAS-Bench error-type frequencies per tier, EOTGC levels per grade.
+//! The charts of one outcome. The scoring worker sends their data as JSON (`ToWorker::Charts`,
+//! asked again when the outcome is scored again); the chart module (`crate::charts`, its own
+//! wasm, started on this thread the first time charts are shown) draws them in the page's
+//! language, again when the language changes.
+
+use std::cell::RefCell;
 
 use leptos::prelude::*;
-use metrics_core::Report;
-use workbench::charts::{Chart, SampleCharts, subset_bars};
+use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
 
-use crate::charts::{Series, confusion_heatmap, grouped_bars};
+use crate::charts::{DRAW_FUNCTION, DrawnChart, READY_EVENT, TEXT_KEYS};
 use crate::components::chart_box::ChartBox;
-use crate::i18n::{Lang, lang, t, tf};
+use crate::i18n::{lang, t};
+use crate::worker_client::WorkbenchState;
 
-/// The charts, drawn again when the interface language changes (titles, axes, legends).
-/// `samples` = the chart data of the samples (computed by the worker; `None` until it comes).
 #[component]
-pub fn ChartsView(
-    report: Report,
-    samples: Option<SampleCharts>,
-    charts: Vec<Chart>,
-) -> impl IntoView {
-    let data = StoredValue::new((report, samples.unwrap_or_default(), charts));
-    move || {
+pub fn ChartsView(state: WorkbenchState, outcome: usize) -> impl IntoView {
+    let drawn = RwSignal::new(None::<Result<Vec<DrawnChart>, String>>);
+    let asked = StoredValue::new(None::<u64>);
+    Effect::new(move |_| {
+        let scoring = state.scorings.get();
+        if asked.get_value() != Some(scoring) {
+            asked.set_value(Some(scoring));
+            state.request_charts(outcome);
+        }
+    });
+    Effect::new(move |_| {
         let l = lang().get();
-        data.with_value(|(report, samples, charts)| draw(l, report, samples, charts.clone()))
+        let Some(data) = state.charts.with(|all| {
+            all.iter()
+                .find(|(o, _)| *o == outcome)
+                .map(|(_, data)| data.clone())
+        }) else {
+            return;
+        };
+        if data.is_empty() {
+            return drawn.set(Some(Ok(Vec::new())));
+        }
+        let texts: Vec<(&str, &str)> = TEXT_KEYS.iter().map(|k| (*k, t(l, k))).collect();
+        let texts = serde_json::to_string(&texts).unwrap_or_default();
+        spawn_local(async move { drawn.set(Some(draw(texts, data).await)) });
+    });
+    view! {
+        <div class="charts">
+            {move || drawn.get().map(|charts| match charts {
+                Ok(charts) => charts
+                    .into_iter()
+                    .map(|c| view! { <ChartBox name=c.name title=c.title svg=c.svg /> })
+                    .collect_view()
+                    .into_any(),
+                Err(e) => view! { <p class="error">{e}</p> }.into_any(),
+            })}
+        </div>
     }
 }
 
-/// A grade group's name (`grade 7`, `overall`) in `l`.
-fn group_name(l: Lang, group: &str) -> String {
-    match group.strip_prefix("grade ") {
-        Some(g) => format!("{} {g}", t(l, "class.grade")),
-        None if group == "overall" => t(l, "class.overall").to_string(),
-        None => group.to_string(),
-    }
+thread_local! {
+    /// The chart module's start: resolves when it is ready (one start for every view).
+    static STARTED: RefCell<Option<js_sys::Promise>> = const { RefCell::new(None) };
 }
 
-fn draw(
-    l: Lang,
-    report: &Report,
-    samples: &SampleCharts,
-    charts: Vec<Chart>,
-) -> impl IntoView + use<> {
-    let mut ecs_errors = Vec::new();
-    let mut levels = Vec::new();
-    for chart in charts {
-        match chart {
-            Chart::TierErrors { files } => ecs_errors.extend(files),
-            Chart::Levels { groups } => levels.extend(groups),
-        }
-    }
-    let stem = report.benchmark.clone();
-    let (gold, predicted) = (t(l, "charts.gold"), t(l, "charts.predicted"));
-    let mut charts: Vec<(String, String, Result<String, String>)> = Vec::new();
-    if let Some(cm) = &samples.confusion {
-        charts.push((
-            format!("{stem}-confusion"),
-            t(l, "charts.confusion").into(),
-            confusion_heatmap(cm, t(l, "charts.gold_x_pred")),
-        ));
-    }
-    if let Some(h) = &samples.histogram {
-        let series = [
-            Series {
-                name: gold,
-                values: h.gold.iter().map(|&c| c as f64).collect(),
-            },
-            Series {
-                name: predicted,
-                values: h.pred.iter().map(|&c| c as f64).collect(),
-            },
-        ];
-        charts.push((
-            format!("{stem}-distribution"),
-            t(l, "charts.distributions").into(),
-            grouped_bars(
-                t(l, "charts.gold_vs_pred"),
-                &h.labels,
-                &series,
-                t(l, "charts.records"),
-            ),
-        ));
-    }
-    for bars in subset_bars(report) {
-        if bars.labels.len() < 2 {
-            continue;
-        }
-        let series = [Series {
-            name: &bars.metric,
-            values: bars.values.iter().map(|v| v.unwrap_or(0.0)).collect(),
-        }];
-        charts.push((
-            format!("{stem}-{}-by-subset", bars.metric),
-            tf(l, "charts.per_subset_note", &[("metric", &bars.metric)]),
-            grouped_bars(
-                &tf(l, "charts.per_subset", &[("metric", &bars.metric)]),
-                &bars.labels,
-                &series,
-                &bars.metric,
-            ),
-        ));
-    }
-    for (subset, errors) in &ecs_errors {
-        match errors {
-            Ok(e) => {
-                for tier in &e.tiers {
-                    let series = [
-                        Series {
-                            name: gold,
-                            values: tier.gold.clone(),
-                        },
-                        Series {
-                            name: predicted,
-                            values: tier.pred.clone(),
-                        },
-                    ];
-                    charts.push((
-                        format!("ecs-{subset}-tier{}", tier.tier),
-                        tf(
-                            l,
-                            "charts.tier",
-                            &[
-                                ("subset", subset),
-                                ("tier", &tier.label),
-                                ("rho", &format!("{:.3}", tier.correlation)),
-                            ],
-                        ),
-                        grouped_bars(
-                            &format!("{subset} · {}", tier.label),
-                            &e.errors,
-                            &series,
-                            t(l, "charts.errors"),
-                        ),
-                    ));
-                }
+/// Start the chart module: its wasm-bindgen glue, then the loader that instantiates it; the
+/// promise resolves on its ready event and rejects when a script fails to load.
+fn start() -> js_sys::Promise {
+    js_sys::Promise::new(&mut |resolve, reject| {
+        let Some(window) = web_sys::window() else {
+            let _ = reject.call1(&JsValue::NULL, &"no window".into());
+            return;
+        };
+        let options = web_sys::AddEventListenerOptions::new();
+        options.set_once(true);
+        let _ = window.add_event_listener_with_callback_and_add_event_listener_options(
+            READY_EVENT,
+            &resolve,
+            &options,
+        );
+        let Some(document) = window.document() else {
+            return;
+        };
+        let script = |src: &str| -> Option<web_sys::HtmlScriptElement> {
+            let s: web_sys::HtmlScriptElement =
+                document.create_element("script").ok()?.dyn_into().ok()?;
+            s.set_src(src);
+            s.set_onerror(Some(&reject));
+            Some(s)
+        };
+        let (Some(glue), Some(loader), Some(head)) = (
+            script("/charts.js"),
+            script("/charts-loader.js"),
+            document.head(),
+        ) else {
+            return;
+        };
+        // The loader calls the glue's `wasm_bindgen`: added once the glue has run.
+        let head_for_loader = head.clone();
+        let then = Closure::once_into_js(move || {
+            let _ = head_for_loader.append_child(&loader);
+        });
+        glue.set_onload(Some(then.unchecked_ref()));
+        let _ = head.append_child(&glue);
+    })
+}
+
+/// The charts drawn by the chart module (started if it is not yet).
+async fn draw(texts: String, data: String) -> Result<Vec<DrawnChart>, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let function = |w: &web_sys::Window| {
+        js_sys::Reflect::get(w, &DRAW_FUNCTION.into())
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+    };
+    let draw = match function(&window) {
+        Some(f) => f,
+        None => {
+            let started = STARTED.with_borrow_mut(|s| s.get_or_insert_with(start).clone());
+            if wasm_bindgen_futures::JsFuture::from(started).await.is_err() {
+                STARTED.with_borrow_mut(|s| *s = None);
+                return Err("the chart module did not load".into());
             }
-            Err(why) => charts.push((
-                format!("ecs-{subset}"),
-                tf(l, "charts.error_types", &[("subset", subset)]),
-                Err(why.clone()),
-            )),
+            function(&window).ok_or("the chart module did not start")?
         }
-    }
-    for grade in &levels {
-        let series = [
-            Series {
-                name: gold,
-                values: grade.gold.iter().map(|&c| c as f64).collect(),
-            },
-            Series {
-                name: predicted,
-                values: grade.pred.iter().map(|&c| c as f64).collect(),
-            },
-        ];
-        charts.push((
-            format!("eotgc-levels-{}", grade.grade.replace(' ', "-")),
-            format!("{}, {}", t(l, "charts.levels"), group_name(l, &grade.grade)),
-            grouped_bars(
-                &tf(
-                    l,
-                    "charts.levels_of",
-                    &[("grade", &group_name(l, &grade.grade))],
-                ),
-                &grade.levels,
-                &series,
-                t(l, "charts.essays"),
-            ),
-        ));
-    }
-    let boxes = charts
-        .into_iter()
-        .map(|(name, title, svg)| view! { <ChartBox name=name title=title svg=svg /> })
-        .collect_view();
-    view! { <div class="charts">{boxes}</div> }
+    };
+    let drawn = draw
+        .call2(&JsValue::NULL, &texts.into(), &data.into())
+        .map_err(|e| format!("the charts could not be drawn: {e:?}"))?;
+    serde_json::from_str(&drawn.as_string().unwrap_or_default())
+        .map_err(|e| format!("the chart module's answer: {e}"))
 }

@@ -404,12 +404,12 @@ pub fn scored_views(
             }
         })
         .collect_view();
-    let (summary, charts, id) = (outcome.summary.clone(), outcome.charts.clone(), outcome.id);
+    let (summary, id) = (outcome.summary.clone(), outcome.id);
     view! {
         <nav class="tabs" role="tablist">{tabs}</nav>
         <div class="card" data-benchmark=outcome.benchmark.clone()>
             {move || match tab.get() {
-                "charts" => view! { <ChartsView report=report.clone() samples=summary.clone().map(|s| s.charts) charts=charts.clone() /> }.into_any(),
+                "charts" => view! { <ChartsView state=state outcome=id /> }.into_any(),
                 "samples" => view! { <SamplesView state=state outcome=id summary=summary.clone() view_filter=view_filter /> }.into_any(),
                 _ => view! { <ReportTable report=report.clone() table=table.clone() model=None /> }.into_any(),
             }}

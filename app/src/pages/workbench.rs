@@ -318,12 +318,11 @@ fn ChartsTab(state: WorkbenchState) -> impl IntoView {
             .get()
             .into_iter()
             .filter_map(|o| {
-                let report = o.result.ok()?;
-                let samples = o.summary.map(|s| s.charts);
+                o.result.as_ref().ok()?;
                 Some(view! {
                     <section class="card" data-benchmark=o.benchmark.clone() data-files=o.files.join(" ")>
                         <h2>{format!("{} · {}", o.model, o.title)}</h2>
-                        <ChartsView report=report samples=samples charts=o.charts />
+                        <ChartsView state=state outcome=o.id />
                     </section>
                 })
             })
