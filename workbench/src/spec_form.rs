@@ -75,23 +75,6 @@ pub fn is_spec_file(name: &str) -> bool {
     name.to_ascii_lowercase().ends_with(".toml")
 }
 
-/// A metric's name in a spec (`kendall_tau_b`).
-pub fn metric_name(m: MetricKind) -> &'static str {
-    match m {
-        MetricKind::Qwk => "qwk",
-        MetricKind::Pearson => "pearson",
-        MetricKind::Spearman => "spearman",
-        MetricKind::KendallTauB => "kendall_tau_b",
-        MetricKind::Accuracy => "accuracy",
-        MetricKind::F1Macro => "f1_macro",
-        MetricKind::F1Micro => "f1_micro",
-        MetricKind::ExactMatch => "exact_match",
-        MetricKind::Mae => "mae",
-        MetricKind::Rmse => "rmse",
-        MetricKind::Mean => "mean",
-    }
-}
-
 /// A field of a file and its first values as text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FieldSample {
@@ -393,13 +376,26 @@ pub fn first_draft(files: Vec<(usize, String, Format, Encoding, Vec<FieldSample>
                 Use::Unused
             };
         }
-        // No field by name: the first unused one.
+        // No field by name: the first unused one whose samples are numbers, else the first
+        // unused one.
         for (wanted, found, role) in [(wants_gold, gold, Use::Gold), (wants_pred, pred, Use::Pred)]
         {
-            if wanted
-                && !found
-                && let Some(at) = file.uses.iter().position(|u| *u == Use::Unused)
-            {
+            if !wanted || found {
+                continue;
+            }
+            let unused = |at: &usize| file.uses[*at] == Use::Unused;
+            let numeric = |at: &usize| {
+                let samples: Vec<&str> = file.fields[*at]
+                    .samples
+                    .iter()
+                    .map(String::as_str)
+                    .collect();
+                value_type(&samples) != ValueType::Label
+            };
+            let at = (0..file.uses.len())
+                .find(|at| unused(at) && numeric(at))
+                .or_else(|| (0..file.uses.len()).find(unused));
+            if let Some(at) = at {
                 file.uses[at] = role;
             }
         }
@@ -570,7 +566,7 @@ impl Draft {
             .metrics
             .iter()
             .map(|&m| MetricSpec {
-                key: metric_name(m).to_string(),
+                key: m.name().to_string(),
                 metric: m,
                 scope: Scope::Both,
                 formula: None,

@@ -349,6 +349,23 @@ pub enum MetricKind {
 }
 
 impl MetricKind {
+    /// Its name in a spec (`kendall_tau_b`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Qwk => "qwk",
+            Self::Pearson => "pearson",
+            Self::Spearman => "spearman",
+            Self::KendallTauB => "kendall_tau_b",
+            Self::Accuracy => "accuracy",
+            Self::F1Macro => "f1_macro",
+            Self::F1Micro => "f1_micro",
+            Self::ExactMatch => "exact_match",
+            Self::Mae => "mae",
+            Self::Rmse => "rmse",
+            Self::Mean => "mean",
+        }
+    }
+
     /// Whether it reads gold and predicted values as numbers.
     fn numeric(self) -> bool {
         !matches!(
@@ -966,7 +983,10 @@ impl Spec {
         if labels && kind.numeric() {
             return Err(SpecError::at(
                 &[at, &["metric"]].concat(),
-                format!("{kind:?} needs numbers, and `values` declares labels",),
+                format!(
+                    "`{}` needs numbers, and `values` declares labels",
+                    kind.name()
+                ),
             ));
         }
         if matches!(

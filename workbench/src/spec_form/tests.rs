@@ -125,6 +125,12 @@ fn two_files_gold_first_score_columns_by_file() {
     let spec = d.spec().unwrap();
     assert_eq!(spec.join, Join::Id);
 
+    // No field by name: the first whose samples are numbers.
+    let d = draft_of(&[("rubric.csv", "student,section,teacher,model\ns1,A,3,2\n")]);
+    assert_eq!(uses(&d, 0)[2], ("teacher", Use::Gold));
+    assert_eq!(uses(&d, 0)[3], ("model", Use::Pred));
+    assert_eq!(d.values, ValueType::Integer);
+
     // No id in one file: joined by position.
     let d = draft_of(&[("gold.csv", "id,y\n1,2\n"), ("preds.csv", "p\n2\n")]);
     assert_eq!(uses(&d, 1), [("p", Use::Pred)]);
@@ -231,7 +237,7 @@ fn the_forms_spec_of_pairs_equals_the_pairs_scorer() {
 #[test]
 fn the_forms_names_are_the_specs() {
     for (m, name) in METRICS.iter().zip(METRIC_NAMES) {
-        assert_eq!(metric_name(*m), name);
+        assert_eq!(m.name(), name);
         assert_eq!(serde_json::to_value(m).unwrap(), name);
     }
     for name in VALUE_TYPES {
