@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Differential test of the metrics a spec adds to the library (mae, rmse, mean, exact_match,
-# accuracy on labels, f1_macro and f1_micro on labels and on integer classes) against
+# accuracy on labels, f1_macro and f1_micro on labels and on integer classes; mae, rmse, mean,
+# accuracy and exact_match of weighted records, as `sample_weight` / `np.average`) against
 # scikit-learn 1.9.1 / numpy 2.4.6, through `scorebench score --spec`: N random files (default
 # 200) from SEED (default 1) of floats of mixed magnitudes, integers and labels; every value must
 # be bit for bit the reference's.   usage: scripts/diff-spec-metrics.sh [N] [SEED]
@@ -39,6 +40,28 @@ with open(classes, "w") as f:
             '[files.pairs]\nformat = "jsonl"\ngold = "gold"\npred = "pred"\n'
             '[[metrics]]\nkey = "f1_macro"\nmetric = "f1_macro"\n'
             '[[metrics]]\nkey = "f1_micro"\nmetric = "f1_micro"\n')
+
+weighted = os.path.join(work, "w.toml")
+with open(weighted, "w") as f:
+    f.write('name = "weighted"\nkey = "weighted"\nversion = "1"\n'
+            '[files.pairs]\nformat = "jsonl"\ngold = "gold"\npred = "pred"\nweight = "w"\n'
+            '[[metrics]]\nkey = "mae"\nmetric = "mae"\n'
+            '[[metrics]]\nkey = "rmse"\nmetric = "rmse"\n'
+            '[[metrics]]\nkey = "mean_pred"\nmetric = "mean"\nof = "pred"\n'
+            '[[metrics]]\nkey = "accuracy"\nmetric = "accuracy"\n')
+weighted_labels = os.path.join(work, "wl.toml")
+with open(weighted_labels, "w") as f:
+    f.write('name = "weighted labels"\nkey = "wlabels"\nversion = "1"\n'
+            '[files.pairs]\nformat = "jsonl"\ngold = "gold"\npred = "pred"\nweight = "w"\n'
+            '[values]\ngold = "label"\npred = "label"\n'
+            '[[metrics]]\nkey = "accuracy"\nmetric = "accuracy"\n'
+            '[[metrics]]\nkey = "em"\nmetric = "exact_match"\nnormalize = ["strip", "lower"]\n')
+
+def weights(n):
+    w = [float(rng.randint(0, 4)) if rng.random() < 0.5 else rng.uniform(0, 3) for _ in range(n)]
+    if sum(w) == 0:
+        w[0] = 1.0
+    return w
 
 def value(kind):
     if kind == 0:
@@ -93,6 +116,41 @@ for case in range(n_cases):
         if float(got[k]).hex() != float(w).hex():
             bad += 1
             print(f"case {case} (n={n}) {k}: scorebench {got[k]!r} vs reference {float(w)!r}")
+    w = weights(n)
+    path = os.path.join(work, f"w{case}.jsonl")
+    with open(path, "w") as f:
+        for a, b, c in zip(g, p, w):
+            f.write(json.dumps({"gold": a, "pred": b, "w": c}) + "\n")
+    got = score(weighted, path)
+    try:
+        weighted_accuracy = accuracy_score(g, p, sample_weight=w)
+    except ValueError:  # continuous targets: undefined
+        weighted_accuracy = None
+    want = {"mae": mean_absolute_error(g, p, sample_weight=w),
+            "rmse": root_mean_squared_error(g, p, sample_weight=w),
+            "mean_pred": np.average(np.array(p), weights=np.array(w)),
+            "accuracy": weighted_accuracy}
+    for k, v in want.items():
+        compared += 1
+        if v is None or got[k] is None:
+            if v is not None or got[k] is not None:
+                bad += 1
+                print(f"case {case} (n={n}) weighted {k}: scorebench {got[k]!r} vs reference {v!r}")
+        elif float(got[k]).hex() != float(v).hex():
+            bad += 1
+            print(f"case {case} (n={n}) weighted {k}: scorebench {got[k]!r} vs reference {float(v)!r}")
+    path = os.path.join(work, f"wl{case}.jsonl")
+    with open(path, "w") as f:
+        for a, b, c in zip(lg, lp, w):
+            f.write(json.dumps({"gold": a, "pred": b, "w": c}) + "\n")
+    got = score(weighted_labels, path)
+    want = {"accuracy": accuracy_score(lg, lp, sample_weight=w),
+            "em": accuracy_score([norm(x) for x in lg], [norm(x) for x in lp], sample_weight=w)}
+    for k, v in want.items():
+        compared += 1
+        if float(got[k]).hex() != float(v).hex():
+            bad += 1
+            print(f"case {case} (n={n}) weighted labels {k}: scorebench {got[k]!r} vs reference {float(v)!r}")
     k = rng.randint(2, 12)
     cg = [rng.randint(-2, k) for _ in range(n)]
     cp = [rng.randint(-2, k) if rng.random() < 0.6 else g for g in cg]

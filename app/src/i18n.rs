@@ -310,6 +310,7 @@ static TEXTS: &[(&str, (&str, &str))] = &[
     ("spec.use_subset", ("subset", "子集")),
     ("spec.use_text", ("text shown", "展示文本")),
     ("spec.use_unused", ("not used", "不使用")),
+    ("spec.use_weight", ("weight", "权重")),
     ("spec.values", ("Values", "取值类型")),
     ("state.cancelled", ("cancelled", "已取消")),
     ("state.failed", ("failed", "失败")),

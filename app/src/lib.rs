@@ -1,10 +1,11 @@
 //! The scorebench workbench in the browser.
 //!
-//! Five wasm binaries share this library: `app` (the workbench page, `src/main.rs`), `boards`
+//! Six wasm binaries share this library: `app` (the workbench page, `src/main.rs`), `boards`
 //! (the leaderboard pages, `src/bin/boards.rs`), `worker` (a Web Worker, `src/bin/worker.rs`)
 //! that parses and scores off the main thread, so big files never freeze the page, `xlsx` (the
-//! class workbook, loaded on export) and `spectoml` (benchmark specs' TOML, started by the
-//! worker when a spec comes). They talk through [`protocol`]. No formula lives here: every
+//! class workbook, loaded on export), `spectoml` (benchmark specs' TOML, started by the worker
+//! when a spec comes) and `charts` (plotters, started on the page's thread when charts are
+//! first shown). They talk through [`protocol`]. No formula lives here: every
 //! number comes from metrics-core. [`share`] seals private share links (AES-256-GCM in the browser).
 
 pub mod adjustments;

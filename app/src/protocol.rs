@@ -69,8 +69,6 @@ pub enum ToWorker {
         models: usize,
         variant: Variant,
     },
-    /// What an outcome's charts are drawn from: `Charts`.
-    Charts { outcome: usize },
     /// Benchmark specs kept in this browser, registered before the files that follow.
     AddSpecs { specs: Vec<SavedSpec> },
     /// Open the "define a benchmark" form on these held files (at most two): `SpecForm`.
@@ -136,11 +134,14 @@ pub enum FromWorker {
     /// A dropped file's SHA-256, computed after the first numbers: it fills the reports' inputs
     /// (and a class view's file) named `name` whose hash is still empty.
     Hashed { name: String, sha256: String },
-    /// What the charts and samples views need of an outcome's samples (the chart data, the
-    /// filter choices, the count), sent after `Scored` (the table comes first).
+    /// What the charts and samples views need of an outcome's samples (the filter choices,
+    /// the count; `charts`: a `crate::charts::ChartData` as JSON text, which the page hands to
+    /// the chart module unread — it keeps no reader of chart data: first paint), sent after
+    /// `Scored` (the table comes first).
     Summary {
         outcome: usize,
         summary: RowsSummary,
+        charts: String,
     },
     /// The answer to [`ToWorker::Rows`].
     Rows {
@@ -173,9 +174,6 @@ pub enum FromWorker {
     },
     /// Something went wrong outside any file (a bug or a message the worker could not read).
     Failed { message: String },
-    /// The answer to [`ToWorker::Charts`]: a `crate::charts::ChartData` as JSON text, which the
-    /// page hands to the chart module unread (it keeps no reader of chart data: first paint).
-    Charts { outcome: usize, data: String },
     /// The "define a benchmark" form: the draft (a `workbench::spec_form::Draft` as a JSON
     /// value: the page edits the few fields the form shows and keeps no typed reader of it —
     /// first paint) and the report its spec gives on the files, or why it gives none.

@@ -820,23 +820,6 @@ async fn handle_one(data: JsValue) {
             let result = compare(state, a, b, seed, resamples);
             send(&FromWorker::Compared { a, b, result });
         }
-        ToWorker::Charts { outcome } => {
-            let data = state.ws.scored.get(outcome).and_then(|job| {
-                let scored = job.outcome.result.as_ref().ok()?;
-                let data = crate::charts::ChartData {
-                    report: without_samples(&scored.report),
-                    samples: summarize(scored).charts,
-                    charts: workbench::registry::get(job.outcome.job.benchmark)
-                        .map(|b| b.charts(scored, job.outcome.variant))
-                        .unwrap_or_default(),
-                };
-                serde_json::to_string(&data).ok()
-            });
-            send(&FromWorker::Charts {
-                outcome,
-                data: data.unwrap_or_default(),
-            });
-        }
         ToWorker::DefineSpec { files } => {
             fill_unread();
             let read: Result<Vec<_>, String> = files
@@ -1156,9 +1139,18 @@ fn publish(state: &mut State) {
 fn publish_rest(state: &State) {
     for (outcome, s) in state.ws.scored.iter().enumerate() {
         if let Ok(scored) = &s.outcome.result {
+            let mut summary = summarize(scored);
+            let data = crate::charts::ChartData {
+                report: without_samples(&scored.report),
+                samples: std::mem::take(&mut summary.charts),
+                charts: workbench::registry::get(s.outcome.job.benchmark)
+                    .map(|b| b.charts(scored, s.outcome.variant))
+                    .unwrap_or_default(),
+            };
             send(&FromWorker::Summary {
                 outcome,
-                summary: summarize(scored),
+                summary,
+                charts: serde_json::to_string(&data).unwrap_or_default(),
             });
         }
     }

@@ -82,8 +82,8 @@ pub struct WorkbenchState {
     pub compared: RwSignal<CompareState>,
     /// The latest norming panel the worker sent, by outcome.
     pub norming: RwSignal<Option<(usize, Value)>>,
-    /// Outcomes' chart data as the worker sent it (JSON for the chart module), cleared when the
-    /// outcomes are scored again.
+    /// Outcomes' chart data as the worker sent it with their summaries (JSON for the chart
+    /// module), cleared when the outcomes are scored again.
     pub charts: RwSignal<Vec<(usize, String)>>,
     /// The "define a benchmark" form, open while `Some`.
     pub spec_form: RwSignal<SpecFormState>,
@@ -234,11 +234,21 @@ impl WorkbenchState {
                 });
                 self.hashed.update(|n| *n += 1);
             }
-            Some(Ok(FromWorker::Summary { outcome, summary })) => self.outcomes.update(|all| {
-                if let Some(o) = all.iter_mut().find(|o| o.id == outcome) {
-                    o.summary = Some(summary);
-                }
-            }),
+            Some(Ok(FromWorker::Summary {
+                outcome,
+                summary,
+                charts,
+            })) => {
+                self.outcomes.update(|all| {
+                    if let Some(o) = all.iter_mut().find(|o| o.id == outcome) {
+                        o.summary = Some(summary);
+                    }
+                });
+                self.charts.update(|all| {
+                    all.retain(|(o, _)| *o != outcome);
+                    all.push((outcome, charts));
+                });
+            }
             Some(Ok(FromWorker::Rows {
                 outcome,
                 filter,
@@ -263,10 +273,6 @@ impl WorkbenchState {
                 self.progress.set(None);
                 self.errors.update(|v| v.push(message));
             }
-            Some(Ok(FromWorker::Charts { outcome, data })) => self.charts.update(|all| {
-                all.retain(|(o, _)| *o != outcome);
-                all.push((outcome, data));
-            }),
             Some(Ok(FromWorker::SpecForm { draft, preview })) => {
                 self.spec_form.set(Some((draft, preview)));
             }
@@ -342,11 +348,6 @@ impl WorkbenchState {
             self.errors
                 .update(|v| v.push(format!("cannot reach the scoring worker: {e:?}")));
         }
-    }
-
-    /// Ask the worker for an outcome's chart data (`Charts`).
-    pub fn request_charts(&self, outcome: usize) {
-        self.post(&ToWorker::Charts { outcome }, &[]);
     }
 
     /// Keep the specs saved or dropped here in this browser, and register the kept ones when

@@ -9,6 +9,7 @@
 //! one file    role `records`: it maps gold and pred (id, subset, text fields optional)
 //! two files   role `gold` (the file that maps gold) and `predictions` (the one that maps
 //!             pred), joined by id when both map one, else by position
+//! weight      a field the user marks `weight` (accuracy, exact match, MAE, RMSE weighted)
 //! values      integer when every gold sample is a whole number, number when a number,
 //!             else label; the first metric is the primary (mae and rmse: lower is better)
 //! ```
@@ -93,17 +94,20 @@ pub enum Use {
     Subset,
     /// Shown with each sample.
     Text,
+    /// The record's weight.
+    Weight,
 }
 
 impl Use {
     /// Every use, in the form's order.
-    pub const ALL: [Use; 6] = [
+    pub const ALL: [Use; 7] = [
         Use::Unused,
         Use::Id,
         Use::Gold,
         Use::Pred,
         Use::Subset,
         Use::Text,
+        Use::Weight,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -114,6 +118,7 @@ impl Use {
             Use::Pred => "pred",
             Use::Subset => "subset",
             Use::Text => "text",
+            Use::Weight => "weight",
         }
     }
 }
@@ -546,6 +551,7 @@ impl Draft {
                     gold: one(Use::Gold)?,
                     pred: one(Use::Pred)?,
                     subset: one(Use::Subset)?,
+                    weight: one(Use::Weight)?,
                     text: file
                         .fields
                         .iter()

@@ -1,7 +1,6 @@
-//! The charts of one outcome. The scoring worker sends their data as JSON (`ToWorker::Charts`,
-//! asked again when the outcome is scored again); the chart module (`crate::charts`, its own
-//! wasm, started on this thread the first time charts are shown) draws them in the page's
-//! language, again when the language changes.
+//! The charts of one outcome. The scoring worker sends their data as JSON with the outcome's
+//! summary; the chart module (`crate::charts`, its own wasm, started on this thread the first
+//! time charts are shown) draws them in the page's language, again when the language changes.
 
 use std::cell::RefCell;
 
@@ -18,14 +17,8 @@ use crate::worker_client::WorkbenchState;
 #[component]
 pub fn ChartsView(state: WorkbenchState, outcome: usize) -> impl IntoView {
     let drawn = RwSignal::new(None::<Result<Vec<DrawnChart>, String>>);
-    let asked = StoredValue::new(None::<u64>);
-    Effect::new(move |_| {
-        let scoring = state.scorings.get();
-        if asked.get_value() != Some(scoring) {
-            asked.set_value(Some(scoring));
-            state.request_charts(outcome);
-        }
-    });
+    // The module loads while the worker is still at the samples.
+    let _ = started();
     Effect::new(move |_| {
         let l = lang().get();
         let Some(data) = state.charts.with(|all| {
@@ -103,6 +96,11 @@ fn start() -> js_sys::Promise {
     })
 }
 
+/// The chart module's start, begun once.
+fn started() -> js_sys::Promise {
+    STARTED.with_borrow_mut(|s| s.get_or_insert_with(start).clone())
+}
+
 /// The charts drawn by the chart module (started if it is not yet).
 async fn draw(texts: String, data: String) -> Result<Vec<DrawnChart>, String> {
     let window = web_sys::window().ok_or("no window")?;
@@ -114,8 +112,10 @@ async fn draw(texts: String, data: String) -> Result<Vec<DrawnChart>, String> {
     let draw = match function(&window) {
         Some(f) => f,
         None => {
-            let started = STARTED.with_borrow_mut(|s| s.get_or_insert_with(start).clone());
-            if wasm_bindgen_futures::JsFuture::from(started).await.is_err() {
+            if wasm_bindgen_futures::JsFuture::from(started())
+                .await
+                .is_err()
+            {
                 STARTED.with_borrow_mut(|s| *s = None);
                 return Err("the chart module did not load".into());
             }

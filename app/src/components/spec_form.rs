@@ -206,6 +206,7 @@ fn use_label(u: &str) -> &'static str {
         "pred" => "spec.use_pred",
         "subset" => "spec.use_subset",
         "text" => "spec.use_text",
+        "weight" => "spec.use_weight",
         _ => "spec.use_unused",
     }
 }

@@ -103,6 +103,10 @@ pub struct FileSpec {
     pub pred: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subset: Option<String>,
+    /// A record's weight (a number ≥ 0): the metrics that take weights average with them, as
+    /// scikit-learn's `sample_weight` / `np.average(…, weights=…)` do.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<String>,
     /// Text fields kept for the samples (question, essay, reply).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub text: Vec<String>,
@@ -120,6 +124,7 @@ impl FileSpec {
             .iter()
             .chain(&self.pred)
             .chain(&self.subset)
+            .chain(&self.weight)
             .all(|f| has(f))
             && (ids.is_empty() || ids.iter().any(|f| has(f)))
     }
@@ -364,6 +369,15 @@ impl MetricKind {
             Self::Rmse => "rmse",
             Self::Mean => "mean",
         }
+    }
+
+    /// Whether records' weights apply to it (scikit-learn's `sample_weight` of
+    /// `accuracy_score` and the regression errors, `np.average`'s `weights`).
+    pub fn takes_weights(self) -> bool {
+        matches!(
+            self,
+            Self::Accuracy | Self::ExactMatch | Self::Mae | Self::Rmse | Self::Mean
+        )
     }
 
     /// Whether it reads gold and predicted values as numbers.
@@ -670,6 +684,33 @@ impl Spec {
             ));
         }
         let has_subsets = !subset_roles.is_empty();
+        let weight_roles: Vec<&String> = self
+            .files
+            .iter()
+            .filter(|(_, f)| f.weight.is_some())
+            .map(|(k, _)| k)
+            .collect();
+        if weight_roles.len() > 1 {
+            return Err(SpecError::at(
+                &["files", weight_roles[1], "weight"],
+                "only one role may map `weight`",
+            ));
+        }
+        if let Some(role) = weight_roles.first()
+            && let Some((i, m)) = self
+                .metrics
+                .iter()
+                .enumerate()
+                .find(|(_, m)| !m.metric.takes_weights())
+        {
+            return Err(SpecError::at(
+                &["metrics", &i.to_string(), "metric"],
+                format!(
+                    "`{}` takes no weights, and the role `{role}` maps `weight`: weights apply to accuracy, exact_match, mae, rmse and mean",
+                    m.metric.name()
+                ),
+            ));
+        }
         if !self.subsets.name.contains("{}") {
             return Err(SpecError::at(
                 &["subsets", "name"],
@@ -835,6 +876,7 @@ impl Spec {
             .chain(&file.gold)
             .chain(&file.pred)
             .chain(&file.subset)
+            .chain(&file.weight)
             .chain(&file.text)
             .chain(file.numbers.values());
         for f in fields {

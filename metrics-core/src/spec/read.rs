@@ -45,6 +45,8 @@ pub struct Row {
     pub text: Vec<String>,
     /// The role's `numbers`, in its order.
     pub numbers: Vec<f64>,
+    /// The record's weight, when the role maps `weight` (a finite number ≥ 0).
+    pub weight: Option<f64>,
 }
 
 /// A role's file read.
@@ -411,8 +413,25 @@ impl Reader<'_> {
                     .map_err(|m| at(format!("`{f}` {m}")))
             })
             .collect::<Result<_, _>>()?;
+        let weight = match columns.weight {
+            None => None,
+            Some(c) => {
+                let w = value(&get(c), ValueType::Number)
+                    .ok()
+                    .and_then(|v| v.number)
+                    .filter(|w| *w >= 0.0);
+                let field = self.file.weight.as_deref().unwrap_or("");
+                Some(w.ok_or_else(|| {
+                    at(format!(
+                        "`{field}` must be a finite number ≥ 0 (a weight), found {:?}",
+                        raw_text(&get(c))
+                    ))
+                })?)
+            }
+        };
         Ok(Row {
             line,
+            weight,
             gold: cell(columns.gold, &self.file.gold, self.spec.values.gold)?,
             pred: cell(columns.pred, &self.file.pred, self.spec.values.pred)?,
             subset,
@@ -429,6 +448,7 @@ struct Columns<C> {
     gold: Option<C>,
     pred: Option<C>,
     subset: Option<C>,
+    weight: Option<C>,
     text: Vec<C>,
     numbers: Vec<C>,
 }
@@ -446,6 +466,7 @@ impl<C> Columns<C> {
             gold: one(&file.gold)?,
             pred: one(&file.pred)?,
             subset: one(&file.subset)?,
+            weight: one(&file.weight)?,
             text: file
                 .text
                 .iter()

@@ -44,6 +44,8 @@ pub struct Record {
     pub text: Vec<(String, String)>,
     /// The `numbers` of every role (name, value).
     pub numbers: Vec<(String, f64)>,
+    /// The record's weight, when a role maps `weight`.
+    pub weight: Option<f64>,
 }
 
 /// A report and the records behind it.
@@ -230,6 +232,7 @@ fn record(spec: &Spec, gold_role: &str, g: Row, p: Option<Row>, pred_role: &str)
             pred_line: g.line,
             text,
             numbers,
+            weight: g.weight,
         },
         Some(p) => {
             text.extend(named_text(pred_role, &p));
@@ -243,6 +246,7 @@ fn record(spec: &Spec, gold_role: &str, g: Row, p: Option<Row>, pred_role: &str)
                 pred_line: p.line,
                 text,
                 numbers,
+                weight: g.weight.or(p.weight),
             }
         }
     }
@@ -481,6 +485,45 @@ fn compute(
             .map(|v| transformed(v, m.pred))
             .collect())
     };
+    // Weighted records (a role maps `weight`): `np.average(values, weights=w)`, as
+    // scikit-learn's `sample_weight` averages accuracy and the regression errors.
+    let weights: Option<Vec<f64>> = indices
+        .iter()
+        .map(|&i| records[i].weight)
+        .collect::<Option<Vec<f64>>>()
+        .filter(|_| m.metric.takes_weights() && !indices.is_empty());
+    if let Some(w) = &weights {
+        let values: Vec<f64> = match m.metric {
+            MetricKind::Mae => {
+                let (g, p) = (gold()?, pred()?);
+                p.iter().zip(&g).map(|(p, g)| (p - g).abs()).collect()
+            }
+            MetricKind::Rmse => {
+                let (g, p) = (gold()?, pred()?);
+                g.iter().zip(&p).map(|(g, p)| (g - p) * (g - p)).collect()
+            }
+            MetricKind::Mean => mean_values(m, records, indices)?,
+            MetricKind::Accuracy if both_numbers(records, indices) => {
+                // scikit-learn refuses continuous targets, weighted or not.
+                crate::qwk::check_classification_targets(&gold()?)?;
+                crate::qwk::check_classification_targets(&numbers(|r| &r.pred)?)?;
+                indices
+                    .iter()
+                    .map(|&i| f64::from(u8::from(hit(m, &records[i]))))
+                    .collect()
+            }
+            _ => indices
+                .iter()
+                .map(|&i| f64::from(u8::from(hit(m, &records[i]))))
+                .collect(),
+        };
+        let average = weighted_average(&values, w)?;
+        return Ok(if m.metric == MetricKind::Rmse {
+            average.sqrt()
+        } else {
+            average
+        });
+    }
     match m.metric {
         MetricKind::Qwk => match m.formula.unwrap_or(QwkFormula::Sklearn) {
             QwkFormula::Sklearn => match &m.labels {
@@ -509,20 +552,14 @@ fn compute(
             }
         }
         MetricKind::Accuracy => {
-            let both_numbers = indices.first().is_some_and(|&i| {
-                records[i].gold.number.is_some() && records[i].pred.number.is_some()
-            });
-            if both_numbers {
+            if both_numbers(records, indices) {
                 crate::accuracy::accuracy(&gold()?, &numbers(|r| &r.pred)?)
             } else {
                 share(indices, |i| records[i].gold.text == records[i].pred.text)
             }
         }
         MetricKind::F1Macro | MetricKind::F1Micro => {
-            let both_numbers = indices.first().is_some_and(|&i| {
-                records[i].gold.number.is_some() && records[i].pred.number.is_some()
-            });
-            match (m.metric, both_numbers) {
+            match (m.metric, both_numbers(records, indices)) {
                 (MetricKind::F1Macro, true) => {
                     crate::f1::f1_macro(&gold()?, &numbers(|r| &r.pred)?)
                 }
@@ -546,28 +583,68 @@ fn compute(
             })
         }
         MetricKind::Mean => {
-            let of = m.of.as_deref().unwrap_or("pred");
-            let values: Vec<f64> = match of {
-                "gold" => gold()?,
-                "pred" => numbers(|r| &r.pred)?,
-                name => indices
-                    .iter()
-                    .map(|&i| {
-                        records[i]
-                            .numbers
-                            .iter()
-                            .find(|(n, _)| n == name)
-                            .map(|(_, v)| *v)
-                            .ok_or_else(|| MetricError::undefined(format!("no value `{name}`")))
-                    })
-                    .collect::<Result<_, _>>()?,
-            };
+            let values = mean_values(m, records, indices)?;
             if values.is_empty() {
                 return Err(MetricError::Empty);
             }
             Ok(numpy_sum(&values) / values.len() as f64)
         }
     }
+}
+
+/// Whether the values are numbers (the first record's gold and prediction): accuracy and F1
+/// compare them as classes, else as text.
+fn both_numbers(records: &[Record], indices: &[usize]) -> bool {
+    indices
+        .first()
+        .is_some_and(|&i| records[i].gold.number.is_some() && records[i].pred.number.is_some())
+}
+
+/// The values a `mean` averages: gold, pred or a named number of each record.
+fn mean_values(
+    m: &MetricSpec,
+    records: &[Record],
+    indices: &[usize],
+) -> Result<Vec<f64>, MetricError> {
+    let of = m.of.as_deref().unwrap_or("pred");
+    indices
+        .iter()
+        .map(|&i| {
+            let r = &records[i];
+            let v = match of {
+                "gold" => r.gold.number,
+                "pred" => r.pred.number,
+                name => r.numbers.iter().find(|(n, _)| n == name).map(|(_, v)| *v),
+            };
+            v.ok_or_else(|| MetricError::undefined(format!("no number `{of}`")))
+        })
+        .collect()
+}
+
+/// Whether a record counts as a hit for accuracy or exact match (unweighted: [`share`] and the
+/// library's accuracy count the same hits).
+fn hit(m: &MetricSpec, r: &Record) -> bool {
+    match m.metric {
+        MetricKind::ExactMatch => {
+            let norm = m.normalize.as_deref().unwrap_or(&[]);
+            normalized(&r.gold.text, norm) == normalized(&r.pred.text, norm)
+        }
+        _ => match (r.gold.number, r.pred.number) {
+            (Some(g), Some(p)) => g == p,
+            _ => r.gold.text == r.pred.text,
+        },
+    }
+}
+
+/// `np.average(values, weights=weights)`: Σ vᵢwᵢ / Σ wᵢ, each sum in numpy's pairwise order;
+/// weights that sum to zero are numpy's `ZeroDivisionError`.
+fn weighted_average(values: &[f64], weights: &[f64]) -> Result<f64, MetricError> {
+    let scale = numpy_sum(weights);
+    if scale == 0.0 {
+        return Err(MetricError::undefined("the weights sum to zero"));
+    }
+    let products: Vec<f64> = values.iter().zip(weights).map(|(v, w)| v * w).collect();
+    Ok(numpy_sum(&products) / scale)
 }
 
 /// The share of `indices` for which `hit` holds.

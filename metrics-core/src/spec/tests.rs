@@ -212,3 +212,83 @@ fn contradictions_are_refused_with_the_path_of_the_key() {
             .contains("lables")
     );
 }
+
+fn weighted_spec(metrics: serde_json::Value) -> Spec {
+    spec(json!({
+        "name": "w", "key": "w", "version": "1",
+        "files": {"pairs": {"format": "csv", "gold": "gold", "pred": "pred", "weight": "w"}},
+        "metrics": metrics
+    }))
+}
+
+fn overall(s: &Spec, text: &str) -> crate::report::Metrics {
+    score(s, &[("pairs", "w.csv", text.as_bytes())], "official", false)
+        .unwrap()
+        .report
+        .overall
+        .metrics
+}
+
+/// Weights of 1 are `np.average` with equal weights: the unweighted numbers bit for bit; other
+/// weights move them (the values themselves are checked against scikit-learn by
+/// scripts/diff-spec-metrics.sh).
+#[test]
+fn weights_of_one_give_the_unweighted_numbers() {
+    let metrics = json!([
+        {"key": "accuracy", "metric": "accuracy"},
+        {"key": "mae", "metric": "mae"},
+        {"key": "rmse", "metric": "rmse"},
+        {"key": "mean", "metric": "mean", "of": "gold"},
+        {"key": "em", "metric": "exact_match"}
+    ]);
+    let weighted = weighted_spec(metrics.clone());
+    weighted.validate().unwrap();
+    let mut plain = weighted.clone();
+    plain.files[0].weight = None;
+    for rows in [
+        "gold,pred,w\n1,2,1\n3,3,1\n0,7,1\n5,-2,1\n2,2,1\n",
+        "gold,pred,w\n1,2,1\n3,3,1\n0.1,0.7,1\n5,-2,1\n2,2,1\n",
+    ] {
+        assert_eq!(overall(&weighted, rows), overall(&plain, rows), "{rows}");
+    }
+    let rows = "gold,pred,w\n1,2,1\n3,3,4\n0,7,1\n5,-2,1\n2,2,1\n";
+    let moved = overall(&weighted, rows);
+    assert_ne!(moved, overall(&plain, rows));
+    // Hits weigh 4 + 1 of 8.
+    assert_eq!(
+        moved["accuracy"],
+        crate::report::MetricValue::Scalar(Some(5.0 / 8.0))
+    );
+}
+
+#[test]
+fn weights_are_checked() {
+    // A metric that takes no weights is refused, naming it.
+    let s = weighted_spec(json!([{"key": "r", "metric": "pearson"}]));
+    let e = s.validate().unwrap_err();
+    assert_eq!(e.path, ["metrics", "0", "metric"]);
+    assert!(e.to_string().contains("`pearson` takes no weights"), "{e}");
+    // A weight that is not a number ≥ 0: file, line and field.
+    let s = weighted_spec(json!([{"key": "mae", "metric": "mae"}]));
+    for bad in ["-1", "x", ""] {
+        let e = score(
+            &s,
+            &[(
+                "pairs",
+                "w.csv",
+                format!("gold,pred,w\n1,1,1\n1,2,{bad}\n").as_bytes(),
+            )],
+            "official",
+            false,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("w.csv") && e.contains('3') && e.contains("`w` must be a finite number ≥ 0"),
+            "{e}"
+        );
+    }
+    // Weights summing to zero: undefined, as numpy's ZeroDivisionError.
+    let m = overall(&s, "gold,pred,w\n1,2,0\n3,3,0\n");
+    assert_eq!(m["mae"], crate::report::MetricValue::Scalar(None));
+}
