@@ -84,6 +84,8 @@ def spec_variants(valid: bytes):
         ("duplicate-table", "[values]", "[values]\ngold = \"integer\"\n[values]"),
         ("huge-range", "ranges = {", "range = [-9223372036854775808, 9223372036854775807]\nranges = {"),
         ("deep-inline", "[display]", "x = " + "[" * 5000 + "]" * 5000 + "\n[display]"),
+        ("weight-on-qwk", "pred = \"predicted_score\"", "pred = \"predicted_score\"\nweight = \"w\""),
+        ("weight-empty", "pred = \"predicted_score\"", "pred = \"predicted_score\"\nweight = \"\""),
     ]
     out = []
     for name, old, new in edits:
