@@ -55,6 +55,9 @@ pub const DRAW_FUNCTION: &str = "scorebenchDrawCharts";
 /// The event the module dispatches on `window` once [`DRAW_FUNCTION`] is there.
 pub const READY_EVENT: &str = "scorebench-charts";
 
+/// The event `public/charts-loader.js` dispatches when the module fails to start.
+pub const FAILED_EVENT: &str = "scorebench-charts-failed";
+
 /// The module's entry point (`src/bin/charts.rs`): install [`DRAW_FUNCTION`], say
 /// [`READY_EVENT`].
 pub fn install() {

@@ -186,7 +186,6 @@ pub enum FromWorker {
     SpecAdded {
         spec: SavedSpec,
         key: String,
-        sha256: String,
         download: bool,
     },
     /// The answer to [`ToWorker::Snapshot`]; the files' bytes follow the JSON in order.

@@ -73,14 +73,28 @@ pub fn worker_main() {
     let _ = scope.post_message(&"ready".into());
 }
 
-/// The next message of `worker` (its data), or why none came (it failed to load or threw). The
-/// handlers are set when this is called, not when it is first awaited.
+/// Longest wait for the module: its start (download, compile) and its answer.
+const SILENT_MS: i32 = 30_000;
+
+/// What the timer rejects with.
+const TIMED_OUT: &str = "timed out";
+
+/// The next message of `worker` (its data), or why none came (it failed to load or threw, or
+/// said nothing for [`SILENT_MS`]). The handlers are set when this is called, not when it is
+/// first awaited; only the scoring worker calls it.
 fn next_message(
     worker: &web_sys::Worker,
 ) -> impl std::future::Future<Output = Result<JsValue, String>> + use<> {
     let promise = js_sys::Promise::new(&mut |resolve, reject| {
         worker.set_onmessage(Some(&resolve));
         worker.set_onerror(Some(&reject));
+        // A module whose wasm fails to start says nothing: the wait ends anyway.
+        let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+        let _ = scope.set_timeout_with_callback_and_timeout_and_arguments_1(
+            &reject,
+            SILENT_MS,
+            &TIMED_OUT.into(),
+        );
     });
     let event = wasm_bindgen_futures::JsFuture::from(promise);
     async move { message_of(event.await) }
@@ -88,6 +102,9 @@ fn next_message(
 
 fn message_of(event: Result<JsValue, JsValue>) -> Result<JsValue, String> {
     let event = event.map_err(|e| {
+        if e.as_string().as_deref() == Some(TIMED_OUT) {
+            return format!("the spec reader did not answer in {} s", SILENT_MS / 1000);
+        }
         let why = e
             .dyn_ref::<web_sys::ErrorEvent>()
             .map(web_sys::ErrorEvent::message)

@@ -17,6 +17,7 @@ use workbench::prepare::Preparing;
 use workbench::samples::{filter_report, page, sample_detail, sample_rows, summarize};
 use workbench::session::Prepared;
 use workbench::spec_form::{fields_of, first_draft, is_spec_file};
+use workbench::spec_toml::MAX_SPEC_BYTES;
 use workbench::workspace::Workspace;
 use workbench::{Role, WorkFile};
 
@@ -658,13 +659,35 @@ async fn handle_one(data: JsValue) {
     };
     // Spec files among them are registered first, so the others are recognised by them.
     if received.iter().any(|f| is_spec_file(&f.name)) {
-        received_specs(&mut received).await;
+        // A share's files stay in place (they pair with its list by position).
+        let keep_failed = matches!(request, ToWorker::Restore { .. });
+        received_specs(&mut received, keep_failed).await;
+    }
+    // The form reads files whole: their bytes in memory first (outside the state's borrow).
+    if matches!(
+        request,
+        ToWorker::DefineSpec { .. } | ToWorker::PreviewSpec { .. } | ToWorker::SaveSpec { .. }
+    ) {
+        fill_unread();
     }
     let specs_added = match &request {
-        ToWorker::AddSpecs { specs } => register_specs(specs, false)
-            .await
-            .iter()
-            .any(Option::is_some),
+        ToWorker::AddSpecs { specs } => {
+            let fit: Vec<SavedSpec> = specs
+                .iter()
+                .filter(|s| match spec_text(&s.name, s.toml.as_bytes()) {
+                    Ok(_) => true,
+                    Err(message) => {
+                        send(&FromWorker::Failed { message });
+                        false
+                    }
+                })
+                .cloned()
+                .collect();
+            register_specs(&fit, false)
+                .await
+                .iter()
+                .any(Option::is_some)
+        }
         ToWorker::SaveSpec { draft } => match serde_json::from_value(draft.clone()) {
             Ok(draft) => save_spec(&draft).await,
             Err(e) => {
@@ -821,7 +844,6 @@ async fn handle_one(data: JsValue) {
             send(&FromWorker::Compared { a, b, result });
         }
         ToWorker::DefineSpec { files } => {
-            fill_unread();
             let read: Result<Vec<_>, String> = files
                 .iter()
                 .take(2)
@@ -893,38 +915,55 @@ async fn handle_one(data: JsValue) {
 /// 5–16 ms with this pause).
 const PAUSE_AFTER_NUMBERS_MS: i32 = 40;
 
-/// A timer of `ms` milliseconds.
 /// Register spec files received with others: each read by the spec module, registered, given
-/// its spec's role; then the others recognised again.
-async fn received_specs(received: &mut [WorkFile]) {
+/// its spec's role; one that fails is said (file and line) and dropped, unless `keep_failed`.
+/// The other files are then recognised again (a spec registered first claims them, as it does
+/// on the next visit).
+async fn received_specs(received: &mut Vec<WorkFile>, keep_failed: bool) {
     let mut at = Vec::new();
     let mut specs = Vec::new();
     for (i, f) in received.iter().enumerate() {
         if !is_spec_file(&f.name) {
             continue;
         }
-        match std::str::from_utf8(&f.bytes) {
+        match spec_text(&f.name, &f.bytes) {
             Ok(text) => {
                 at.push(i);
                 specs.push(SavedSpec {
                     name: f.name.clone(),
-                    toml: text.to_string(),
+                    toml: text,
                 });
             }
-            Err(e) => send(&FromWorker::Failed {
-                message: format!("{}: a spec is UTF-8 text: {e}", f.name),
-            }),
+            Err(message) => send(&FromWorker::Failed { message }),
         }
     }
-    for (i, role) in at.into_iter().zip(register_specs(&specs, false).await) {
+    let roles = register_specs(&specs, false).await;
+    let mut registered = vec![false; received.len()];
+    for (i, role) in at.into_iter().zip(roles) {
         if let Some(role) = role {
             received[i].role = role;
+            registered[i] = true;
         }
     }
-    for f in received.iter_mut() {
-        f.detect_if_unknown();
+    let mut i = 0;
+    received.retain(|f| {
+        i += 1;
+        keep_failed || registered[i - 1] || !is_spec_file(&f.name)
+    });
+    for f in received.iter_mut().filter(|f| !is_spec_file(&f.name)) {
+        f.role = f.detect().role;
     }
     STATE.with_borrow_mut(|state| state.ws.detect_unknown());
+}
+
+/// A spec file's text: UTF-8, at most [`MAX_SPEC_BYTES`] (checked before it is copied).
+fn spec_text(name: &str, bytes: &[u8]) -> Result<String, String> {
+    if bytes.len() > MAX_SPEC_BYTES {
+        return Err(format!("{name}: a spec is at most {MAX_SPEC_BYTES} bytes"));
+    }
+    std::str::from_utf8(bytes)
+        .map(str::to_string)
+        .map_err(|e| format!("{name}: a spec is UTF-8 text: {e}"))
 }
 
 /// Read specs' TOML in the spec module and register them; the page hears of each (`SpecAdded`,
@@ -964,7 +1003,6 @@ async fn register_specs(specs: &[SavedSpec], download: bool) -> Vec<Option<Role>
                     send(&FromWorker::SpecAdded {
                         spec: saved.clone(),
                         key: entry.spec.key.clone(),
-                        sha256: entry.sha256.clone(),
                         download,
                     });
                     Some(entry.spec_file_role())
@@ -989,6 +1027,7 @@ fn preview_spec(state: &State, draft: workbench::spec_form::Draft) {
                     .ws
                     .files
                     .get(f.index)
+                    .filter(|h| h.file.name == f.name)
                     .map(|h| h.file.bytes.clone())
                     .ok_or(format!("{}: the file is gone", f.name))
             })
@@ -1033,6 +1072,7 @@ async fn save_spec(draft: &workbench::spec_form::Draft) -> bool {
     register_specs(&[SavedSpec { name, toml }], true).await[0].is_some()
 }
 
+/// A timer of `ms` milliseconds.
 async fn pause(ms: i32) {
     let done = js_sys::Promise::new(&mut |resolve, _| {
         let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);

@@ -19,7 +19,7 @@ use crate::protocol::{
 };
 
 /// Where the workbench keeps the benchmark specs saved or dropped in it (`localStorage`, JSON
-/// `[{"name", "toml"}]`, one per spec key: the latest wins).
+/// `[[key, {"name", "toml"}], …]`, one per spec key: the latest wins).
 const KEPT_SPECS: &str = "scorebench:specs";
 
 /// The "define a benchmark" form as the worker last answered it.
@@ -85,11 +85,18 @@ pub struct WorkbenchState {
     /// Outcomes' chart data as the worker sent it with their summaries (JSON for the chart
     /// module), cleared when the outcomes are scored again.
     pub charts: RwSignal<Vec<(usize, String)>>,
-    /// The "define a benchmark" form, open while `Some`.
+    /// The "define a benchmark" form, open while `Some`: the worker's last answer.
     pub spec_form: RwSignal<SpecFormState>,
+    /// The form's draft as last changed on the page (changes the worker has not answered yet
+    /// included: each change starts from it, "save" sends it).
+    spec_draft: StoredValue<Option<Value>>,
+    /// Form changes sent and not answered yet.
+    pub spec_pending: RwSignal<u32>,
     /// This page keeps specs in the browser (the workbench; not a board's verification): the
     /// kept ones are registered when the worker starts, new ones are kept.
     keeps_specs: StoredValue<bool>,
+    /// The specs kept in this browser (`keys` and their files), while `keeps_specs`.
+    pub kept: RwSignal<Vec<(String, SavedSpec)>>,
     worker: StoredValue<Option<Worker>, LocalStorage>,
     /// `Worker::new` failed (said once in `errors`): requests are not queued.
     start_failed: StoredValue<bool>,
@@ -128,7 +135,10 @@ impl WorkbenchState {
             norming: RwSignal::new(None),
             charts: RwSignal::new(Vec::new()),
             spec_form: RwSignal::new(None),
+            spec_draft: StoredValue::new(None),
+            spec_pending: RwSignal::new(0),
             keeps_specs: StoredValue::new(false),
+            kept: RwSignal::new(Vec::new()),
             worker: StoredValue::new_local(None),
             start_failed: StoredValue::new(false),
             pending: StoredValue::new_local(Vec::new()),
@@ -271,23 +281,33 @@ impl WorkbenchState {
             Some(Ok(FromWorker::Snapshot { .. })) => {}
             Some(Ok(FromWorker::Failed { message })) => {
                 self.progress.set(None);
+                // A save that failed (a key in use…) leaves the form open and its save usable.
+                self.spec_pending.set(0);
                 self.errors.update(|v| v.push(message));
             }
             Some(Ok(FromWorker::SpecForm { draft, preview })) => {
+                let pending = self.spec_pending.get_untracked().saturating_sub(1);
+                self.spec_pending.set(pending);
+                if pending == 0 {
+                    self.spec_draft.set_value(Some(draft.clone()));
+                }
                 self.spec_form.set(Some((draft, preview)));
             }
             Some(Ok(FromWorker::SpecAdded {
                 spec,
                 key,
                 download,
-                ..
             })) => {
                 if download {
-                    self.spec_form.set(None);
+                    self.spec_pending.set(0);
+                    self.close_spec();
                     crate::download::download_text(&spec.name, "application/toml", &spec.toml);
                 }
                 if self.keeps_specs.get_value() {
-                    keep_spec(&key, spec);
+                    let mut kept = kept_specs();
+                    kept.retain(|(k, _)| *k != key);
+                    kept.push((key, spec));
+                    self.store_kept(kept);
                 }
             }
             Some(Err(e)) => self
@@ -354,6 +374,21 @@ impl WorkbenchState {
     /// the worker starts (the workbench page).
     pub fn keep_specs(&self) {
         self.keeps_specs.set_value(true);
+        self.kept.set(kept_specs());
+    }
+
+    /// Forget a kept spec (this page's worker keeps it registered until the page is left).
+    pub fn forget_spec(&self, key: &str) {
+        let mut kept = kept_specs();
+        kept.retain(|(k, _)| k != key);
+        self.store_kept(kept);
+    }
+
+    fn store_kept(&self, kept: Vec<(String, SavedSpec)>) {
+        if let (Some(storage), Ok(text)) = (local_storage(), serde_json::to_string(&kept)) {
+            let _ = storage.set_item(KEPT_SPECS, &text);
+        }
+        self.kept.set(kept);
     }
 
     /// Open the "define a benchmark" form on these held files.
@@ -361,14 +396,31 @@ impl WorkbenchState {
         self.post(&ToWorker::DefineSpec { files }, &[]);
     }
 
-    /// The form changed: the worker checks the draft and previews it.
-    pub fn preview_spec(&self, draft: Value) {
+    /// The form's draft with one change (made to the latest draft, answered or not): the
+    /// worker checks it and previews it.
+    pub fn edit_spec(&self, rendered: &Value, change: impl FnOnce(&mut Value)) {
+        let mut draft = self
+            .spec_draft
+            .get_value()
+            .unwrap_or_else(|| rendered.clone());
+        change(&mut draft);
+        self.spec_draft.set_value(Some(draft.clone()));
+        self.spec_pending.update(|n| *n += 1);
         self.post(&ToWorker::PreviewSpec { draft }, &[]);
     }
 
-    /// Save the form's spec: downloaded, kept, registered, the files scored with it.
-    pub fn save_spec(&self, draft: Value) {
-        self.post(&ToWorker::SaveSpec { draft }, &[]);
+    /// Save the form's latest draft: downloaded, kept, registered, the files scored with it.
+    pub fn save_spec(&self) {
+        if let Some(draft) = self.spec_draft.get_value() {
+            self.spec_pending.update(|n| *n += 1);
+            self.post(&ToWorker::SaveSpec { draft }, &[]);
+        }
+    }
+
+    /// Close the form.
+    pub fn close_spec(&self) {
+        self.spec_form.set(None);
+        self.spec_draft.set_value(None);
     }
 
     pub fn add_files(&self, names: Vec<String>, bytes: Vec<Uint8Array>) {
@@ -561,14 +613,4 @@ fn kept_specs() -> Vec<(String, SavedSpec)> {
         .and_then(|s| s.get_item(KEPT_SPECS).ok()?)
         .and_then(|text| serde_json::from_str(&text).ok())
         .unwrap_or_default()
-}
-
-/// Keep a spec registered here, replacing any kept under its key.
-fn keep_spec(key: &str, spec: SavedSpec) {
-    let mut kept = kept_specs();
-    kept.retain(|(k, _)| k != key);
-    kept.push((key.to_string(), spec));
-    if let (Some(storage), Ok(text)) = (local_storage(), serde_json::to_string(&kept)) {
-        let _ = storage.set_item(KEPT_SPECS, &text);
-    }
 }

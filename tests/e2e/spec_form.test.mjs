@@ -4,13 +4,14 @@
 // downloads the spec and keeps it in this browser, and the files are scored with it — the same
 // report as `scorebench score --spec` on the downloaded spec. After a reload the same files are
 // recognised at once; the workbench publishes the model to a board made of that spec, and a
-// fresh browser context verifies the entry bit for bit. The form speaks Chinese too.
+// fresh browser context verifies the entry bit for bit; a forgotten spec recognises nothing on
+// the next visit. The form speaks Chinese too.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { serverAndBrowser, tempDir, artifacts, scorebench, launchBrowser } from './support.mjs';
+import { serverAndBrowser, tempDir, artifacts, scorebench, launchBrowser, root } from './support.mjs';
 
 const env = serverAndBrowser();
 
@@ -112,6 +113,17 @@ test('define a benchmark in the page, save it, reload, score, publish and verify
   await published.waitFor({ timeout: 60_000 });
   const entry = Number(await published.getAttribute('data-entry'));
   await page.screenshot({ path: join(artifacts, 'spec-form-published.png'), fullPage: true });
+
+  // The kept spec is listed; forgotten, the next visit no longer recognises its files.
+  await page.locator('[data-testid=kept-specs] summary').click();
+  const kept = page.locator('[data-testid=kept-specs] li[data-spec="class-rubric"]');
+  assert.equal(await kept.count(), 1);
+  await kept.locator('[data-testid=kept-spec-forget]').click();
+  await page.locator('[data-testid=kept-specs]').waitFor({ state: 'detached' });
+  await page.reload();
+  await page.setInputFiles('input[type=file]', files);
+  await page.locator('tr[data-file="model_a.csv"][data-role="unknown"]').waitFor({ timeout: 60_000 });
+  await page.locator('[data-testid=define-spec]').waitFor();
   assert.deepEqual(errors, [], 'no page errors');
   await page.close();
 
@@ -151,4 +163,43 @@ test('the form in Chinese, and a bad choice is explained, not saved', async () =
   await page.click('[data-testid=spec-cancel]');
   await form.waitFor({ state: 'detached' });
   await browser.close();
+});
+
+test('a dropped spec: its files recognised and scored as `score --spec`; a broken one named with its line', async () => {
+  const dir = tempDir('spec-drop');
+  const [gold, pred] = ['training_set_rel3.tsv', 'predictions.csv'];
+  for (const f of [gold, pred]) copyFileSync(join(root, 'tests', 'golden', 'asap_aes', 'asap_01_basic', f), join(dir, f));
+  const spec = readFileSync(join(root, 'specs', 'examples', 'asap-aes.toml'), 'utf8');
+  writeFileSync(join(dir, 'asap-aes.toml'), spec);
+  const brokenLine = spec.split('\n').findIndex((l) => l.startsWith('version = ')) + 2;
+  writeFileSync(join(dir, 'broken.toml'), spec.replace(/^version = .*$/m, '$&\nversoin = 2'));
+  const want = JSON.parse(run(['score', '--spec', 'asap-aes.toml', gold, pred, '--json'], dir));
+
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${env.base}/?lang=en`);
+    await page.setInputFiles('input[type=file]', join(dir, 'broken.toml'));
+    const said = page.locator('ul.page-errors li').first();
+    await said.waitFor({ timeout: 60_000 });
+    assert.match(await said.innerText(), new RegExp(`^broken\\.toml:${brokenLine}: .*versoin`));
+    assert.equal(await page.locator('tr[data-file="broken.toml"]').count(), 0, 'a broken spec is not held as a file');
+
+    // The spec dropped with its files: registered first, it claims them (the built-in ASAP-AES
+    // would recognise them too), and the page's report is the CLI's.
+    await page.setInputFiles('input[type=file]', [join(dir, 'asap-aes.toml'), join(dir, gold), join(dir, pred)]);
+    await page.locator(`tr[data-file="${gold}"][data-role="asap-aes-spec-gold"]`).waitFor({ timeout: 60_000 });
+    await page.locator('tr[data-file="asap-aes.toml"][data-role="asap-aes-spec:spec"]').waitFor();
+    const card = page.locator(`section.card[data-benchmark="asap-aes-spec"][data-hashed="true"]`);
+    await card.waitFor({ timeout: 60_000 });
+    const exported = JSON.parse(await card.locator('button[data-export="json"]').getAttribute('data-content'));
+    assert.deepEqual(exported, want, 'the page\'s JSON export is `score --spec`\'s report');
+    await page.locator('[data-testid=kept-specs] summary').click();
+    assert.equal(await page.locator('[data-testid=kept-specs] li[data-spec="asap-aes-spec"]').count(), 1, 'a dropped spec is kept');
+    assert.deepEqual(errors, [], 'no page errors');
+  } finally {
+    await browser.close();
+  }
 });

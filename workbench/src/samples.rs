@@ -103,7 +103,8 @@ pub struct RowsSummary {
     pub subsets: Vec<String>,
     /// As [`crate::drill::error_types`].
     pub error_types: Vec<(String, usize)>,
-    /// Not sent to the page: the worker draws the charts (the page keeps no reader of them).
+    /// Not sent in this form: the worker sends the chart data as JSON text, which the page hands
+    /// to its chart module unread (it keeps no reader of them).
     #[serde(skip)]
     pub charts: SampleCharts,
 }

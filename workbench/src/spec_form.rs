@@ -155,10 +155,13 @@ pub fn fields_of(
     bytes: &[u8],
 ) -> Result<(Format, Encoding, Vec<FieldSample>), InputError> {
     let head = &bytes[..bytes.len().min(HEAD_BYTES)];
-    // A head cut inside a character: up to the last whole line.
+    // A head cut short: up to its last whole line, else its last whole character.
     let head = match head.iter().rposition(|&b| b == b'\n') {
         Some(end) if head.len() < bytes.len() => &head[..end],
-        _ => head,
+        _ => match std::str::from_utf8(head) {
+            Err(e) if e.error_len().is_none() => &head[..e.valid_up_to()],
+            _ => head,
+        },
     };
     let (text, encoding) = match decode(name, head, Encoding::Utf8) {
         Ok(text) => (text, Encoding::Utf8),
@@ -457,7 +460,7 @@ fn stem_of(name: &str) -> &str {
 }
 
 /// A spec key from a name: lowercase ASCII letters and digits, `-` for the rest, at most 40
-/// characters; one a built-in benchmark has gets `-spec`.
+/// characters; one a loaded benchmark has gets `-spec` (then `-spec2`, …).
 pub fn key_of(name: &str) -> String {
     let mut key = String::new();
     for c in name.chars() {
@@ -467,13 +470,20 @@ pub fn key_of(name: &str) -> String {
             key.push('-');
         }
     }
-    let mut key: String = key.trim_end_matches('-').chars().take(35).collect();
+    let mut key: String = key.trim_end_matches('-').chars().take(33).collect();
     key = key.trim_end_matches('-').to_string();
     if key.is_empty() {
         key = "my-benchmark".into();
     }
-    if crate::registry::REGISTRY.iter().any(|b| b.key() == key) {
-        key.push_str("-spec");
+    let base = key.clone();
+    let mut n = 1;
+    while crate::registry::get(&key).is_some() {
+        key = if n == 1 {
+            format!("{base}-spec")
+        } else {
+            format!("{base}-spec{n}")
+        };
+        n += 1;
     }
     key
 }
@@ -512,7 +522,7 @@ impl Draft {
         }
     }
 
-    /// The spec this draft says, checked.
+    /// The spec this draft says, checked (its key one no loaded benchmark has).
     pub fn spec(&self) -> Result<Spec, String> {
         if self.files.is_empty() || self.files.len() > 2 {
             return Err("a benchmark is defined from one file (gold and predictions) or two (gold, predictions)".into());
@@ -608,6 +618,12 @@ impl Draft {
             variants: Vec::new(),
         };
         spec.validate().map_err(|e| e.to_string())?;
+        if crate::registry::get(&spec.key).is_some() {
+            return Err(format!(
+                "key: `{}` is a benchmark this page knows already: choose another key",
+                spec.key
+            ));
+        }
         Ok(spec)
     }
 

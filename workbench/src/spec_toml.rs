@@ -1,5 +1,6 @@
 //! A benchmark spec read from its TOML text (feature `toml`: the CLI, the server and the
-//! browser worker read the same way): the [`Spec`] model and its checks are metrics-core's; this
+//! browser's spec module read the same way): the [`Spec`] model and its checks are
+//! metrics-core's; this
 //! module adds what the file format knows — the line of every error.
 //!
 //! ```text

@@ -14,7 +14,6 @@
 use std::sync::Arc;
 
 use crate::bootstrap::Bootstrap;
-use crate::charts::Chart;
 use crate::class::ClassView;
 use crate::detect::Role;
 use crate::session::{Outcome, ScoreOptions, Variant, WorkFile};
@@ -47,7 +46,6 @@ pub struct JobView {
     pub table: Option<Table>,
     /// Cells whose value differs from the official variant's, when another variant is shown.
     pub changed: Vec<(String, String)>,
-    pub charts: Vec<Chart>,
     /// The teacher's class view, with its file's hash once known.
     pub class: Option<ClassView>,
     /// The variants the job's benchmark offers.
@@ -263,7 +261,7 @@ impl Workspace {
 
     /// What the page shows of scored job `i` beside its report: its table (with the cells the
     /// variant changed against the official one, whose records are re-scored, not re-parsed),
-    /// charts, class view, variants and file names.
+    /// class view, variants and file names.
     pub fn job_view(&self, i: usize) -> Option<JobView> {
         let ScoredJob { files, outcome, .. } = self.scored.get(i)?;
         let official = (outcome.variant != Variant::Official)
@@ -280,10 +278,6 @@ impl Workspace {
             None => (None, Vec::new()),
         };
         let benchmark = outcome.job.benchmark();
-        let charts = match (benchmark, &outcome.result) {
-            (Some(b), Ok(scored)) => b.charts(scored, outcome.variant),
-            _ => Vec::new(),
-        };
         let mut class = self.class_view(i);
         // The benchmark's own numbers the report has (Track 1 against gold levels), for the
         // class view, which does not link the benchmarks.
@@ -298,7 +292,6 @@ impl Workspace {
         Some(JobView {
             table,
             changed,
-            charts,
             class,
             variants: benchmark
                 .map(|b| b.available_variants())

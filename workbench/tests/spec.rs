@@ -170,6 +170,15 @@ fn a_written_spec_reads_back_the_same() {
     let mut one = one;
     one.files[0].uses = vec![Use::Id, Use::Pred, Use::Unused, Use::Gold];
     specs.push(one.spec().unwrap());
+    // Weighted records (metrics that take weights).
+    one.files[0].uses = vec![Use::Id, Use::Pred, Use::Weight, Use::Gold];
+    one.metrics = vec![
+        metrics_core::spec::MetricKind::Accuracy,
+        metrics_core::spec::MetricKind::Mae,
+    ];
+    let weighted = one.spec().unwrap();
+    assert_eq!(weighted.files["records"].weight.as_deref(), Some("set"));
+    specs.push(weighted);
     for spec in specs {
         let text = workbench::spec_toml::write(&spec).unwrap();
         let back = workbench::spec_toml::parse("written.toml", &text)

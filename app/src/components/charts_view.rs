@@ -9,7 +9,7 @@ use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-use crate::charts::{DRAW_FUNCTION, DrawnChart, READY_EVENT, TEXT_KEYS};
+use crate::charts::{DRAW_FUNCTION, DrawnChart, FAILED_EVENT, READY_EVENT, TEXT_KEYS};
 use crate::components::chart_box::ChartBox;
 use crate::i18n::{lang, t};
 use crate::worker_client::WorkbenchState;
@@ -19,13 +19,17 @@ pub fn ChartsView(state: WorkbenchState, outcome: usize) -> impl IntoView {
     let drawn = RwSignal::new(None::<Result<Vec<DrawnChart>, String>>);
     // The module loads while the worker is still at the samples.
     let _ = started();
-    Effect::new(move |_| {
-        let l = lang().get();
-        let Some(data) = state.charts.with(|all| {
+    // This outcome's data only: another outcome's summary does not draw these again.
+    let data = Memo::new(move |_| {
+        state.charts.with(|all| {
             all.iter()
                 .find(|(o, _)| *o == outcome)
                 .map(|(_, data)| data.clone())
-        }) else {
+        })
+    });
+    Effect::new(move |_| {
+        let l = lang().get();
+        let Some(data) = data.get() else {
             return;
         };
         if data.is_empty() {
@@ -67,6 +71,11 @@ fn start() -> js_sys::Promise {
         let _ = window.add_event_listener_with_callback_and_add_event_listener_options(
             READY_EVENT,
             &resolve,
+            &options,
+        );
+        let _ = window.add_event_listener_with_callback_and_add_event_listener_options(
+            FAILED_EVENT,
+            &reject,
             &options,
         );
         let Some(document) = window.document() else {

@@ -18,9 +18,7 @@ fn text(v: &Value) -> String {
 
 /// The draft with one change, sent to the worker for a preview.
 fn edit(state: WorkbenchState, draft: &Value, change: impl FnOnce(&mut Value)) {
-    let mut draft = draft.clone();
-    change(&mut draft);
-    state.preview_spec(draft);
+    state.edit_spec(draft, change);
 }
 
 /// The "define a benchmark" button: shown while a held file fits no benchmark.
@@ -43,6 +41,40 @@ pub fn DefineSpecButton(state: WorkbenchState) -> impl IntoView {
                     on:click=move |_| state.define_spec(files.clone())>
                     {tr("spec.define")}
                 </button>
+            }
+        })
+    }
+}
+
+/// The specs kept in this browser: each downloads again or is forgotten.
+#[component]
+pub fn KeptSpecs(state: WorkbenchState) -> impl IntoView {
+    move || {
+        let kept = state.kept.get();
+        (!kept.is_empty()).then(|| {
+            let items = kept
+                .into_iter()
+                .map(|(key, spec)| {
+                    let (forget, shown) = (key.clone(), key.clone());
+                    view! {
+                        <li data-spec=key>
+                            <button class="link" data-testid="kept-spec-download"
+                                on:click=move |_| crate::download::download_text(&spec.name, "application/toml", &spec.toml)>
+                                {shown}
+                            </button>
+                            " "
+                            <button class="link" data-testid="kept-spec-forget" title=tr("spec.forget")
+                                on:click=move |_| state.forget_spec(&forget)>"✕"</button>
+                        </li>
+                    }
+                })
+                .collect_view();
+            view! {
+                <details class="kept-specs" data-testid="kept-specs">
+                    <summary>{tr("spec.kept")}</summary>
+                    <ul>{items}</ul>
+                    <p class="hint">{tr("spec.forget_hint")}</p>
+                </details>
             }
         })
     }
@@ -179,7 +211,6 @@ fn form(
         .into_any(),
         Err(e) => view! { <p class="error" data-testid="spec-error">{e}</p> }.into_any(),
     };
-    let save_draft = draft.clone();
     view! {
         <section class="spec-form" data-testid="spec-form">
             <h2>{tr("spec.title")}</h2>
@@ -190,10 +221,11 @@ fn form(
             <fieldset><legend>{tr("spec.metrics")}</legend>{metrics}</fieldset>
             {shown}
             <p>
-                <button class="variant" data-testid="spec-save" disabled=!ok
-                    on:click=move |_| state.save_spec(save_draft.clone())>{tr("spec.save")}</button>
+                <button class="variant" data-testid="spec-save"
+                    disabled=move || { !ok || state.spec_pending.get() != 0 }
+                    on:click=move |_| state.save_spec()>{tr("spec.save")}</button>
                 " "
-                <button class="link" data-testid="spec-cancel" on:click=move |_| state.spec_form.set(None)>{tr("spec.cancel")}</button>
+                <button class="link" data-testid="spec-cancel" on:click=move |_| state.close_spec()>{tr("spec.cancel")}</button>
             </p>
         </section>
     }

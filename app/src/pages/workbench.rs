@@ -16,7 +16,7 @@ use crate::components::report_table::ReportTable;
 use crate::components::run_panel::RunPanel;
 use crate::components::samples_view::SamplesView;
 use crate::components::share_view::{ShareButton, ShareDialog, ShareOpen, provide_share_ui};
-use crate::components::spec_form::{DefineSpecButton, SpecForm};
+use crate::components::spec_form::{DefineSpecButton, KeptSpecs, SpecForm};
 use crate::files::too_big;
 use crate::i18n::{Lang, t};
 use crate::protocol::OutcomeView;
@@ -145,6 +145,7 @@ pub fn Workbench() -> impl IntoView {
             </ul>
             <FilesPanel state=state />
             <DefineSpecButton state=state />
+            <KeptSpecs state=state />
             <SpecForm state=state />
             <VariantToggle state=state />
             <nav class="tabs" role="tablist">

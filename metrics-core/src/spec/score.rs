@@ -487,11 +487,15 @@ fn compute(
     };
     // Weighted records (a role maps `weight`): `np.average(values, weights=w)`, as
     // scikit-learn's `sample_weight` averages accuracy and the regression errors.
-    let weights: Option<Vec<f64>> = indices
-        .iter()
-        .map(|&i| records[i].weight)
-        .collect::<Option<Vec<f64>>>()
-        .filter(|_| m.metric.takes_weights() && !indices.is_empty());
+    let weighted = m.metric.takes_weights()
+        && indices
+            .first()
+            .is_some_and(|&i| records[i].weight.is_some());
+    let weights: Option<Vec<f64>> = if weighted {
+        indices.iter().map(|&i| records[i].weight).collect()
+    } else {
+        None
+    };
     if let Some(w) = &weights {
         let values: Vec<f64> = match m.metric {
             MetricKind::Mae => {
@@ -555,7 +559,7 @@ fn compute(
             if both_numbers(records, indices) {
                 crate::accuracy::accuracy(&gold()?, &numbers(|r| &r.pred)?)
             } else {
-                share(indices, |i| records[i].gold.text == records[i].pred.text)
+                share(indices, |i| hit(m, &records[i]))
             }
         }
         MetricKind::F1Macro | MetricKind::F1Micro => {
@@ -576,12 +580,7 @@ fn compute(
                 (_, false) => share(indices, |i| records[i].gold.text == records[i].pred.text),
             }
         }
-        MetricKind::ExactMatch => {
-            let norm = m.normalize.as_deref().unwrap_or(&[]);
-            share(indices, |i| {
-                normalized(&records[i].gold.text, norm) == normalized(&records[i].pred.text, norm)
-            })
-        }
+        MetricKind::ExactMatch => share(indices, |i| hit(m, &records[i])),
         MetricKind::Mean => {
             let values = mean_values(m, records, indices)?;
             if values.is_empty() {
@@ -621,8 +620,8 @@ fn mean_values(
         .collect()
 }
 
-/// Whether a record counts as a hit for accuracy or exact match (unweighted: [`share`] and the
-/// library's accuracy count the same hits).
+/// Whether a record counts as a hit for accuracy or exact match, weighted or not (accuracy on
+/// numbers unweighted is the library's `accuracy`, which counts the same hits).
 fn hit(m: &MetricSpec, r: &Record) -> bool {
     match m.metric {
         MetricKind::ExactMatch => {

@@ -57,11 +57,7 @@ pub fn take_spec(
     uploads: &mut Vec<Upload>,
 ) -> Result<Option<WorkFile>, ScoringError> {
     let specs: Vec<usize> = (0..uploads.len())
-        .filter(|&i| {
-            base_name(&uploads[i].name)
-                .to_ascii_lowercase()
-                .ends_with(".toml")
-        })
+        .filter(|&i| workbench::spec_form::is_spec_file(base_name(&uploads[i].name)))
         .collect();
     let i = match specs.as_slice() {
         // A benchmark registered from a spec (`serve --spec`): its board publishes that spec.
