@@ -183,6 +183,68 @@ pub fn scalar_keys(report: &Report) -> Vec<String> {
     keys
 }
 
+/// The papers' one-row layout: the metric `row.0` (labelled `row.1`) in each subset (a column
+/// each, labelled by `subset_label`), then the overall `aggregates` (key, label), with the scale
+/// and decimals `t` (ASAP-AES's QWK table, and a spec's with one per-subset metric).
+pub fn one_row_table(
+    report: &Report,
+    style: &TableStyle,
+    t: (f64, usize),
+    row: (&str, &str),
+    subset_label: impl Fn(&str) -> String,
+    aggregates: &[(&str, &str)],
+    caption: String,
+) -> Table {
+    let (metric, label) = row;
+    let mut columns: Vec<Column> = report
+        .subsets
+        .iter()
+        .map(|s| Column {
+            key: s.name.clone(),
+            label: subset_label(&s.name),
+            n: Some(s.n),
+        })
+        .collect();
+    let mut cells: Vec<_> = report
+        .subsets
+        .iter()
+        .map(|s| {
+            cell(
+                report,
+                style,
+                &s.name,
+                metric,
+                scalar(&s.metrics, metric),
+                t,
+            )
+        })
+        .collect();
+    for &(key, label) in aggregates {
+        columns.push(Column {
+            key: key.into(),
+            label: label.into(),
+            n: Some(report.overall.n),
+        });
+        let v = scalar(&report.overall.metrics, key);
+        cells.push(cell(report, style, OVERALL, key, v, t));
+    }
+    Table {
+        benchmark: report.benchmark.clone(),
+        variant: report.variant.clone(),
+        scale: t.0,
+        decimals: t.1,
+        corner: String::new(),
+        columns,
+        rows: vec![Row {
+            key: metric.into(),
+            label: label.into(),
+            n: None,
+            cells,
+        }],
+        caption,
+    }
+}
+
 /// The default layout: subsets (then overall) × scalar metrics; counts (`style.counts`) as
 /// integers.
 pub fn subset_table(report: &Report, style: TableStyle) -> Table {

@@ -21,7 +21,7 @@ use crate::compare::{CompareError, align_ids};
 use crate::detect::{Confidence, Detected, Role, RoleInfo, Shape, Sniff};
 use crate::drill::{self, Fields, SampleRow, StepComparison, number_of, text_of};
 use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile, input, required, the_one};
-use crate::table::{Column, OVERALL, Row, Table, TableStyle, cell, scalar};
+use crate::table::{self, Table, TableStyle};
 use metrics_core::InputError;
 use metrics_core::Report;
 use metrics_core::asap_aes::{self, Essay, NamedBytes};
@@ -258,48 +258,18 @@ impl Benchmark for AsapAes {
 /// The papers' layout: one row of QWK, a column per essay set present, then the Fisher-z mean
 /// and the plain mean; 3 decimals.
 fn paper_table(report: &Report, style: &TableStyle) -> Table {
-    let t = (1.0, 3);
-    let mut columns: Vec<Column> = report
-        .subsets
-        .iter()
-        .map(|s| Column {
-            key: s.name.clone(),
-            label: s.name.replace("set_", "Set "),
-            n: Some(s.n),
-        })
-        .collect();
-    let mut cells: Vec<_> = report
-        .subsets
-        .iter()
-        .map(|s| cell(report, style, &s.name, "qwk", scalar(&s.metrics, "qwk"), t))
-        .collect();
-    for (key, label) in [("mean_qwk_fisher", "Mean (Fisher z)"), ("mean_qwk", "Mean")] {
-        columns.push(Column {
-            key: key.into(),
-            label: label.into(),
-            n: Some(report.overall.n),
-        });
-        let v = scalar(&report.overall.metrics, key);
-        cells.push(cell(report, style, OVERALL, key, v, t));
-    }
-    Table {
-        benchmark: report.benchmark.clone(),
-        variant: report.variant.clone(),
-        scale: t.0,
-        decimals: t.1,
-        corner: String::new(),
-        columns,
-        rows: vec![Row {
-            key: "qwk".into(),
-            label: "QWK".into(),
-            n: None,
-            cells,
-        }],
-        caption: format!(
+    table::one_row_table(
+        report,
+        style,
+        (1.0, 3),
+        ("qwk", "QWK"),
+        |set| set.replace("set_", "Set "),
+        &[("mean_qwk_fisher", "Mean (Fisher z)"), ("mean_qwk", "Mean")],
+        format!(
             "{} ({}), quadratic weighted kappa",
             report.benchmark, report.variant
         ),
-    }
+    )
 }
 
 /// One essay set: model A's essays, and the same essays with model B's predictions.

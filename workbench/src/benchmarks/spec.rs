@@ -21,7 +21,7 @@ use crate::benchmark::{Benchmark, OFFICIAL_ONLY, VariantInfo};
 use crate::detect::{Confidence, Detected, Role, RoleInfo, Shape, Sniff};
 use crate::drill::{self, Fields, SampleRow, StepComparison, display_number, number_of, text_of};
 use crate::session::{Job, Outcome, PlanFile, Scored, Variant, WorkFile, input, the_one};
-use crate::table::{self, Column, OVERALL, Row, Table, TableStyle, cell, scalar};
+use crate::table::{self, Table, TableStyle};
 use metrics_core::InputError;
 use metrics_core::Report;
 use metrics_core::spec::score::{Record, records, score_records};
@@ -332,54 +332,20 @@ pub fn spec_table(spec: &Spec, report: &Report) -> Table {
 
 /// One row, the metric `m`: its value in each subset, then its aggregates (overall).
 fn aggregate_table(spec: &Spec, m: &MetricSpec, report: &Report, style: &TableStyle) -> Table {
-    let t = (style.scale.unwrap_or(1.0), style.decimals.unwrap_or(4));
-    let mut columns: Vec<Column> = report
-        .subsets
+    let aggregates: Vec<(&str, &str)> = spec
+        .aggregates
         .iter()
-        .map(|s| Column {
-            key: s.name.clone(),
-            label: s.name.clone(),
-            n: Some(s.n),
-        })
+        .map(|a| (a.key.as_str(), a.key.as_str()))
         .collect();
-    let mut cells: Vec<_> = report
-        .subsets
-        .iter()
-        .map(|s| {
-            cell(
-                report,
-                style,
-                &s.name,
-                &m.key,
-                scalar(&s.metrics, &m.key),
-                t,
-            )
-        })
-        .collect();
-    for a in &spec.aggregates {
-        columns.push(Column {
-            key: a.key.clone(),
-            label: a.key.clone(),
-            n: Some(report.overall.n),
-        });
-        let v = scalar(&report.overall.metrics, &a.key);
-        cells.push(cell(report, style, OVERALL, &a.key, v, t));
-    }
-    Table {
-        benchmark: report.benchmark.clone(),
-        variant: report.variant.clone(),
-        scale: t.0,
-        decimals: t.1,
-        corner: String::new(),
-        columns,
-        rows: vec![Row {
-            key: m.key.clone(),
-            label: m.key.clone(),
-            n: None,
-            cells,
-        }],
-        caption: format!("{} ({})", report.benchmark, report.variant),
-    }
+    table::one_row_table(
+        report,
+        style,
+        (style.scale.unwrap_or(1.0), style.decimals.unwrap_or(4)),
+        (&m.key, &m.key),
+        str::to_string,
+        &aggregates,
+        format!("{} ({})", report.benchmark, report.variant),
+    )
 }
 
 /// A spec benchmark is scored on the command line with `score --spec FILE.toml FILE…`.
