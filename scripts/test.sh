@@ -25,10 +25,12 @@ step_times() {
 }
 start=$(date +%s)
 PG_DIR=""
+S3_DIR=""
 on_exit() {
   local rc=$?
   step_times
   if [ -n "$PG_DIR" ]; then scripts/pg.sh stop "$PG_DIR" || true; fi
+  if [ -n "$S3_DIR" ]; then scripts/s3.sh stop "$S3_DIR" "$S3_PID" || true; fi
   if [ "$rc" -eq 0 ]; then
     printf '\nall tests passed in %ss\n' "$(( $(date +%s) - start ))" >&2
   else
@@ -57,6 +59,10 @@ step "PostgreSQL (a throw-away cluster on loopback for the leaderboard tests)"
 pg_env=$(scripts/pg.sh start)
 eval "$pg_env"
 export PG_URL
+
+step "S3 (s3s-fs on loopback: the board files of the servers on PostgreSQL)"
+s3_env=$(scripts/s3.sh start)
+eval "$s3_env"
 
 step "native tests"
 cargo test --locked -p metrics-core -p workbench -p server

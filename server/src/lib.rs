@@ -27,6 +27,7 @@ pub mod cache;
 pub mod config;
 pub mod db;
 pub mod error;
+pub mod files;
 pub mod gateway;
 pub mod guard;
 pub mod http;

@@ -32,6 +32,12 @@ pub struct ServeArgs {
     /// (`postgres://user@host:port/db`) holding the leaderboards, shared by several servers
     #[arg(long, default_value = "data/scorebench.sqlite3")]
     pub db: PathBuf,
+    /// Where board files and entries' full reports go: a folder, or `s3://bucket/prefix`
+    /// (S3-compatible storage; endpoint, region and credentials from the AWS_* environment
+    /// variables). Default: a folder beside the SQLite file (`data/scorebench.files`; with PostgreSQL,
+    /// beside --local-db: give several servers one shared place)
+    #[arg(long, value_name = "DIR|s3://BUCKET/PREFIX")]
+    pub files: Option<String>,
     /// With `--db postgres://…`: the SQLite file for this process's own data (reply cache, runs)
     #[arg(long, default_value = "data/scorebench.sqlite3")]
     pub local_db: PathBuf,
@@ -239,6 +245,29 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let local_db = if postgres { &args.local_db } else { &args.db };
     let conn = crate::db::open(local_db)?;
     let boards = crate::store::backend::open(&db_arg).await?;
+    let files = match &args.files {
+        Some(place) => crate::files::Files::open(place)?,
+        None => {
+            if postgres {
+                tracing::warn!(
+                    "--db postgres://… without --files: board files go to a folder beside \
+                     --local-db, which only this server reads; several servers need one shared \
+                     place (--files DIR or --files s3://bucket/prefix)"
+                );
+            }
+            crate::files::Files::folder(&crate::files::beside(local_db))?
+        }
+    };
+    let (moved_files, moved_reports) = files.migrate(&*boards).await?;
+    if moved_files + moved_reports > 0 {
+        tracing::info!(
+            files = moved_files,
+            reports = moved_reports,
+            to = files.shown(),
+            "moved stored files and reports out of the database"
+        );
+    }
+    let files = Arc::new(files);
     if !args.dist.join("index.html").is_file() {
         tracing::warn!(
             "{} has no index.html: the page will say the app is not built",
@@ -296,13 +325,14 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     } else {
         db_arg.as_str()
     };
-    tracing::info!(db = shown, leaderboards = boards.kind(), dist = %args.dist.display(), "serving");
+    tracing::info!(db = shown, leaderboards = boards.kind(), files = files.shown(), dist = %args.dist.display(), "serving");
     serve_connections(
         listener,
         app_with(
             state,
             crate::leaderboard::router(
                 boards,
+                files,
                 Arc::clone(&guard),
                 crate::leaderboard::limits::SubmitLimits {
                     per_client_hour: args.anon_submits_per_hour as i64,

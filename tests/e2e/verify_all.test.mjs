@@ -7,7 +7,7 @@
 // A new benchmark without an example fails here until tests/examples/<key>.json exists.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -39,12 +39,12 @@ function lb(args, cwd, ok = true) {
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 const literally = (text) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 
-/** Replace a stored file's bytes in the server's SQLite database (what tampering would do). */
+/** Replace a stored file's bytes in the server's file store, the folder beside its SQLite
+ * database (what tampering would do). */
 function setStoredBytes(sha, bytes) {
-  const script = 'import sqlite3,sys\nc=sqlite3.connect(sys.argv[1])\n' +
-    'c.execute("UPDATE lb_blob SET bytes=? WHERE sha256=?",(sys.stdin.buffer.read(),sys.argv[2]))\n' +
-    'assert c.total_changes==1, c.total_changes\nc.commit()';
-  execFileSync('python3', ['-c', script, env.server.db, sha], { input: bytes });
+  const path = join(env.server.db.replace(/\.sqlite3$/, '.files'), 'sha256', sha.slice(0, 2), sha);
+  assert.ok(existsSync(path), `${path} is not stored`);
+  writeFileSync(path, bytes);
 }
 
 /** The entry page's verdicts after pressing Verify `times` times: [{ ok, rows: [{ file, same,

@@ -583,7 +583,7 @@ async fn file(
     if !valid {
         return Err(LbError::NotFound(format!("no file `{sha256}`")));
     }
-    let bytes = s
+    let file = s
         .boards
         .file(
             &slug,
@@ -591,12 +591,17 @@ async fn file(
             bearer(&headers).as_deref(),
         )
         .await?;
+    // Streamed from the file store: a large file never sits whole in memory.
     Ok((
         [
-            (header::CONTENT_TYPE, "application/octet-stream"),
-            (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
+            (header::CONTENT_TYPE, "application/octet-stream".to_string()),
+            (
+                header::CACHE_CONTROL,
+                "public, max-age=31536000, immutable".to_string(),
+            ),
+            (header::CONTENT_LENGTH, file.size.to_string()),
         ],
-        bytes,
+        axum::body::Body::from_stream(file.stream),
     )
         .into_response())
 }

@@ -57,6 +57,15 @@ impl From<StoreError> for LbError {
     }
 }
 
+impl From<crate::files::FilesError> for LbError {
+    fn from(e: crate::files::FilesError) -> Self {
+        match e {
+            crate::files::FilesError::Db(e) => e.into(),
+            other => LbError::Internal(other.to_string()),
+        }
+    }
+}
+
 impl From<ScoringError> for LbError {
     fn from(e: ScoringError) -> Self {
         LbError::Unprocessable(e.0)

@@ -46,6 +46,7 @@ use std::sync::Arc;
 /// starts the competition queue's workers (inside a tokio runtime).
 pub fn router(
     store: Arc<dyn crate::store::Store>,
+    files: Arc<crate::files::Files>,
     guard: Arc<crate::guard::Guard>,
     limits: limits::SubmitLimits,
     queue: queue::QueueConfig,
@@ -56,8 +57,9 @@ pub fn router(
         public_url: guard.public_url.clone(),
         ..hooks
     };
-    let boards = Arc::new(service::Boards::new(store, limits).with_hooks(hooks));
+    let boards = Arc::new(service::Boards::new(store, files, limits).with_hooks(hooks));
     queue::start(Arc::clone(&boards), queue);
+    collect_files_now_and_then(Arc::clone(&boards));
     delivery::start(Arc::clone(&boards));
     let state = api::LbState {
         boards,
@@ -65,4 +67,17 @@ pub fn router(
         embed_ancestors: embed_ancestors.into(),
     };
     api::router(state.clone()).merge(pages::router(state))
+}
+
+/// Every ten minutes, delete the files nothing refers to that no delete collected at once: those
+/// of writers that died holding them (their holds expire after `crate::files::HOLD_MS`).
+fn collect_files_now_and_then(boards: Arc<service::Boards>) {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(std::time::Duration::from_secs(600));
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            every.tick().await;
+            boards.collect_files().await;
+        }
+    });
 }

@@ -90,7 +90,7 @@ async fn run_job(boards: &Arc<Boards>, config: &QueueConfig, worker: &str, job: 
     }
     let scored = boards.score_job(&job).await;
     renew.abort();
-    let result = match scored {
+    let (result, held) = match scored {
         Ok(r) => r,
         Err(e) => {
             // The store failed: leave the job to expire and be claimed again (it fails after
@@ -103,7 +103,9 @@ async fn run_job(boards: &Arc<Boards>, config: &QueueConfig, worker: &str, job: 
             return;
         }
     };
-    match boards.store.finish_job(&job, worker, result).await {
+    let finished = boards.store.finish_job(&job, worker, result).await;
+    boards.release_result(held).await;
+    match finished {
         Ok(true) => boards.changed(&job.slug, Some(job.entry)),
         Ok(false) => tracing::warn!(
             slug = job.slug,

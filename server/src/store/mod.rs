@@ -13,10 +13,12 @@
 //!
 //! What is stored:
 //! ```text
-//! lb_blob        sha256 → bytes           every gold and prediction file, once (content-addressed)
+//! lb_blob        sha256 → size            every gold and prediction file and full report, once
+//!                                         (content-addressed: the bytes are in crate::files)
+//! lb_blob_hold   sha256, holder → until   a writer's claim on a file (store/sql/files.rs)
 //! lb_board       slug, title, …           owner token as its SHA-256 only; next entry number
 //! lb_board_file  slug, position → blob    the gold files
-//! lb_entry       slug, id                 model, metadata, metrics, full report, entry token hash
+//! lb_entry       slug, id                 model, metadata, metrics, report's sha256, entry token hash
 //! lb_entry_file  slug, id, position → blob
 //! lb_audit       slug, time, actor, action, entry, detail   every change
 //! lb_interval    slug, entry, leader, key → bootstrap interval (a cache)
@@ -68,11 +70,20 @@ pub struct FileRef {
     pub size_bytes: u64,
 }
 
-/// File content, keyed by its SHA-256 (hex).
-#[derive(Debug, Clone)]
+/// A file in the file store ([`crate::files::Files`]) a write refers to, by its SHA-256 (hex):
+/// the writer holds it ([`Store::hold_blobs`]) and wrote its bytes before the write.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Blob {
     pub sha256: String,
-    pub bytes: Vec<u8>,
+    pub size_bytes: i64,
+}
+
+/// Where an entry's full report is: a file of the file store, or (written before issue 29 and
+/// not moved yet) text in the database.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoredReport {
+    File(String),
+    Text(String),
 }
 
 /// A board as stored.
@@ -265,7 +276,8 @@ pub struct JobResult {
     pub reason: Option<String>,
     pub metrics_json: String,
     pub scores_json: Option<String>,
-    pub report_json: Option<String>,
+    /// The full report, a file held by the worker.
+    pub report: Option<Blob>,
     pub at_ms: i64,
 }
 
@@ -423,13 +435,14 @@ pub trait Store: Send + Sync {
         owner_token_sha256: String,
         audit: AuditRow,
     ) -> Result<(), StoreError>;
-    /// Delete the board and everything of it; files nothing else refers to go too.
+    /// Delete the board and everything of it (its files stay until [`Store::mark_sweep`]).
     async fn delete_board(&self, slug: &str) -> Result<(), StoreError>;
+    /// `report`: the full report's file.
     async fn add_entry(
         &self,
         slug: &str,
         entry: EntryRow,
-        report_json: Option<String>,
+        report: Option<Blob>,
         blobs: Vec<Blob>,
         limits: Limits,
         audit: AuditRow,
@@ -438,7 +451,7 @@ pub trait Store: Send + Sync {
     async fn entries(&self, slug: &str) -> Result<Vec<EntryRow>, StoreError>;
     async fn entry(&self, slug: &str, id: i64) -> Result<Option<EntryRow>, StoreError>;
     /// The full report (with samples) of a verified entry.
-    async fn entry_report(&self, slug: &str, id: i64) -> Result<Option<String>, StoreError>;
+    async fn entry_report(&self, slug: &str, id: i64) -> Result<Option<StoredReport>, StoreError>;
     /// Replace the entry's model, metadata and state.
     async fn update_entry(
         &self,
@@ -449,9 +462,41 @@ pub trait Store: Send + Sync {
         state: State,
         audit: AuditRow,
     ) -> Result<(), StoreError>;
-    /// Delete the entry, its file links, cached intervals and the files nothing else uses.
+    /// Delete the entry, its file links and cached intervals (its files stay until
+    /// [`Store::mark_sweep`]).
     async fn delete_entry(&self, slug: &str, id: i64, audit: AuditRow) -> Result<(), StoreError>;
-    async fn blob(&self, sha256: &str) -> Result<Option<Vec<u8>>, StoreError>;
+
+    // The file store's bookkeeping (issue 29; the protocol: `store/sql/files.rs`).
+
+    /// Hold `blobs` for `holder` until `until_ms` (their rows exist afterwards); false while a
+    /// collector is deleting one of them (try again).
+    async fn hold_blobs(
+        &self,
+        holder: &str,
+        blobs: Vec<Blob>,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Result<bool, StoreError>;
+    async fn release_holds(&self, holder: &str) -> Result<(), StoreError>;
+    /// Up to `limit` files nothing refers to or holds.
+    async fn unreferenced_blobs(&self, now_ms: i64, limit: i64) -> Result<Vec<String>, StoreError>;
+    /// Mark an unreferenced, unheld file as being deleted; false when it is not (any more).
+    async fn mark_sweep(&self, sha256: &str, now_ms: i64) -> Result<bool, StoreError>;
+    /// Forget a file whose bytes were deleted under the mark made at `mark_ms`.
+    async fn end_sweep(&self, sha256: &str, mark_ms: i64) -> Result<bool, StoreError>;
+    /// Up to `limit` files whose bytes are still in the database.
+    async fn legacy_blobs(&self, limit: i64) -> Result<Vec<String>, StoreError>;
+    /// A file's bytes still in the database.
+    async fn legacy_blob(&self, sha256: &str) -> Result<Option<Vec<u8>>, StoreError>;
+    /// The file's bytes are in the file store: drop the database's copy.
+    async fn blob_moved(&self, sha256: &str) -> Result<(), StoreError>;
+    /// Up to `limit` entries whose report is still in the database: (slug, id, report).
+    async fn legacy_reports(&self, limit: i64) -> Result<Vec<(String, i64, String)>, StoreError>;
+    /// The entry's report is the (held) file `sha256` now.
+    async fn report_moved(&self, slug: &str, id: i64, sha256: &str) -> Result<(), StoreError>;
+    /// Reclaim the space freed by moved bytes (SQLite: VACUUM; PostgreSQL: nothing, its
+    /// autovacuum does).
+    async fn compact(&self) -> Result<(), StoreError>;
     /// Whether `sha256` is a file of this board (gold or an entry's).
     /// The board's gold has the file, or an entry has it that is visible (any entry with
     /// `any_entry`: the owner's view).

@@ -18,11 +18,11 @@ use tokio_postgres::NoTls;
 use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 
 use super::sql::conn::{Cell, Conn, Dialect, Param, Row};
-use super::sql::{boards, entries, hooks, keys, queue, shares};
+use super::sql::{boards, entries, files, hooks, keys, queue, shares};
 use super::{
     Attempt, AuditRow, Blob, BoardEdit, BoardRow, BoardSummary, DeliveryRow, DueDelivery, EntryRow,
-    IntervalRow, Job, JobResult, Limits, ShareInfo, ShareRow, State, Store, StoreError, TeamRow,
-    WebhookRow,
+    IntervalRow, Job, JobResult, Limits, ShareInfo, ShareRow, State, Store, StoreError,
+    StoredReport, TeamRow, WebhookRow,
 };
 
 /// Connections per server process.
@@ -171,6 +171,21 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX lb_delivery_due ON lb_delivery (state, next_ms);
     CREATE INDEX lb_delivery_board ON lb_delivery (slug, id);
     ALTER TABLE lb_board ADD COLUMN leaders TEXT;",
+    // 7: files and reports outside the database (issue 29, `crate::files`). `in_files`: the
+    // bytes are in the file store (rows of older versions move there on start,
+    // `crate::files::migrate`); `sweep_ms`: a collector is deleting the file; holds: writers'
+    // claims (`store/sql/files.rs`).
+    "ALTER TABLE lb_blob ADD COLUMN in_files BOOLEAN NOT NULL DEFAULT FALSE;
+    ALTER TABLE lb_blob ADD COLUMN sweep_ms BIGINT;
+    ALTER TABLE lb_entry ADD COLUMN report_sha256 TEXT;
+    CREATE INDEX lb_entry_report ON lb_entry (report_sha256);
+    CREATE TABLE lb_blob_hold (
+        sha256    TEXT NOT NULL,
+        holder    TEXT NOT NULL,
+        until_ms  BIGINT NOT NULL,
+        PRIMARY KEY (sha256, holder)
+    );
+    CREATE INDEX lb_blob_hold_holder ON lb_blob_hold (holder);",
 ];
 
 pub struct PgStore {
@@ -392,14 +407,14 @@ impl Store for PgStore {
         &self,
         slug: &str,
         entry: EntryRow,
-        report_json: Option<String>,
+        report: Option<Blob>,
         blobs: Vec<Blob>,
         limits: Limits,
         audit: AuditRow,
     ) -> Result<i64, StoreError> {
         in_tx!(
             self,
-            entries::add_entry(slug, entry, report_json, blobs, limits, audit)
+            entries::add_entry(slug, entry, report, blobs, limits, audit)
         )
     }
 
@@ -411,7 +426,7 @@ impl Store for PgStore {
         on_client!(self, entries::entry(slug, id))
     }
 
-    async fn entry_report(&self, slug: &str, id: i64) -> Result<Option<String>, StoreError> {
+    async fn entry_report(&self, slug: &str, id: i64) -> Result<Option<StoredReport>, StoreError> {
         on_client!(self, entries::entry_report(slug, id))
     }
 
@@ -434,8 +449,54 @@ impl Store for PgStore {
         in_tx!(self, entries::delete_entry(slug, id, audit))
     }
 
-    async fn blob(&self, sha256: &str) -> Result<Option<Vec<u8>>, StoreError> {
-        on_client!(self, boards::blob(sha256))
+    async fn hold_blobs(
+        &self,
+        holder: &str,
+        blobs: Vec<Blob>,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Result<bool, StoreError> {
+        in_tx!(self, files::hold_blobs(holder, blobs, now_ms, until_ms))
+    }
+
+    async fn release_holds(&self, holder: &str) -> Result<(), StoreError> {
+        in_tx!(self, files::release_holds(holder))
+    }
+
+    async fn unreferenced_blobs(&self, now_ms: i64, limit: i64) -> Result<Vec<String>, StoreError> {
+        on_client!(self, files::unreferenced_blobs(now_ms, limit))
+    }
+
+    async fn mark_sweep(&self, sha256: &str, now_ms: i64) -> Result<bool, StoreError> {
+        in_tx!(self, files::mark_sweep(sha256, now_ms))
+    }
+
+    async fn end_sweep(&self, sha256: &str, mark_ms: i64) -> Result<bool, StoreError> {
+        in_tx!(self, files::end_sweep(sha256, mark_ms))
+    }
+
+    async fn legacy_blobs(&self, limit: i64) -> Result<Vec<String>, StoreError> {
+        on_client!(self, files::legacy_blobs(limit))
+    }
+
+    async fn legacy_blob(&self, sha256: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        on_client!(self, files::legacy_blob(sha256))
+    }
+
+    async fn blob_moved(&self, sha256: &str) -> Result<(), StoreError> {
+        in_tx!(self, files::blob_moved(sha256))
+    }
+
+    async fn legacy_reports(&self, limit: i64) -> Result<Vec<(String, i64, String)>, StoreError> {
+        on_client!(self, files::legacy_reports(limit))
+    }
+
+    async fn report_moved(&self, slug: &str, id: i64, sha256: &str) -> Result<(), StoreError> {
+        in_tx!(self, files::report_moved(slug, id, sha256))
+    }
+
+    async fn compact(&self) -> Result<(), StoreError> {
+        Ok(())
     }
 
     async fn board_has_file(

@@ -14,11 +14,11 @@ use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{Connection, Transaction};
 
 use super::sql::conn::{Cell, Conn, Dialect, Param, Row};
-use super::sql::{boards, entries, hooks, keys, queue, shares};
+use super::sql::{boards, entries, files, hooks, keys, queue, shares};
 use super::{
     Attempt, AuditRow, Blob, BoardEdit, BoardRow, BoardSummary, DeliveryRow, DueDelivery, EntryRow,
-    IntervalRow, Job, JobResult, Limits, ShareInfo, ShareRow, State, Store, StoreError, TeamRow,
-    WebhookRow,
+    IntervalRow, Job, JobResult, Limits, ShareInfo, ShareRow, State, Store, StoreError,
+    StoredReport, TeamRow, WebhookRow,
 };
 
 /// Migrations of the leaderboard tables, oldest first. Never edit a released entry: append.
@@ -161,6 +161,21 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX lb_delivery_due ON lb_delivery (state, next_ms);
     CREATE INDEX lb_delivery_board ON lb_delivery (slug, id);
     ALTER TABLE lb_board ADD COLUMN leaders TEXT;",
+    // 7: files and reports outside the database (issue 29, `crate::files`). `in_files`: the
+    // bytes are in the file store (rows of older versions move there on start,
+    // `crate::files::migrate`); `sweep_ms`: a collector is deleting the file; holds: writers'
+    // claims (`store/sql/files.rs`).
+    "ALTER TABLE lb_blob ADD COLUMN in_files INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE lb_blob ADD COLUMN sweep_ms INTEGER;
+    ALTER TABLE lb_entry ADD COLUMN report_sha256 TEXT;
+    CREATE INDEX lb_entry_report ON lb_entry (report_sha256);
+    CREATE TABLE lb_blob_hold (
+        sha256    TEXT NOT NULL,
+        holder    TEXT NOT NULL,
+        until_ms  INTEGER NOT NULL,
+        PRIMARY KEY (sha256, holder)
+    );
+    CREATE INDEX lb_blob_hold_holder ON lb_blob_hold (holder);",
 ];
 
 pub struct SqliteStore {
@@ -382,7 +397,7 @@ impl Store for SqliteStore {
         &self,
         slug: &str,
         entry: EntryRow,
-        report_json: Option<String>,
+        report: Option<Blob>,
         blobs: Vec<Blob>,
         limits: Limits,
         audit: AuditRow,
@@ -390,7 +405,7 @@ impl Store for SqliteStore {
         let slug = slug.to_owned();
         in_tx!(
             self,
-            entries::add_entry(&slug, entry, report_json, blobs, limits, audit)
+            entries::add_entry(&slug, entry, report, blobs, limits, audit)
         )
     }
 
@@ -404,7 +419,7 @@ impl Store for SqliteStore {
         on_conn!(self, entries::entry(&slug, id))
     }
 
-    async fn entry_report(&self, slug: &str, id: i64) -> Result<Option<String>, StoreError> {
+    async fn entry_report(&self, slug: &str, id: i64) -> Result<Option<StoredReport>, StoreError> {
         let slug = slug.to_owned();
         on_conn!(self, entries::entry_report(&slug, id))
     }
@@ -430,9 +445,65 @@ impl Store for SqliteStore {
         in_tx!(self, entries::delete_entry(&slug, id, audit))
     }
 
-    async fn blob(&self, sha256: &str) -> Result<Option<Vec<u8>>, StoreError> {
+    async fn hold_blobs(
+        &self,
+        holder: &str,
+        blobs: Vec<Blob>,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let holder = holder.to_owned();
+        in_tx!(self, files::hold_blobs(&holder, blobs, now_ms, until_ms))
+    }
+
+    async fn release_holds(&self, holder: &str) -> Result<(), StoreError> {
+        let holder = holder.to_owned();
+        in_tx!(self, files::release_holds(&holder))
+    }
+
+    async fn unreferenced_blobs(&self, now_ms: i64, limit: i64) -> Result<Vec<String>, StoreError> {
+        on_conn!(self, files::unreferenced_blobs(now_ms, limit))
+    }
+
+    async fn mark_sweep(&self, sha256: &str, now_ms: i64) -> Result<bool, StoreError> {
         let sha256 = sha256.to_owned();
-        on_conn!(self, boards::blob(&sha256))
+        in_tx!(self, files::mark_sweep(&sha256, now_ms))
+    }
+
+    async fn end_sweep(&self, sha256: &str, mark_ms: i64) -> Result<bool, StoreError> {
+        let sha256 = sha256.to_owned();
+        in_tx!(self, files::end_sweep(&sha256, mark_ms))
+    }
+
+    async fn legacy_blobs(&self, limit: i64) -> Result<Vec<String>, StoreError> {
+        on_conn!(self, files::legacy_blobs(limit))
+    }
+
+    async fn legacy_blob(&self, sha256: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        let sha256 = sha256.to_owned();
+        on_conn!(self, files::legacy_blob(&sha256))
+    }
+
+    async fn blob_moved(&self, sha256: &str) -> Result<(), StoreError> {
+        let sha256 = sha256.to_owned();
+        in_tx!(self, files::blob_moved(&sha256))
+    }
+
+    async fn legacy_reports(&self, limit: i64) -> Result<Vec<(String, i64, String)>, StoreError> {
+        on_conn!(self, files::legacy_reports(limit))
+    }
+
+    async fn report_moved(&self, slug: &str, id: i64, sha256: &str) -> Result<(), StoreError> {
+        let (slug, sha256) = (slug.to_owned(), sha256.to_owned());
+        in_tx!(self, files::report_moved(&slug, id, &sha256))
+    }
+
+    async fn compact(&self) -> Result<(), StoreError> {
+        self.with(|conn| {
+            conn.execute_batch("VACUUM; PRAGMA wal_checkpoint(TRUNCATE);")
+                .map_err(backend)
+        })
+        .await
     }
 
     async fn board_has_file(

@@ -501,8 +501,9 @@ fn quotas_are_enforced_and_failures_or_cancellations_do_not_count() {
 }
 
 /// Submit `total` entries over HTTP while killing the scoring server twice; every submission
-/// ends `done` with exactly one committed result. `second`: also run a second server on the
-/// same store the whole time (PostgreSQL).
+/// ends `done` with exactly one committed result, and the audit log has each submission once.
+/// `second`: also run a second server on the same store the whole time (PostgreSQL, and the
+/// loopback S3 server when the test script runs one), and spread the submissions over both.
 fn kill_twice(db: &str, total: usize, second: bool) -> (usize, i64) {
     let args = ["--queue-lease-ms", "1000", "--queue-job-delay-ms", "40"];
     let mut server = Server::start_with(db, &args);
@@ -517,8 +518,12 @@ fn kill_twice(db: &str, total: usize, second: bool) -> (usize, i64) {
             server.kill9();
             server = Server::start_with(db, &args);
         }
+        let to = match &other {
+            Some(b) if i % 2 == 1 => b,
+            _ => &server,
+        };
         let (code, v) = http(
-            &server,
+            to,
             "POST",
             &format!("/api/v1/leaderboards/{s}/entries"),
             None,
@@ -528,6 +533,27 @@ fn kill_twice(db: &str, total: usize, second: bool) -> (usize, i64) {
         accepted += 1;
     }
     let rows = settled(&server, &s, &owner, Duration::from_secs(240));
+    let (code, audit) = http(
+        &server,
+        "GET",
+        &format!("/api/v1/leaderboards/{s}/audit"),
+        Some(&owner),
+        None,
+    );
+    assert_eq!(code, 200, "{audit}");
+    let mut submitted: Vec<i64> = audit["audit"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{audit}"))
+        .iter()
+        .filter(|a| a["action"] == "submit")
+        .map(|a| a["entry"].as_i64().unwrap())
+        .collect();
+    submitted.sort_unstable();
+    assert_eq!(
+        submitted,
+        (1..=accepted as i64).collect::<Vec<_>>(),
+        "the audit log has every submission once"
+    );
     drop(other);
     assert_eq!(rows.len(), accepted);
     for r in &rows {

@@ -12,6 +12,7 @@ mod cli_pairs;
 mod competition;
 mod dry_sandbox;
 mod eotgc_total;
+mod files;
 mod fuzz_corpus;
 mod golden_asap_aes;
 mod golden_eotgc;

@@ -5,7 +5,7 @@
 use serde_json::json;
 use server::store::{
     Anonymous, AuditRow, Blob, BoardEdit, BoardRow, EntryRow, FileRef, IntervalRow, JobResult,
-    Limits, Quota, ShareRow, State, Status, StoreError, Submitter, TeamRow, backend,
+    Limits, Quota, ShareRow, State, Status, StoreError, StoredReport, Submitter, TeamRow, backend,
 };
 
 use crate::leaderboard::{queue_alone, slug, stores};
@@ -31,7 +31,7 @@ fn blob(text: &str) -> (FileRef, Blob) {
         },
         Blob {
             sha256,
-            bytes: text.as_bytes().to_vec(),
+            size_bytes: text.len() as i64,
         },
     )
 }
@@ -103,11 +103,12 @@ fn boards_entries_files_and_audit_behave_alike() {
 
             // Two entries: numbers 1 and 2; a file shared with the gold is stored once.
             let (pred, pred_blob) = blob("pred");
+            let (_, report_blob) = blob("{\"report\": 1}");
             let e1 = store
                 .add_entry(
                     &s,
                     entry("m1", vec![pred.clone()], 20),
-                    Some("{\"report\": 1}".into()),
+                    Some(report_blob.clone()),
                     vec![pred_blob.clone(), gold_blob.clone()],
                     Limits::default(),
                     audit("submit"),
@@ -152,11 +153,18 @@ fn boards_entries_files_and_audit_behave_alike() {
                 "{kind}"
             );
             assert_eq!(
-                store.entry_report(&s, 1).await.unwrap().as_deref(),
-                Some("{\"report\": 1}")
+                store.entry_report(&s, 1).await.unwrap(),
+                Some(StoredReport::File(report_blob.sha256.clone()))
             );
             assert_eq!(store.entry_report(&s, 2).await.unwrap(), None);
-            assert_eq!(store.blob(&pred.sha256).await.unwrap().unwrap(), b"pred");
+            // Nothing of the board's is unreferenced (rows of other tests' files may be).
+            let unreferenced = store
+                .unreferenced_blobs(i64::MAX - 1, 1_000_000)
+                .await
+                .unwrap();
+            for b in [&pred, &gold] {
+                assert!(!unreferenced.contains(&b.sha256), "{kind}");
+            }
             assert!(store.board_has_file(&s, &gold.sha256, false).await.unwrap());
             assert!(store.board_has_file(&s, &pred.sha256, false).await.unwrap());
 
@@ -228,15 +236,22 @@ fn boards_entries_files_and_audit_behave_alike() {
             );
             assert_eq!(store.board(&s).await.unwrap().unwrap().title, "T2");
 
-            // Deleting entry 1 keeps the blob entry 2 still uses; deleting 2 frees it.
+            // Deleting entry 1 keeps the file entry 2 still uses (its report is free); deleting
+            // 2 frees it; the gold stays.
+            let unreferenced = |store: std::sync::Arc<dyn server::store::Store>| async move {
+                store
+                    .unreferenced_blobs(i64::MAX - 1, 1_000_000)
+                    .await
+                    .unwrap()
+            };
             store.delete_entry(&s, 1, audit("delete")).await.unwrap();
-            assert!(store.blob(&pred.sha256).await.unwrap().is_some(), "{kind}");
+            let free = unreferenced(store.clone()).await;
+            assert!(!free.contains(&pred.sha256), "{kind}");
+            assert!(free.contains(&report_blob.sha256), "{kind}");
             store.delete_entry(&s, 2, audit("delete")).await.unwrap();
-            assert!(store.blob(&pred.sha256).await.unwrap().is_none(), "{kind}");
-            assert!(
-                store.blob(&gold.sha256).await.unwrap().is_some(),
-                "{kind}: gold stays"
-            );
+            let free = unreferenced(store.clone()).await;
+            assert!(free.contains(&pred.sha256), "{kind}");
+            assert!(!free.contains(&gold.sha256), "{kind}: gold stays");
             let gone = store.delete_entry(&s, 2, audit("delete")).await;
             assert!(
                 matches!(gone, Err(StoreError::NotFound(_))),
@@ -441,7 +456,7 @@ fn the_queue_claims_and_finishes_alike() {
                     reason: None,
                     metrics_json: json!({"accuracy": 1.0}).to_string(),
                     scores_json: Some("{}".into()),
-                    report_json: Some("{}".into()),
+                    report: None,
                     at_ms: 1_500,
                 };
                 assert!(store.finish_job(&job, "w1", result.clone()).await.unwrap());
@@ -569,6 +584,93 @@ fn shares_behave_alike() {
             );
             assert!(store.delete_share(&later).await.unwrap());
             assert!(!store.delete_share(&later).await.unwrap(), "{kind}");
+        });
+    }
+}
+
+/// The file bookkeeping's protocol (`store/sql/files.rs`): a held file is not collected; one a
+/// collector marked is not held until the collector ends or its mark goes stale; a collector
+/// ends only under its own mark (a writer that took a stale row over keeps it).
+#[test]
+fn file_holds_and_collection_behave_alike() {
+    for db in stores() {
+        rt().block_on(async {
+            let store = backend::open(&db).await.unwrap();
+            let kind = store.kind();
+            let (_, b) = blob(&slug("hold"));
+            let sha = b.sha256.clone();
+            let free = |store: std::sync::Arc<dyn server::store::Store>, at: i64| async move {
+                store.unreferenced_blobs(at, 1_000_000).await.unwrap()
+            };
+            let t = 1_800_000_000_000;
+            let w1 = slug("w1");
+            assert!(
+                store
+                    .hold_blobs(&w1, vec![b.clone()], t, t + 1_000)
+                    .await
+                    .unwrap()
+            );
+            assert!(!free(store.clone(), t).await.contains(&sha), "{kind}: held");
+            assert!(!store.mark_sweep(&sha, t).await.unwrap(), "{kind}");
+            assert!(
+                free(store.clone(), t + 1_000).await.contains(&sha),
+                "{kind}: expired"
+            );
+            store.release_holds(&w1).await.unwrap();
+
+            // Marked: no second collector, no writer until it ends.
+            assert!(store.mark_sweep(&sha, t + 1).await.unwrap(), "{kind}");
+            assert!(!store.mark_sweep(&sha, t + 2).await.unwrap(), "{kind}");
+            let w2 = slug("w2");
+            assert!(
+                !store
+                    .hold_blobs(&w2, vec![b.clone()], t + 2, t + 9_000)
+                    .await
+                    .unwrap()
+            );
+            assert!(
+                !free(store.clone(), t + 2).await.contains(&sha),
+                "{kind}: being deleted"
+            );
+            assert!(store.end_sweep(&sha, t + 1).await.unwrap(), "{kind}");
+            assert!(
+                store
+                    .hold_blobs(&w2, vec![b.clone()], t + 3, t + 9_000)
+                    .await
+                    .unwrap()
+            );
+            store.release_holds(&w2).await.unwrap();
+
+            // A collector that died: its mark goes stale after a minute, a writer takes the row
+            // over, and the dead collector's end leaves it.
+            assert!(store.mark_sweep(&sha, t + 10).await.unwrap(), "{kind}");
+            let w3 = slug("w3");
+            let fresh = t + 10 + 59_000;
+            assert!(
+                !store
+                    .hold_blobs(&w3, vec![b.clone()], fresh, fresh + 1)
+                    .await
+                    .unwrap()
+            );
+            let stale = t + 10 + 60_001;
+            assert!(
+                store
+                    .hold_blobs(&w3, vec![b.clone()], stale, stale + 9_000)
+                    .await
+                    .unwrap()
+            );
+            assert!(
+                !store.end_sweep(&sha, t + 10).await.unwrap(),
+                "{kind}: taken over"
+            );
+            assert!(!free(store.clone(), stale).await.contains(&sha), "{kind}");
+            store.release_holds(&w3).await.unwrap();
+            assert!(store.mark_sweep(&sha, stale + 1).await.unwrap(), "{kind}");
+            assert!(store.end_sweep(&sha, stale + 1).await.unwrap(), "{kind}");
+            assert!(
+                !free(store.clone(), stale + 2).await.contains(&sha),
+                "{kind}: gone"
+            );
         });
     }
 }

@@ -3,6 +3,7 @@
 use serde_json::{Value, json};
 
 use super::{Boards, audit, random_seed, stored_files};
+use crate::files::NewFile;
 use crate::leaderboard::competition::Competition;
 use crate::leaderboard::dates::now_ms;
 use crate::leaderboard::error::{LbError, internal};
@@ -132,7 +133,7 @@ impl Boards {
         .map_err(internal)??;
         let owner = token::new_token(token::OWNER_PREFIX).map_err(internal)?;
         let now = now_ms();
-        let (refs, blobs) = stored_files(&gold);
+        let (refs, writing) = stored_files(&gold);
         let board = BoardRow {
             slug: req.slug.clone(),
             title: req.title,
@@ -165,9 +166,17 @@ impl Boards {
             "primary": board.primary_metric,
             "gold": gold_detail,
         });
-        self.store
-            .create_board(board, blobs, audit("public", "create board", None, detail))
-            .await?;
+        let held = self.write_files(writing).await?;
+        let created = self
+            .store
+            .create_board(
+                board,
+                held.blobs.clone(),
+                audit("public", "create board", None, detail),
+            )
+            .await;
+        self.release(held).await;
+        created?;
         Ok((req.slug, owner))
     }
 
@@ -247,6 +256,7 @@ impl Boards {
     pub async fn delete_board(&self, slug: &str, token: Option<&str>) -> Result<(), LbError> {
         let board = self.owned(slug, token).await?;
         self.store.delete_board(&board.slug).await?;
+        self.collect_files().await;
         tracing::info!(board = %board.slug, "board deleted by its owner");
         Ok(())
     }
@@ -272,18 +282,22 @@ impl Boards {
                 metrics_json: crate::store::json_text(&row.metrics),
                 ..EntryRow::new(row.model, Status::Reported, now)
             };
-            ids.push(
-                self.store
-                    .add_entry(
-                        &board.slug,
-                        entry,
-                        report,
-                        vec![],
-                        crate::store::Limits::default(),
-                        audit("owner", "import", None, detail),
-                    )
-                    .await?,
-            );
+            let held = self
+                .write_files(report.map(|r| NewFile::of(r.into())).into_iter().collect())
+                .await?;
+            let added = self
+                .store
+                .add_entry(
+                    &board.slug,
+                    entry,
+                    held.blobs.first().cloned(),
+                    vec![],
+                    crate::store::Limits::default(),
+                    audit("owner", "import", None, detail),
+                )
+                .await;
+            self.release(held).await;
+            ids.push(added?);
         }
         Ok(ids)
     }

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use super::teams::shares_of;
 use super::{Boards, audit, scorer, stored_files, stored_report, who};
+use crate::files::{FileStream, NewFile};
 use crate::leaderboard::competition::Competition;
 use crate::leaderboard::dates::{iso8601, now_ms};
 use crate::leaderboard::error::{LbError, internal};
@@ -18,6 +19,7 @@ use crate::leaderboard::scoring::{self};
 use crate::leaderboard::token;
 use crate::leaderboard::views::{file_out, report_table};
 use crate::store::{BoardRow, EntryRow, State, Status};
+use bytes::Bytes;
 use metrics_core::Report;
 use tokio::sync::OwnedSemaphorePermit;
 use workbench::wire::EntryDetail;
@@ -132,7 +134,7 @@ impl Boards {
             }
         }
         let entry_token = token::new_token(token::ENTRY_PREFIX).map_err(internal)?;
-        let (refs, blobs) = stored_files(&files);
+        let (refs, mut writing) = stored_files(&files);
         let now = now_ms();
         let metrics = scoring::overall_scalars(&report);
         let row = EntryRow {
@@ -148,18 +150,23 @@ impl Boards {
             "inputs": report.inputs,
             "primary": metrics.get(&board.primary_metric).copied().flatten(),
         });
-        let report_json = serde_json::to_string(&report).map_err(internal)?;
-        let id = self
+        let report_json = serde_json::to_vec(&report).map_err(internal)?;
+        writing.push(NewFile::of(Bytes::from(report_json)));
+        let held = self.write_files(writing).await?;
+        let (blobs, report_blob) = held.blobs.split_at(held.blobs.len() - 1);
+        let added = self
             .store
             .add_entry(
                 slug,
                 row,
-                Some(report_json),
-                blobs,
+                report_blob.first().cloned(),
+                blobs.to_vec(),
                 limits,
                 audit("public", "submit", None, detail),
             )
-            .await?;
+            .await;
+        self.release(held).await;
+        let id = added?;
         let mut shown = report;
         shown.samples = None;
         Ok((id, entry_token, shown))
@@ -219,7 +226,7 @@ impl Boards {
                         (Some(t), Some(h)) if token::matches(t, h))
             })
             .ok_or_else(|| LbError::NotFound(format!("no entry {id} on `{slug}`")))?;
-        let report: Option<Value> = match self.store.entry_report(slug, id).await? {
+        let report: Option<Value> = match self.report_text(slug, id).await? {
             Some(text) => Some(stored_report(&text, samples).map_err(internal)?),
             None => None,
         };
@@ -274,7 +281,7 @@ impl Boards {
             shares.public.clone()
         };
         let report: Option<Value> = if owner {
-            match self.store.entry_report(slug, id).await? {
+            match self.report_text(slug, id).await? {
                 Some(text) => Some(stored_report(&text, samples).map_err(internal)?),
                 None => None,
             }
@@ -308,7 +315,7 @@ impl Boards {
         slug: &str,
         sha256: &str,
         token: Option<&str>,
-    ) -> Result<Vec<u8>, LbError> {
+    ) -> Result<FileStream, LbError> {
         let board = self.board(slug).await?;
         if board.competition.is_some() {
             let owner = token.is_some_and(|t| token::matches(t, &board.owner_token_sha256));
@@ -325,7 +332,15 @@ impl Boards {
         if !self.store.board_has_file(slug, sha256, owner).await? {
             return Err(LbError::NotFound(format!("no file {sha256} on `{slug}`")));
         }
-        self.blob(sha256).await
+        if let Some(stream) = self.files.stream(sha256).await? {
+            return Ok(stream);
+        }
+        // Bytes of an older version not moved yet.
+        let bytes = Bytes::from(self.blob(sha256).await?);
+        Ok(FileStream {
+            size: bytes.len() as u64,
+            stream: Box::pin(futures_util::stream::once(async move { Ok(bytes) })),
+        })
     }
 
     /// Hide, restore, withdraw or remove an entry with the owner or the entry token.
@@ -382,6 +397,7 @@ impl Boards {
                         ),
                     )
                     .await?;
+                self.collect_files().await;
                 return Ok("deleted");
             }
             (_, actor) => {

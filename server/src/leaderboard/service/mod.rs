@@ -7,16 +7,18 @@
 
 use std::sync::Arc;
 
+use bytes::Bytes;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use crate::files::{Files, Held, NewFile};
 use crate::leaderboard::dates::now_ms;
 use crate::leaderboard::error::{LbError, internal};
 use crate::leaderboard::input::Actor;
 use crate::leaderboard::limits::{HOUR_MS, Recent, SubmitLimits};
 use crate::leaderboard::scoring::{self};
 use crate::leaderboard::token;
-use crate::store::{AuditRow, Blob, BoardRow, EntryRow, FileRef, Store};
+use crate::store::{AuditRow, BoardRow, EntryRow, FileRef, Store, StoredReport};
 use tokio::sync::OwnedSemaphorePermit;
 use workbench::detect::Role;
 use workbench::session::WorkFile;
@@ -30,9 +32,9 @@ mod teams;
 /// A stored report as JSON, its `samples` left out unless asked for: skipped while parsing, so
 /// an entry page never builds a value per sample (a large entry's samples are most of its
 /// report).
-fn stored_report(text: &str, samples: bool) -> Result<Value, serde_json::Error> {
+fn stored_report(text: &[u8], samples: bool) -> Result<Value, serde_json::Error> {
     if samples {
-        return serde_json::from_str(text);
+        return serde_json::from_slice(text);
     }
     struct WithoutSamples(serde_json::Map<String, Value>);
     impl<'de> Deserialize<'de> for WithoutSamples {
@@ -62,7 +64,7 @@ fn stored_report(text: &str, samples: bool) -> Result<Value, serde_json::Error> 
             d.deserialize_map(Visitor)
         }
     }
-    serde_json::from_str::<WithoutSamples>(text).map(|r| Value::Object(r.0))
+    serde_json::from_slice::<WithoutSamples>(text).map(|r| Value::Object(r.0))
 }
 
 /// Intervals computed and stored together by the background bootstrap.
@@ -79,6 +81,8 @@ pub fn scorer() -> Value {
 /// The leaderboards of one server process.
 pub struct Boards {
     pub store: Arc<dyn Store>,
+    /// The bytes of the board's files and entries' reports (`crate::files`).
+    pub files: Arc<Files>,
     /// Anonymous submission and board size limits.
     pub limits: SubmitLimits,
     /// Wakes this process's queue workers when a submission arrives.
@@ -128,9 +132,10 @@ fn random_seed() -> Result<u64, LbError> {
 }
 
 impl Boards {
-    pub fn new(store: Arc<dyn Store>, limits: SubmitLimits) -> Self {
+    pub fn new(store: Arc<dyn Store>, files: Arc<Files>, limits: SubmitLimits) -> Self {
         Self {
             store,
+            files,
             limits,
             queue_notify: Arc::new(tokio::sync::Notify::new()),
             bootstrap_lock: Arc::new(tokio::sync::Mutex::new(())),
@@ -197,9 +202,8 @@ impl Boards {
         let Some(file) = board.gold.iter().find(|f| f.role == role) else {
             return;
         };
-        let registered = match self.store.blob(&file.sha256).await {
-            Ok(Some(bytes)) => scoring::register_spec_file(&file.name, &bytes).map(|_| ()),
-            Ok(None) => Err(scoring::ScoringError(format!("{}: not stored", file.name))),
+        let registered = match self.blob(&file.sha256).await {
+            Ok(bytes) => scoring::register_spec_file(&file.name, &bytes).map(|_| ()),
             Err(e) => Err(scoring::ScoringError(e.to_string())),
         };
         if let Err(e) = registered {
@@ -248,10 +252,45 @@ impl Boards {
     }
 
     async fn blob(&self, sha256: &str) -> Result<Vec<u8>, LbError> {
-        self.store
-            .blob(sha256)
+        self.files
+            .read(&*self.store, sha256)
             .await?
-            .ok_or_else(|| LbError::Internal(format!("blob {sha256} is missing")))
+            .map(Vec::from)
+            .ok_or_else(|| LbError::Internal(format!("file {sha256} is missing")))
+    }
+
+    /// Hold and write `files` for a write that refers to them; [`Boards::release`] after it.
+    async fn write_files(&self, files: Vec<NewFile>) -> Result<Held, LbError> {
+        Ok(self.files.write(&*self.store, files).await?)
+    }
+
+    /// The end of a write: its holds dropped, the files it did not refer to deleted.
+    async fn release(&self, held: Held) {
+        self.files.release(&*self.store, held).await
+    }
+
+    /// Delete the files nothing refers to any more (after a delete); logged, not failed: the
+    /// periodic collection tries again.
+    pub async fn collect_files(&self) {
+        match self.files.collect(&*self.store).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(files = n, "files nothing refers to deleted"),
+            Err(e) => tracing::warn!("collecting files: {e}"),
+        }
+    }
+
+    /// An entry's full report, as stored.
+    async fn report_text(&self, slug: &str, id: i64) -> Result<Option<Bytes>, LbError> {
+        Ok(match self.store.entry_report(slug, id).await? {
+            Some(StoredReport::File(sha256)) => Some(
+                self.files
+                    .read(&*self.store, &sha256)
+                    .await?
+                    .ok_or_else(|| LbError::Internal(format!("report {sha256} is missing")))?,
+            ),
+            Some(StoredReport::Text(text)) => Some(Bytes::from(text.into_bytes())),
+            None => None,
+        })
     }
 
     async fn entry_files(&self, e: &EntryRow) -> Result<Vec<WorkFile>, LbError> {
@@ -286,8 +325,8 @@ fn who(board: &BoardRow, e: &EntryRow, token: Option<&str>) -> Result<Actor, LbE
     )))
 }
 
-/// File references and blobs of work files.
-fn stored_files(files: &[WorkFile]) -> (Vec<FileRef>, Vec<Blob>) {
+/// File references and the bytes to write of work files.
+fn stored_files(files: &[WorkFile]) -> (Vec<FileRef>, Vec<NewFile>) {
     files
         .iter()
         .map(|f| {
@@ -299,10 +338,7 @@ fn stored_files(files: &[WorkFile]) -> (Vec<FileRef>, Vec<Blob>) {
                     sha256: sha256.clone(),
                     size_bytes: f.bytes.len() as u64,
                 },
-                Blob {
-                    sha256,
-                    bytes: f.bytes.to_vec(),
-                },
+                NewFile::shared(sha256, Arc::clone(&f.bytes)),
             )
         })
         .unzip()

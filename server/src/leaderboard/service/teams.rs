@@ -4,6 +4,7 @@ use indexmap::IndexMap;
 use serde_json::{Value, json};
 
 use super::{Boards, audit, scorer, stored_files};
+use crate::files::{Held, NewFile};
 use crate::leaderboard::competition::{self, Competition, Counts};
 use crate::leaderboard::dates::{day_start, iso8601, now_ms};
 use crate::leaderboard::error::{LbError, internal};
@@ -274,7 +275,7 @@ impl Boards {
         .map_err(internal)?;
         let files = files?;
         let entry_token = token::new_token(token::ENTRY_PREFIX).map_err(internal)?;
-        let (refs, blobs) = stored_files(&files);
+        let (refs, writing) = stored_files(&files);
         let inputs: Vec<FileOut> = refs.iter().map(|f| file_out(slug, f)).collect();
         let row = EntryRow {
             meta,
@@ -288,12 +289,13 @@ impl Boards {
             "model": req.model, "team": team,
             "inputs": inputs.iter().map(|f| json!({"name": f.name, "sha256": f.sha256})).collect::<Vec<_>>(),
         });
-        let id = self
+        let held = self.write_files(writing).await?;
+        let added = self
             .store
             .add_submission(
                 slug,
                 row,
-                blobs,
+                held.blobs.clone(),
                 limits,
                 // Who submitted: the team whose token it was, else an anonymous client.
                 audit(
@@ -303,14 +305,17 @@ impl Boards {
                     detail,
                 ),
             )
-            .await?;
+            .await;
+        self.release(held).await;
+        let id = added?;
         self.queue_notify.notify_one();
         Ok((id, entry_token, team, inputs))
     }
 
     /// Score a claimed job. `Err` only when the store failed (the lease then expires and the
     /// job is retried); a scoring error is a failed result with a reason the team may read.
-    pub async fn score_job(&self, job: &Job) -> Result<JobResult, String> {
+    /// The report's file is held: commit the result, then [`Boards::release_result`].
+    pub async fn score_job(&self, job: &Job) -> Result<(JobResult, Option<Held>), String> {
         let board = self.board(&job.slug).await.map_err(|e| e.to_string())?;
         let c = Competition::parse(board.competition.as_deref()).unwrap_or_default();
         let e = self
@@ -342,24 +347,41 @@ impl Boards {
         Ok(match scored {
             Ok((scored, shares)) => {
                 let report = scored.report;
-                JobResult {
+                let text = serde_json::to_vec(&report).map_err(|e| e.to_string())?;
+                let held = self
+                    .write_files(vec![NewFile::of(text.into())])
+                    .await
+                    .map_err(|e| e.to_string())?;
+                let result = JobResult {
                     status: Status::Done,
                     reason: None,
                     metrics_json: crate::store::json_text(&scoring::overall_scalars(&report)),
                     scores_json: Some(competition::scores_json(&shares)),
-                    report_json: Some(serde_json::to_string(&report).map_err(|e| e.to_string())?),
+                    report: held.blobs.first().cloned(),
                     at_ms,
-                }
+                };
+                (result, Some(held))
             }
-            Err(e) => JobResult {
-                status: Status::Failed,
-                reason: Some(competition::public_reason(&e.0, &gold_names)),
-                metrics_json: "{}".into(),
-                scores_json: None,
-                report_json: None,
-                at_ms,
-            },
+            Err(e) => (
+                JobResult {
+                    status: Status::Failed,
+                    reason: Some(competition::public_reason(&e.0, &gold_names)),
+                    metrics_json: "{}".into(),
+                    scores_json: None,
+                    report: None,
+                    at_ms,
+                },
+                None,
+            ),
         })
+    }
+
+    /// After a job's result was committed (or refused): the report's hold dropped, and its
+    /// file deleted if the result was not the one kept.
+    pub async fn release_result(&self, held: Option<Held>) {
+        if let Some(held) = held {
+            self.release(held).await;
+        }
     }
 
     /// A competition's submissions: all for the owner, the team's own for a team token.

@@ -4,8 +4,7 @@
 use std::collections::HashMap;
 
 use super::conn::{
-    Conn, Param, drop_unreferenced_blobs, file_ref, lock_board, params, put_audit, put_blobs,
-    query_one, query_opt,
+    Conn, Param, file_ref, lock_board, params, put_audit, put_blobs, query_one, query_opt,
 };
 use crate::store::{
     AuditRow, Blob, BoardEdit, BoardRow, BoardSummary, IntervalRow, StoreError, json_text,
@@ -176,16 +175,6 @@ pub(crate) async fn rotate_owner_token<C: Conn>(
 /// else refers to.
 pub(crate) async fn delete_board<C: Conn>(c: &mut C, slug: &str) -> Result<(), StoreError> {
     lock_board(c, slug).await?;
-    let mut hashes: Vec<String> = c
-        .query(
-            "SELECT sha256 FROM lb_entry_file WHERE slug = $1
-             UNION SELECT sha256 FROM lb_board_file WHERE slug = $1",
-            params![slug],
-        )
-        .await?
-        .into_iter()
-        .map(|mut r| r.text(0))
-        .collect::<Result<_, _>>()?;
     for table in [
         "lb_delivery",
         "lb_webhook",
@@ -208,20 +197,7 @@ pub(crate) async fn delete_board<C: Conn>(c: &mut C, slug: &str) -> Result<(), S
     if n == 0 {
         return Err(StoreError::NotFound(format!("no board `{slug}`")));
     }
-    drop_unreferenced_blobs(c, &mut hashes).await
-}
-
-pub(crate) async fn blob<C: Conn>(c: &mut C, sha256: &str) -> Result<Option<Vec<u8>>, StoreError> {
-    match query_opt(
-        c,
-        "SELECT bytes FROM lb_blob WHERE sha256 = $1",
-        params![sha256],
-    )
-    .await?
-    {
-        Some(mut r) => r.bytes(0).map(Some),
-        None => Ok(None),
-    }
+    Ok(())
 }
 
 pub(crate) async fn board_has_file<C: Conn>(

@@ -20,6 +20,18 @@ impl Dialect {
         }
     }
 
+    /// A statement locking the file row `$1` until commit, where rows can be locked: a
+    /// collector takes it before checking the file is free, so the check (its own statement,
+    /// a fresh snapshot) sees a writer's hold committed while the collector waited. (In one
+    /// statement, PostgreSQL's READ COMMITTED would re-check the locked row but not the
+    /// subqueries on other tables.)
+    pub(crate) fn lock_blob(self) -> Option<&'static str> {
+        match self {
+            Dialect::Postgres => Some("SELECT 1 FROM lb_blob WHERE sha256 = $1 FOR UPDATE"),
+            Dialect::Sqlite => None,
+        }
+    }
+
     /// What a queue claim's row selection ends with.
     pub(crate) fn skip_locked(self) -> &'static str {
         match self {
@@ -228,32 +240,15 @@ pub(crate) async fn lock_board<C: Conn>(c: &mut C, slug: &str) -> Result<(), Sto
     Ok(())
 }
 
+/// The rows of files a write refers to. The writer holds them ([`super::files::hold_blobs`]), so
+/// they exist already; inserted here too for callers that write a row and its references at
+/// once (tests).
 pub(crate) async fn put_blobs<C: Conn>(c: &mut C, blobs: Vec<Blob>) -> Result<(), StoreError> {
     for b in sorted_blobs(blobs) {
         c.execute(
-            "INSERT INTO lb_blob (sha256, size_bytes, bytes) VALUES ($1, $2, $3)
+            "INSERT INTO lb_blob (sha256, size_bytes, bytes, in_files) VALUES ($1, $2, $3, $4)
              ON CONFLICT (sha256) DO NOTHING",
-            params![&b.sha256, b.bytes.len() as i64, &b.bytes],
-        )
-        .await?;
-    }
-    Ok(())
-}
-
-/// Delete the blobs among `hashes` that no file refers to any more (in hash order, as inserts
-/// take them).
-pub(crate) async fn drop_unreferenced_blobs<C: Conn>(
-    c: &mut C,
-    hashes: &mut Vec<String>,
-) -> Result<(), StoreError> {
-    hashes.sort();
-    hashes.dedup();
-    for h in hashes.iter() {
-        c.execute(
-            "DELETE FROM lb_blob WHERE sha256 = $1
-               AND NOT EXISTS (SELECT 1 FROM lb_entry_file WHERE sha256 = $1)
-               AND NOT EXISTS (SELECT 1 FROM lb_board_file WHERE sha256 = $1)",
-            params![h],
+            params![&b.sha256, b.size_bytes, Param::Bytes(&[]), true],
         )
         .await?;
     }

@@ -4,12 +4,11 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::conn::{
-    Conn, Param, Row, drop_unreferenced_blobs, file_ref, lock_board, params, put_audit, put_blobs,
-    query_one, query_opt,
+    Conn, Param, Row, file_ref, lock_board, params, put_audit, put_blobs, query_one, query_opt,
 };
 use crate::store::{
-    AuditRow, Blob, EntryRow, FileRef, Limits, State, StoreError, anonymous_error, anonymous_sql,
-    board_bytes_sql, bytes_error, json_text, parse_json, quota_error, quota_sql,
+    AuditRow, Blob, EntryRow, FileRef, Limits, State, StoreError, StoredReport, anonymous_error,
+    anonymous_sql, board_bytes_sql, bytes_error, json_text, parse_json, quota_error, quota_sql,
 };
 
 pub(crate) const ENTRY_COLUMNS: &str = "id, model, meta_json, status, state, metrics_json, scorer_json, \
@@ -83,7 +82,7 @@ pub(crate) async fn check_limits_in<C: Conn>(
             .await?
             .bool(0)?;
             if !known {
-                new += blob.bytes.len() as i64;
+                new += blob.size_bytes;
             }
         }
         if let Some(e) = bytes_error(cap, held, new) {
@@ -100,8 +99,8 @@ pub(crate) async fn insert_entry<C: Conn>(
     c: &mut C,
     slug: &str,
     entry: &EntryRow,
-    report_json: Option<String>,
-    blobs: Vec<Blob>,
+    report: Option<Blob>,
+    mut blobs: Vec<Blob>,
     submitter: Option<&str>,
     audit: &mut AuditRow,
 ) -> Result<i64, StoreError> {
@@ -116,11 +115,13 @@ pub(crate) async fn insert_entry<C: Conn>(
         return Err(StoreError::NotFound(format!("no board `{slug}`")));
     };
     let id = row.int(0)?;
+    let report_sha256 = report.as_ref().map(|b| b.sha256.clone());
+    blobs.extend(report);
     put_blobs(c, blobs).await?;
     let meta = json_text(&entry.meta);
     c.execute(
         "INSERT INTO lb_entry (slug, id, model, meta_json, status, state, metrics_json,
-            report_json, scorer_json, entry_token_sha256, created_ms, updated_ms, team, chosen,
+            report_sha256, scorer_json, entry_token_sha256, created_ms, updated_ms, team, chosen,
             submitter)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
         params![
@@ -131,7 +132,7 @@ pub(crate) async fn insert_entry<C: Conn>(
             entry.status,
             entry.state,
             &entry.metrics_json,
-            &report_json,
+            &report_sha256,
             &entry.scorer_json,
             &entry.entry_token_sha256,
             entry.created_ms,
@@ -159,22 +160,13 @@ pub(crate) async fn add_entry<C: Conn>(
     c: &mut C,
     slug: &str,
     entry: EntryRow,
-    report_json: Option<String>,
+    report: Option<Blob>,
     blobs: Vec<Blob>,
     limits: Limits,
     mut audit: AuditRow,
 ) -> Result<i64, StoreError> {
     check_limits_in(c, slug, &limits, &blobs, true).await?;
-    insert_entry(
-        c,
-        slug,
-        &entry,
-        report_json,
-        blobs,
-        limits.client(),
-        &mut audit,
-    )
-    .await
+    insert_entry(c, slug, &entry, report, blobs, limits.client(), &mut audit).await
 }
 
 pub(crate) async fn entries<C: Conn>(c: &mut C, slug: &str) -> Result<Vec<EntryRow>, StoreError> {
@@ -239,17 +231,21 @@ pub(crate) async fn entry_report<C: Conn>(
     c: &mut C,
     slug: &str,
     id: i64,
-) -> Result<Option<String>, StoreError> {
-    match query_opt(
+) -> Result<Option<StoredReport>, StoreError> {
+    let Some(mut r) = query_opt(
         c,
-        "SELECT report_json FROM lb_entry WHERE slug = $1 AND id = $2",
+        "SELECT report_sha256, report_json FROM lb_entry WHERE slug = $1 AND id = $2",
         params![slug, id],
     )
     .await?
-    {
-        Some(mut r) => r.opt_text(0),
-        None => Ok(None),
-    }
+    else {
+        return Ok(None);
+    };
+    Ok(match (r.opt_text(0)?, r.opt_text(1)?) {
+        (Some(sha256), _) => Some(StoredReport::File(sha256)),
+        (None, Some(text)) => Some(StoredReport::Text(text)),
+        (None, None) => None,
+    })
 }
 
 pub(crate) async fn update_entry<C: Conn>(
@@ -283,15 +279,6 @@ pub(crate) async fn delete_entry<C: Conn>(
 ) -> Result<(), StoreError> {
     // Lock the board row first, as add_entry does.
     lock_board(c, slug).await?;
-    let mut hashes: Vec<String> = c
-        .query(
-            "SELECT sha256 FROM lb_entry_file WHERE slug = $1 AND entry_id = $2",
-            params![slug, id],
-        )
-        .await?
-        .into_iter()
-        .map(|mut r| r.text(0))
-        .collect::<Result<_, _>>()?;
     c.execute(
         "DELETE FROM lb_entry_file WHERE slug = $1 AND entry_id = $2",
         params![slug, id],
@@ -311,7 +298,6 @@ pub(crate) async fn delete_entry<C: Conn>(
         params![slug, id],
     )
     .await?;
-    drop_unreferenced_blobs(c, &mut hashes).await?;
     put_audit(c, slug, &audit).await
 }
 

@@ -20,6 +20,7 @@
 pub(crate) mod boards;
 pub(crate) mod conn;
 pub(crate) mod entries;
+pub(crate) mod files;
 pub(crate) mod hooks;
 pub(crate) mod keys;
 pub(crate) mod queue;

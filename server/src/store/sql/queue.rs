@@ -1,7 +1,7 @@
 //! Competitions: teams, submissions into the scoring queue, claims with a lease, results
 //! committed once, cancel, the chosen entry.
 
-use super::conn::{Conn, Param, params, put_audit, query_opt};
+use super::conn::{Conn, Param, params, put_audit, put_blobs, query_opt};
 use super::entries::{check_limits_in, insert_entry};
 use crate::store::{
     AuditRow, Blob, EntryRow, Job, JobResult, Limits, MAX_ATTEMPTS, StoreError, TeamRow,
@@ -125,10 +125,11 @@ pub(crate) async fn finish_job<C: Conn>(
     worker: &str,
     result: JobResult,
 ) -> Result<bool, StoreError> {
+    put_blobs(c, result.report.iter().cloned().collect()).await?;
     let n = c
         .execute(
             "UPDATE lb_entry SET status = $4, reason = $5, metrics_json = $6,
-                scores_json = $7, report_json = $8, updated_ms = $9, lease_owner = NULL,
+                scores_json = $7, report_sha256 = $8, updated_ms = $9, lease_owner = NULL,
                 completions = completions + 1
              WHERE slug = $1 AND id = $2 AND status = 'scoring' AND lease_owner = $3",
             params![
@@ -139,7 +140,7 @@ pub(crate) async fn finish_job<C: Conn>(
                 &result.reason,
                 &result.metrics_json,
                 &result.scores_json,
-                &result.report_json,
+                result.report.as_ref().map(|b| b.sha256.as_str()),
                 result.at_ms,
             ],
         )

@@ -1,0 +1,501 @@
+//! Board files outside the database (issue 29): a folder beside the SQLite file by default, or
+//! the loopback S3 server (`scripts/s3.sh`, `S3_URL`) shared by servers on PostgreSQL; written
+//! once, served as streams, deleted when nothing refers to them; an old database's bytes moved
+//! out on start.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use server::files::Files;
+
+use crate::leaderboard::{
+    Server, http, lb, lb_json, p, pairs_file, shared_files, slug, stores, temp,
+};
+
+fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+fn sha_of(path: &Path) -> String {
+    metrics_core::InputFile::from_bytes("x", &std::fs::read(path).unwrap()).sha256
+}
+
+/// The file store a server of `db` uses (the test harness's choice, `leaderboard::Server`).
+fn place_of(db: &str) -> String {
+    if db.starts_with("postgres") {
+        shared_files()
+    } else {
+        server::files::beside(Path::new(db))
+            .to_string_lossy()
+            .into_owned()
+    }
+}
+
+/// SQL against the server's database, for what the API cannot show: where bytes are.
+enum Db {
+    Sqlite(rusqlite::Connection),
+    Pg(tokio_postgres::Client, tokio::runtime::Runtime),
+}
+
+impl Db {
+    fn open(db: &str) -> Db {
+        if db.starts_with("postgres") {
+            let rt = rt();
+            let client = rt.block_on(async {
+                let (client, conn) = tokio_postgres::connect(db, tokio_postgres::NoTls)
+                    .await
+                    .unwrap();
+                tokio::spawn(conn);
+                client
+            });
+            Db::Pg(client, rt)
+        } else {
+            Db::Sqlite(rusqlite::Connection::open(db).unwrap())
+        }
+    }
+
+    fn execute(&mut self, sql: &str) {
+        match self {
+            Db::Sqlite(c) => c.execute_batch(sql).unwrap(),
+            Db::Pg(c, rt) => rt.block_on(c.batch_execute(sql)).unwrap(),
+        }
+    }
+
+    /// The first column of each row, as text (integers printed).
+    fn column(&mut self, sql: &str) -> Vec<String> {
+        match self {
+            Db::Sqlite(c) => {
+                let mut st = c.prepare(sql).unwrap();
+                st.query_map([], |r| {
+                    Ok(match r.get_ref(0)? {
+                        rusqlite::types::ValueRef::Integer(i) => i.to_string(),
+                        rusqlite::types::ValueRef::Null => "NULL".into(),
+                        v => v.as_str().unwrap().to_string(),
+                    })
+                })
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap()
+            }
+            Db::Pg(c, rt) => rt
+                .block_on(c.simple_query(sql))
+                .unwrap()
+                .into_iter()
+                .filter_map(|m| match m {
+                    tokio_postgres::SimpleQueryMessage::Row(r) => {
+                        Some(r.get(0).unwrap_or("NULL").to_string())
+                    }
+                    _ => None,
+                })
+                .collect(),
+        }
+    }
+
+    /// A bytes literal of this dialect.
+    fn bytes(&self, b: &[u8]) -> String {
+        match self {
+            Db::Sqlite(_) => format!("X'{}'", hex::encode(b)),
+            Db::Pg(..) => format!("'\\x{}'::bytea", hex::encode(b)),
+        }
+    }
+}
+
+fn quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "''"))
+}
+
+/// The board's files and reports in the database: (files with bytes in it, reports in it,
+/// reports moved out).
+fn in_database(db: &mut Db, s: &str) -> (usize, usize, usize) {
+    let s = quoted(s);
+    let bytes = db.column(&format!(
+        "SELECT count(*) FROM lb_blob WHERE length(bytes) > 0 AND sha256 IN (
+            SELECT sha256 FROM lb_entry_file WHERE slug = {s}
+            UNION SELECT sha256 FROM lb_board_file WHERE slug = {s})"
+    ));
+    let text = db.column(&format!(
+        "SELECT count(*) FROM lb_entry WHERE slug = {s} AND report_json IS NOT NULL"
+    ));
+    let moved = db.column(&format!(
+        "SELECT count(*) FROM lb_entry WHERE slug = {s} AND report_sha256 IS NOT NULL"
+    ));
+    let n = |v: Vec<String>| v[0].parse::<usize>().unwrap();
+    (n(bytes), n(text), n(moved))
+}
+
+/// The files of a file store (by SHA-256) among `want`.
+fn stored(files: &Files, want: &[&str]) -> BTreeSet<String> {
+    rt().block_on(async {
+        let mut out = BTreeSet::new();
+        for sha in want {
+            if files.get(sha).await.unwrap().is_some() {
+                out.insert(sha.to_string());
+            }
+        }
+        out
+    })
+}
+
+/// A board with two entries of distinct files and a third sharing the first's: the bytes live
+/// in the file store, not the database; downloads stream the same bytes; verification passes;
+/// deleting entries deletes exactly the files nothing else refers to, deleting the board the
+/// rest. On SQLite (a folder beside the file) and PostgreSQL (S3 when the test script runs it).
+#[test]
+fn files_live_outside_the_database_and_go_when_nothing_refers_to_them() {
+    for db in stores() {
+        let server = Server::start(&db);
+        let files = Files::open(&place_of(&db)).unwrap();
+        let dir = temp("files");
+        let s = slug("files");
+        let created = lb_json(
+            &server,
+            &[
+                "create",
+                "--slug",
+                &s,
+                "--title",
+                "T",
+                "--benchmark",
+                "pairs",
+            ],
+        );
+        let owner = created["owner_token"].as_str().unwrap().to_string();
+        let f1 = pairs_file(&dir, "1.jsonl", 300, 200);
+        let f2 = pairs_file(&dir, "2.jsonl", 300, 100);
+        for (model, f) in [("a", &f1), ("b", &f2), ("c", &f1)] {
+            lb_json(&server, &["submit", "--slug", &s, "--model", model, p(f)]);
+        }
+        let (sha1, sha2) = (sha_of(&f1), sha_of(&f2));
+        let mut sql = Db::open(&db);
+        let reports: Vec<String> = sql.column(&format!(
+            "SELECT report_sha256 FROM lb_entry WHERE slug = {} ORDER BY id",
+            quoted(&s)
+        ));
+        assert_eq!(reports.len(), 3, "{db}");
+        assert_eq!(
+            in_database(&mut sql, &s),
+            (0, 0, 3),
+            "{db}: bytes in the database"
+        );
+        let all: Vec<&str> = [sha1.as_str(), sha2.as_str()]
+            .into_iter()
+            .chain(reports.iter().map(String::as_str))
+            .collect();
+        assert_eq!(
+            stored(&files, &all).len(),
+            BTreeSet::from_iter(&all).len(),
+            "{db}"
+        );
+        // Written as they are: the store's copy is the file.
+        let got = rt().block_on(files.get(&sha1)).unwrap().unwrap();
+        assert_eq!(got.as_ref(), std::fs::read(&f1).unwrap(), "{db}");
+
+        // Served from the store, the same bytes; every entry re-scores bit for bit.
+        let url = format!("{}/api/v1/leaderboards/{s}/files/{sha1}", server.url);
+        let body = rt().block_on(async { reqwest::get(&url).await.unwrap().bytes().await });
+        assert_eq!(body.unwrap().as_ref(), std::fs::read(&f1).unwrap());
+        let verified = lb(&server, &["verify", "--slug", &s]);
+        assert!(
+            verified.status.success(),
+            "{db}: {}",
+            String::from_utf8_lossy(&verified.stderr)
+        );
+        // The entry page reads its report from the store.
+        let (code, entry) = http(
+            &server,
+            "GET",
+            &format!("/api/v1/leaderboards/{s}/entries/2"),
+            None,
+            None,
+        );
+        assert_eq!(code, 200, "{entry}");
+        assert!(entry["report"]["overall"].is_object(), "{db}: {entry}");
+
+        // Entry 2 alone had file 2: deleted with it. File 1 stays for entry 3.
+        let remove = |id: &str| {
+            lb(
+                &server,
+                &["remove", "--slug", &s, "--entry", id, "--token", &owner],
+            )
+        };
+        assert!(remove("2").status.success());
+        let left = stored(&files, &all);
+        assert!(
+            !left.contains(&sha2) && !left.contains(&reports[1]),
+            "{db}: {left:?}"
+        );
+        assert!(left.contains(&sha1), "{db}");
+        assert!(remove("1").status.success());
+        assert!(
+            stored(&files, &[&sha1]).contains(&sha1),
+            "{db}: entry 3 has it"
+        );
+        let (code, _) = http(
+            &server,
+            "DELETE",
+            &format!("/api/v1/leaderboards/{s}"),
+            Some(&owner),
+            None,
+        );
+        assert!(code < 300, "{db}: delete board {code}");
+        // Unless another test's board has the same content (PostgreSQL is shared).
+        let left = stored(&files, &all);
+        assert!(
+            left.is_empty() || db.starts_with("postgres"),
+            "{db}: {left:?}"
+        );
+        let rows = sql.column(&format!(
+            "SELECT count(*) FROM lb_blob WHERE sha256 IN ({})",
+            all.iter().map(|h| quoted(h)).collect::<Vec<_>>().join(", ")
+        ));
+        if !db.starts_with("postgres") {
+            assert_eq!(rows, vec!["0"], "{db}: rows of deleted files");
+        }
+    }
+}
+
+/// A database as an older version left it: its files' bytes and its entries' reports inside.
+/// The first start moves them out (one at a time, so an interrupted start resumes: here half
+/// of them had moved already), compacts SQLite, and everything reads and verifies as before.
+#[test]
+fn an_old_database_moves_its_bytes_out_on_start_and_resumes() {
+    for db in stores() {
+        let dir = temp("old");
+        let s = slug("old");
+        let server = Server::start(&db);
+        lb_json(
+            &server,
+            &[
+                "create",
+                "--slug",
+                &s,
+                "--title",
+                "T",
+                "--benchmark",
+                "pairs",
+            ],
+        );
+        let f1 = pairs_file(&dir, "1.jsonl", 2_000, 1_500);
+        let f2 = pairs_file(&dir, "2.jsonl", 2_000, 900);
+        lb_json(&server, &["submit", "--slug", &s, "--model", "a", p(&f1)]);
+        lb_json(&server, &["submit", "--slug", &s, "--model", "b", p(&f2)]);
+        let before = lb_json(&server, &["show", "--slug", &s, "--json"]);
+        server.kill9();
+
+        // Back to the old layout: entry 1's file and report in the database, not the store.
+        let files = Files::open(&place_of(&db)).unwrap();
+        let mut sql = Db::open(&db);
+        let sha1 = sha_of(&f1);
+        let report1 = sql.column(&format!(
+            "SELECT report_sha256 FROM lb_entry WHERE slug = {} AND id = 1",
+            quoted(&s)
+        ))[0]
+            .clone();
+        let report_text = rt().block_on(files.get(&report1)).unwrap().unwrap();
+        let literal = sql.bytes(&std::fs::read(&f1).unwrap());
+        sql.execute(&format!(
+            "UPDATE lb_blob SET bytes = {literal}, in_files = false WHERE sha256 = {};
+             UPDATE lb_entry SET report_json = {}, report_sha256 = NULL
+             WHERE slug = {} AND id = 1;",
+            quoted(&sha1),
+            quoted(std::str::from_utf8(&report_text).unwrap()),
+            quoted(&s),
+        ));
+        rt().block_on(async {
+            files.delete(&sha1).await.unwrap();
+            files.delete(&report1).await.unwrap();
+        });
+        assert_eq!(in_database(&mut sql, &s), (1, 1, 1));
+        if let Db::Sqlite(c) = &sql {
+            c.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)").unwrap();
+        }
+        let size = || std::fs::metadata(&db).map(|m| m.len()).unwrap_or(0);
+        let old_size = size();
+
+        let server = Server::start(&db);
+        assert_eq!(in_database(&mut sql, &s), (0, 0, 2), "{db}: moved out");
+        assert!(stored(&files, &[&sha1, &report1]).len() == 2, "{db}");
+        if !db.starts_with("postgres") {
+            assert!(
+                size() < old_size,
+                "{db}: not compacted ({} ≥ {old_size})",
+                size()
+            );
+        }
+        let after = lb_json(&server, &["show", "--slug", &s, "--json"]);
+        assert_eq!(before["entries"], after["entries"], "{db}");
+        let verified = lb(&server, &["verify", "--slug", &s]);
+        assert!(
+            verified.status.success(),
+            "{db}: {}",
+            String::from_utf8_lossy(&verified.stderr)
+        );
+        let (code, entry) = http(
+            &server,
+            "GET",
+            &format!("/api/v1/leaderboards/{s}/entries/1"),
+            None,
+            None,
+        );
+        assert_eq!(code, 200);
+        assert!(entry["report"]["overall"].is_object(), "{db}: {entry}");
+    }
+}
+
+/// The S3 settings never reach the log: the secret key and the access key id are not in
+/// anything the server prints while it creates, serves and deletes files there.
+#[test]
+fn s3_credentials_never_reach_the_log() {
+    let Ok(url) = std::env::var("S3_URL") else {
+        eprintln!("files: S3 not tested (scripts/s3.sh sets S3_URL)");
+        return;
+    };
+    let secret = std::env::var("AWS_SECRET_ACCESS_KEY").unwrap();
+    let key_id = std::env::var("AWS_ACCESS_KEY_ID").unwrap();
+    let dir = temp("s3log");
+    let log: PathBuf = dir.join("server.log");
+    let db = dir.join("lb.sqlite3");
+    let place = format!("{url}/{}", slug("own"));
+    {
+        let server = Server::start_logged(
+            p(&db),
+            &["--files", &place],
+            "debug",
+            std::fs::File::create(&log).unwrap().into(),
+        );
+        let s = slug("s3");
+        let created = lb_json(
+            &server,
+            &[
+                "create",
+                "--slug",
+                &s,
+                "--title",
+                "T",
+                "--benchmark",
+                "pairs",
+            ],
+        );
+        let owner = created["owner_token"].as_str().unwrap();
+        let f = pairs_file(&dir, "1.jsonl", 100, 60);
+        lb_json(&server, &["submit", "--slug", &s, "--model", "m", p(&f)]);
+        let files = Files::open(&place).unwrap();
+        assert!(rt().block_on(files.get(&sha_of(&f))).unwrap().is_some());
+        assert!(
+            lb(
+                &server,
+                &["remove", "--slug", &s, "--entry", "1", "--token", owner]
+            )
+            .status
+            .success()
+        );
+        assert!(rt().block_on(files.get(&sha_of(&f))).unwrap().is_none());
+    }
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains(&place) || text.contains("s3://"), "{text}");
+    assert!(!text.contains(&secret), "the secret key is in the log");
+    assert!(!text.contains(&key_id), "the access key id is in the log");
+}
+
+/// Writers and collectors of the same content racing, as on two servers: each writer holds and
+/// writes the file, commits a board that refers to it and checks the bytes are there, then
+/// deletes the board; two collectors delete what nothing refers to all the while. A write
+/// never finds its committed file gone; at the end nothing is left. Both backends, a folder.
+#[test]
+fn writers_and_collectors_of_the_same_file_never_lose_a_committed_one() {
+    for db in stores() {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(4)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let store = server::store::backend::open(&db).await.unwrap();
+            let files = std::sync::Arc::new(Files::folder(&temp("race")).unwrap());
+            let content = bytes::Bytes::from(format!("race {}", slug("content")).into_bytes());
+            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let collectors: Vec<_> = (0..2)
+                .map(|_| {
+                    let (store, files, stop) = (store.clone(), files.clone(), stop.clone());
+                    tokio::spawn(async move {
+                        while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                            files.collect(&*store).await.unwrap();
+                        }
+                    })
+                })
+                .collect();
+            let writers: Vec<_> = (0..3)
+                .map(|w| {
+                    let (store, files, content) = (store.clone(), files.clone(), content.clone());
+                    tokio::spawn(async move {
+                        for i in 0..40 {
+                            let file = server::files::NewFile::of(content.clone());
+                            let sha = file.sha256.clone();
+                            let held = files.write(&*store, vec![file]).await.unwrap();
+                            let s = slug(&format!("race-{w}-{i}"));
+                            let gold = server::store::FileRef {
+                                name: "g.jsonl".into(),
+                                role: "pairs-gold".into(),
+                                sha256: sha.clone(),
+                                size_bytes: content.len() as u64,
+                            };
+                            let board = race_board(&s, gold);
+                            store
+                                .create_board(board, held.blobs.clone(), race_audit())
+                                .await
+                                .unwrap();
+                            files.release(&*store, held).await;
+                            let got = files.get(&sha).await.unwrap();
+                            assert_eq!(got.as_ref(), Some(&content), "a committed file is gone");
+                            store.delete_board(&s).await.unwrap();
+                        }
+                    })
+                })
+                .collect();
+            for w in writers {
+                w.await.unwrap();
+            }
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            for c in collectors {
+                c.await.unwrap();
+            }
+            files.collect(&*store).await.unwrap();
+            let sha = server::files::NewFile::of(content.clone()).sha256;
+            assert!(
+                files.get(&sha).await.unwrap().is_none(),
+                "{db}: left behind"
+            );
+        });
+    }
+}
+
+fn race_board(slug: &str, gold: server::store::FileRef) -> server::store::BoardRow {
+    server::store::BoardRow {
+        slug: slug.into(),
+        title: "race".into(),
+        description: String::new(),
+        benchmark: "pairs".into(),
+        variant: "official".into(),
+        primary_metric: "accuracy".into(),
+        metrics: vec!["accuracy".into()],
+        gold: vec![gold],
+        owner_token_sha256: "x".into(),
+        created_ms: 1,
+        updated_ms: 1,
+        competition: None,
+        description_html: None,
+    }
+}
+
+fn race_audit() -> server::store::AuditRow {
+    server::store::AuditRow {
+        at_ms: 1,
+        actor: "owner".into(),
+        action: "create board".into(),
+        entry: None,
+        detail: serde_json::json!({}),
+    }
+}
