@@ -74,6 +74,19 @@ pub struct Held {
     pub blobs: Vec<Blob>,
 }
 
+/// Why a streamed upload was not stored.
+#[derive(Debug, thiserror::Error)]
+pub enum UploadError {
+    #[error("the file is larger than {0} bytes, the limit (the server's --max-file-mb)")]
+    TooLarge(u64),
+    #[error("no bytes of the file arrived for {0} s")]
+    Late(u64),
+    #[error("reading the upload: {0}")]
+    Body(String),
+    #[error(transparent)]
+    Files(#[from] FilesError),
+}
+
 /// A file to write: its SHA-256 (hex) and bytes.
 pub struct NewFile {
     pub sha256: String,
@@ -217,18 +230,105 @@ impl Files {
         }
     }
 
-    /// Hold `files` in `db` and write them: commit the references, then [`Files::release`]
-    /// the returned holds (also when the commit failed).
-    pub async fn write(&self, db: &dyn Store, files: Vec<NewFile>) -> Result<Held, FilesError> {
+    /// Write a file that arrives as a stream (an upload) without holding it in memory: to a
+    /// temporary file while its SHA-256 is computed, then held in `db` and copied into the
+    /// store in parts. At most `limit` bytes; a pause longer than `idle` between two chunks
+    /// ends it. Returns the holds (until [`HOLD_MS`] from now), the hash and the size.
+    pub async fn write_stream<S, E>(
+        &self,
+        db: &dyn Store,
+        mut body: S,
+        limit: u64,
+        idle: Duration,
+    ) -> Result<(Held, String, u64), UploadError>
+    where
+        S: futures_util::Stream<Item = Result<Bytes, E>> + Unpin,
+        E: std::fmt::Display,
+    {
+        use tokio::io::AsyncWriteExt;
+        let temp = tempfile::NamedTempFile::new()
+            .map_err(|e| FilesError::Store(format!("a temporary file: {e}")))?;
+        let mut out = tokio::fs::File::from_std(
+            temp.reopen()
+                .map_err(|e| FilesError::Store(format!("a temporary file: {e}")))?,
+        );
+        let mut hash = Sha256::new();
+        let mut size = 0u64;
+        loop {
+            let chunk = match tokio::time::timeout(idle, body.next()).await {
+                Err(_) => return Err(UploadError::Late(idle.as_secs())),
+                Ok(None) => break,
+                Ok(Some(Err(e))) => return Err(UploadError::Body(e.to_string())),
+                Ok(Some(Ok(chunk))) => chunk,
+            };
+            size += chunk.len() as u64;
+            if size > limit {
+                return Err(UploadError::TooLarge(limit));
+            }
+            hash.update(&chunk);
+            out.write_all(&chunk)
+                .await
+                .map_err(|e| FilesError::Store(format!("a temporary file: {e}")))?;
+        }
+        out.flush()
+            .await
+            .map_err(|e| FilesError::Store(format!("a temporary file: {e}")))?;
+        drop(out);
+        let sha256 = hex::encode(hash.finalize());
+        let held = self
+            .hold(
+                db,
+                vec![Blob {
+                    sha256: sha256.clone(),
+                    size_bytes: size as i64,
+                }],
+            )
+            .await?;
+        if let Err(e) = self.put_file(&sha256, temp.path(), size).await {
+            self.release(db, held).await;
+            return Err(e.into());
+        }
+        Ok((held, sha256, size))
+    }
+
+    /// Copy a file on disk into the store in parts (8 MiB, two in flight), unless it is there.
+    async fn put_file(&self, sha256: &str, path: &Path, size: u64) -> Result<(), FilesError> {
+        use tokio::io::AsyncReadExt;
+        let key = self.key(sha256);
+        match self.store.head(&key).await {
+            Ok(meta) if meta.size == size => return Ok(()),
+            Ok(_) | Err(object_store::Error::NotFound { .. }) => {}
+            Err(e) => return Err(e.into()),
+        }
+        let upload = self.store.put_multipart(&key).await?;
+        let mut parts = object_store::WriteMultipart::new_with_chunk_size(upload, 8 << 20);
+        let mut file = tokio::fs::File::open(path)
+            .await
+            .map_err(|e| FilesError::Store(format!("{}: {e}", path.display())))?;
+        let mut buf = vec![0u8; 1 << 20];
+        loop {
+            let n = match file.read(&mut buf).await {
+                Ok(n) => n,
+                Err(e) => {
+                    let _ = parts.abort().await;
+                    return Err(FilesError::Store(format!("{}: {e}", path.display())));
+                }
+            };
+            if n == 0 {
+                break;
+            }
+            parts.wait_for_capacity(2).await?;
+            parts.write(&buf[..n]);
+        }
+        parts.finish().await?;
+        Ok(())
+    }
+
+    /// Hold `blobs` in `db` for a new holder (waiting while a collector deletes one of them).
+    async fn hold(&self, db: &dyn Store, blobs: Vec<Blob>) -> Result<Held, FilesError> {
         let held = Held {
             holder: new_holder(),
-            blobs: files
-                .iter()
-                .map(|f| Blob {
-                    sha256: f.sha256.clone(),
-                    size_bytes: f.bytes.len() as i64,
-                })
-                .collect(),
+            blobs,
         };
         let waited = std::time::Instant::now();
         loop {
@@ -237,7 +337,7 @@ impl Files {
                 .hold_blobs(&held.holder, held.blobs.clone(), now, now + HOLD_MS)
                 .await?
             {
-                break;
+                return Ok(held);
             }
             if waited.elapsed() > HOLD_WAIT {
                 self.release(db, held).await;
@@ -247,6 +347,19 @@ impl Files {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
+    }
+
+    /// Hold `files` in `db` and write them: commit the references, then [`Files::release`]
+    /// the returned holds (also when the commit failed).
+    pub async fn write(&self, db: &dyn Store, files: Vec<NewFile>) -> Result<Held, FilesError> {
+        let blobs = files
+            .iter()
+            .map(|f| Blob {
+                sha256: f.sha256.clone(),
+                size_bytes: f.bytes.len() as i64,
+            })
+            .collect();
+        let held = self.hold(db, blobs).await?;
         for file in files {
             if let Err(e) = self.put(file).await {
                 self.release(db, held).await;

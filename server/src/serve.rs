@@ -100,6 +100,11 @@ pub struct ServeArgs {
     /// Boards one client address (IPv6: its /64) may create per hour (counted in this process)
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub anon_boards_per_hour: u64,
+    /// Largest file in MiB sent on its own to `POST /api/v1/leaderboards/{slug}/uploads`
+    /// (streamed to the file store, never whole in memory; submissions then name it by its
+    /// SHA-256)
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    pub max_file_mb: u64,
     /// MiB a board's files (gold and every entry's, each file once) may take
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     pub board_max_mb: u64,
@@ -341,6 +346,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
                     max_entry_samples: args.max_entry_samples as usize,
                     scoring_jobs: args.scoring_jobs as usize,
                     boards_per_client_hour: args.anon_boards_per_hour as i64,
+                    max_file_bytes: args.max_file_mb << 20,
                 },
                 crate::leaderboard::queue::QueueConfig {
                     workers: args.queue_workers as usize,

@@ -607,8 +607,9 @@ where
 }
 
 /// A file in a request: its name and content, as UTF-8 `text` or `base64` (standard
-/// alphabet). `B` is how base64 is held: the page sends a `String`, the server decodes it while
-/// the request is parsed.
+/// alphabet), or the `sha256` of a file sent before on its own (`POST …/uploads`, for files
+/// larger than a request may be). `B` is how base64 is held: the page sends a `String`, the
+/// server decodes it while the request is parsed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FileIn<B = String> {
     pub name: String,
@@ -616,6 +617,8 @@ pub struct FileIn<B = String> {
     pub text: Option<String>,
     #[serde(default = "Option::default", skip_serializing_if = "Option::is_none")]
     pub base64: Option<B>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
 }
 
 /// `POST /api/v1/leaderboards`: a new board. `B` is how base64 is held (see [`FileIn`]).

@@ -87,6 +87,7 @@ fn a_submission_sends_text_or_base64_and_only_what_it_has() {
             name: "a.json".into(),
             text: Some("[]".into()),
             base64: None,
+            sha256: None,
         }],
         client_report: None,
     };

@@ -42,11 +42,13 @@ pub(super) fn file_in(name: String, bytes: Vec<u8>) -> FileIn {
             name,
             text: Some(text),
             base64: None,
+            sha256: None,
         },
         Err(e) => FileIn {
             name,
             text: None,
             base64: Some(base64::engine::general_purpose::STANDARD.encode(e.as_bytes())),
+            sha256: None,
         },
     }
 }

@@ -183,6 +183,11 @@ pub fn router(state: LbState) -> Router {
             post(withdraw),
         )
         .route("/api/v1/leaderboards/{slug}/files/{sha256}", get(file))
+        .route("/api/v1/leaderboards/{slug}/uploads", post(upload))
+        .route(
+            "/api/v1/leaderboards/{slug}/uploads/{sha256}",
+            get(uploaded),
+        )
         .route("/api/v1/benchmarks", get(benchmarks))
         .route(
             "/api/v1/leaderboards/{slug}/teams",
@@ -574,36 +579,116 @@ async fn withdraw(
     action(s, slug, id, headers, EntryAction::Withdraw).await
 }
 
+/// A path's SHA-256 (64 hex digits, any case) in lower case; else `404` naming `what`.
+fn sha256_param(sha256: &str, what: &str) -> Result<String, LbError> {
+    if sha256.len() == 64 && sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Ok(sha256.to_ascii_lowercase())
+    } else {
+        Err(LbError::NotFound(format!("no {what} `{sha256}`")))
+    }
+}
+
+/// A stored file's reply, streamed from the file store (a large file never sits whole in
+/// memory); `immutable`: cached for a year (content-addressed URLs).
+fn file_response(file: crate::files::FileStream, immutable: bool) -> Response {
+    let mut headers = vec![
+        (header::CONTENT_TYPE, "application/octet-stream".to_string()),
+        (header::CONTENT_LENGTH, file.size.to_string()),
+    ];
+    if immutable {
+        headers.push((
+            header::CACHE_CONTROL,
+            "public, max-age=31536000, immutable".to_string(),
+        ));
+    }
+    let mut response = axum::body::Body::from_stream(file.stream).into_response();
+    for (name, value) in headers {
+        if let Ok(value) = value.parse() {
+            response.headers_mut().insert(name, value);
+        }
+    }
+    response
+}
+
 async fn file(
     State(s): State<LbState>,
     Path((slug, sha256)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, LbError> {
-    let valid = sha256.len() == 64 && sha256.bytes().all(|b| b.is_ascii_hexdigit());
-    if !valid {
-        return Err(LbError::NotFound(format!("no file `{sha256}`")));
-    }
+    let sha256 = sha256_param(&sha256, "file")?;
     let file = s
         .boards
-        .file(
+        .file(&slug, &sha256, bearer(&headers).as_deref())
+        .await?;
+    Ok(file_response(file, true))
+}
+
+/// `POST …/uploads` (owner or team token): a file on its own, `application/octet-stream`,
+/// streamed to the file store (at most `--max-file-mb`; a pause of `--body-timeout-secs`
+/// between chunks ends it); `201 {"sha256", "size_bytes", "kept_until"}`. Submissions name it
+/// by its SHA-256 (`{"name", "sha256"}`) within the hour.
+async fn upload(
+    State(s): State<LbState>,
+    Path(slug): Path<String>,
+    request: axum::extract::Request,
+) -> Result<Response, LbError> {
+    check_slug(&slug).map_err(|_| LbError::NotFound(format!("no leaderboard `{slug}`")))?;
+    let headers = request.headers().clone();
+    let essence = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    if essence != "application/octet-stream" {
+        return Err(LbError::UnsupportedMediaType(format!(
+            "an upload is sent as Content-Type: application/octet-stream, got {essence:?}"
+        )));
+    }
+    let limit = s.boards.limits.max_file_bytes;
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit) {
+        return Err(LbError::TooLarge(format!(
+            "the file is larger than {limit} bytes, the limit (the server's --max-file-mb)"
+        )));
+    }
+    let body = request.into_body().into_data_stream();
+    let (sha256, size_bytes, kept_until_ms) = s
+        .boards
+        .upload(
             &slug,
-            &sha256.to_ascii_lowercase(),
             bearer(&headers).as_deref(),
+            body,
+            s.guard.body_timeout,
         )
         .await?;
-    // Streamed from the file store: a large file never sits whole in memory.
     Ok((
-        [
-            (header::CONTENT_TYPE, "application/octet-stream".to_string()),
-            (
-                header::CACHE_CONTROL,
-                "public, max-age=31536000, immutable".to_string(),
-            ),
-            (header::CONTENT_LENGTH, file.size.to_string()),
-        ],
-        axum::body::Body::from_stream(file.stream),
+        StatusCode::CREATED,
+        Json(json!({
+            "sha256": sha256,
+            "size_bytes": size_bytes,
+            "kept_until": super::dates::iso8601(kept_until_ms),
+        })),
     )
         .into_response())
+}
+
+/// `GET …/uploads/{sha256}` (owner or team token): the upload as stored, while it is kept.
+async fn uploaded(
+    State(s): State<LbState>,
+    Path((slug, sha256)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, LbError> {
+    let sha256 = sha256_param(&sha256, "upload")?;
+    let file = s
+        .boards
+        .uploaded(&slug, &sha256, bearer(&headers).as_deref())
+        .await?;
+    Ok(file_response(file, false))
 }
 
 async fn add_team(

@@ -22,6 +22,8 @@ pub struct SubmitLimits {
     pub scoring_jobs: usize,
     /// Boards one client address may create per hour (`--anon-boards-per-hour`).
     pub boards_per_client_hour: i64,
+    /// Bytes one streamed upload may have (`--max-file-mb`).
+    pub max_file_bytes: u64,
 }
 
 impl Default for SubmitLimits {
@@ -31,6 +33,7 @@ impl Default for SubmitLimits {
             per_board_hour: 600,
             max_board_bytes: 1 << 30,
             max_entry_samples: 250_000,
+            max_file_bytes: 1 << 30,
             scoring_jobs: 1,
             boards_per_client_hour: 60,
         }

@@ -478,6 +478,8 @@ pub trait Store: Send + Sync {
         until_ms: i64,
     ) -> Result<bool, StoreError>;
     async fn release_holds(&self, holder: &str) -> Result<(), StoreError>;
+    /// Whether someone holds the file now.
+    async fn held(&self, sha256: &str, now_ms: i64) -> Result<bool, StoreError>;
     /// Up to `limit` files nothing refers to or holds.
     async fn unreferenced_blobs(&self, now_ms: i64, limit: i64) -> Result<Vec<String>, StoreError>;
     /// Mark an unreferenced, unheld file as being deleted; false when it is not (any more).

@@ -463,6 +463,10 @@ impl Store for PgStore {
         in_tx!(self, files::release_holds(holder))
     }
 
+    async fn held(&self, sha256: &str, now_ms: i64) -> Result<bool, StoreError> {
+        on_client!(self, files::held(sha256, now_ms))
+    }
+
     async fn unreferenced_blobs(&self, now_ms: i64, limit: i64) -> Result<Vec<String>, StoreError> {
         on_client!(self, files::unreferenced_blobs(now_ms, limit))
     }

@@ -461,6 +461,11 @@ impl Store for SqliteStore {
         in_tx!(self, files::release_holds(&holder))
     }
 
+    async fn held(&self, sha256: &str, now_ms: i64) -> Result<bool, StoreError> {
+        let sha256 = sha256.to_owned();
+        on_conn!(self, files::held(&sha256, now_ms))
+    }
+
     async fn unreferenced_blobs(&self, now_ms: i64, limit: i64) -> Result<Vec<String>, StoreError> {
         on_conn!(self, files::unreferenced_blobs(now_ms, limit))
     }

@@ -126,6 +126,23 @@ fn in_database(db: &mut Db, s: &str) -> (usize, usize, usize) {
     (n(bytes), n(text), n(moved))
 }
 
+/// A new pairs board `s` (no gold: each entry file has both columns); its owner token.
+fn pairs_board(server: &Server, s: &str) -> String {
+    let created = lb_json(
+        server,
+        &[
+            "create",
+            "--slug",
+            s,
+            "--title",
+            "T",
+            "--benchmark",
+            "pairs",
+        ],
+    );
+    created["owner_token"].as_str().unwrap().to_string()
+}
+
 /// The files of a file store (by SHA-256) among `want`.
 fn stored(files: &Files, want: &[&str]) -> BTreeSet<String> {
     rt().block_on(async {
@@ -150,19 +167,7 @@ fn files_live_outside_the_database_and_go_when_nothing_refers_to_them() {
         let files = Files::open(&place_of(&db)).unwrap();
         let dir = temp("files");
         let s = slug("files");
-        let created = lb_json(
-            &server,
-            &[
-                "create",
-                "--slug",
-                &s,
-                "--title",
-                "T",
-                "--benchmark",
-                "pairs",
-            ],
-        );
-        let owner = created["owner_token"].as_str().unwrap().to_string();
+        let owner = pairs_board(&server, &s);
         let f1 = pairs_file(&dir, "1.jsonl", 300, 200);
         let f2 = pairs_file(&dir, "2.jsonl", 300, 100);
         for (model, f) in [("a", &f1), ("b", &f2), ("c", &f1)] {
@@ -266,18 +271,7 @@ fn an_old_database_moves_its_bytes_out_on_start_and_resumes() {
         let dir = temp("old");
         let s = slug("old");
         let server = Server::start(&db);
-        lb_json(
-            &server,
-            &[
-                "create",
-                "--slug",
-                &s,
-                "--title",
-                "T",
-                "--benchmark",
-                "pairs",
-            ],
-        );
+        pairs_board(&server, &s);
         let f1 = pairs_file(&dir, "1.jsonl", 2_000, 1_500);
         let f2 = pairs_file(&dir, "2.jsonl", 2_000, 900);
         lb_json(&server, &["submit", "--slug", &s, "--model", "a", p(&f1)]);
@@ -367,19 +361,7 @@ fn s3_credentials_never_reach_the_log() {
             std::fs::File::create(&log).unwrap().into(),
         );
         let s = slug("s3");
-        let created = lb_json(
-            &server,
-            &[
-                "create",
-                "--slug",
-                &s,
-                "--title",
-                "T",
-                "--benchmark",
-                "pairs",
-            ],
-        );
-        let owner = created["owner_token"].as_str().unwrap();
+        let owner = pairs_board(&server, &s);
         let f = pairs_file(&dir, "1.jsonl", 100, 60);
         lb_json(&server, &["submit", "--slug", &s, "--model", "m", p(&f)]);
         let files = Files::open(&place).unwrap();
@@ -387,7 +369,7 @@ fn s3_credentials_never_reach_the_log() {
         assert!(
             lb(
                 &server,
-                &["remove", "--slug", &s, "--entry", "1", "--token", owner]
+                &["remove", "--slug", &s, "--entry", "1", "--token", &owner]
             )
             .status
             .success()
@@ -498,4 +480,200 @@ fn race_audit() -> server::store::AuditRow {
         entry: None,
         detail: serde_json::json!({}),
     }
+}
+
+/// A server's peak and current resident memory, bytes (`/proc/PID/status`: VmHWM, VmRSS).
+fn memory_of(pid: u32) -> (u64, u64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let kb = |key: &str| -> u64 {
+        let line = status.lines().find(|l| l.starts_with(key)).unwrap();
+        line.split_whitespace()
+            .nth(1)
+            .unwrap()
+            .parse::<u64>()
+            .unwrap()
+            * 1024
+    };
+    (kb("VmHWM:"), kb("VmRSS:"))
+}
+
+/// A file sent on its own (`POST …/uploads`, owner or team token) is streamed to the store and
+/// named by a submission within the hour; refused without a token, as another media type, over
+/// `--max-file-mb`, and when a submission names what was never uploaded.
+#[test]
+fn an_upload_is_named_by_a_submission() {
+    let dir = temp("upload");
+    let db = dir.join("lb.sqlite3");
+    let server = Server::start_with(p(&db), &["--max-file-mb", "1"]);
+    let s = slug("upload");
+    let owner = pairs_board(&server, &s);
+    let f = pairs_file(&dir, "p.jsonl", 2_000, 1_200);
+    let bytes = std::fs::read(&f).unwrap();
+    let send = |body: Vec<u8>, token: Option<&str>, kind: &str| -> (u16, serde_json::Value) {
+        rt().block_on(async {
+            let mut r = reqwest::Client::new()
+                .post(format!("{}/api/v1/leaderboards/{s}/uploads", server.url))
+                .header("content-type", kind)
+                .body(body);
+            if let Some(t) = token {
+                r = r.bearer_auth(t);
+            }
+            let resp = r.send().await.unwrap();
+            let code = resp.status().as_u16();
+            (code, resp.json().await.unwrap_or_default())
+        })
+    };
+    let octets = "application/octet-stream";
+    assert_eq!(send(bytes.clone(), None, octets).0, 403);
+    assert_eq!(send(bytes.clone(), Some("sbo_wrong"), octets).0, 403);
+    assert_eq!(send(bytes.clone(), Some(&owner), "application/json").0, 415);
+    assert_eq!(send(vec![b'x'; (1 << 20) + 1], Some(&owner), octets).0, 413);
+    let (code, up) = send(bytes.clone(), Some(&owner), octets);
+    assert_eq!(code, 201, "{up}");
+    assert_eq!(up["sha256"], sha_of(&f));
+    assert_eq!(up["size_bytes"], bytes.len());
+    let sha = up["sha256"].as_str().unwrap().to_string();
+    // Read back as stored.
+    let got = rt().block_on(async {
+        reqwest::Client::new()
+            .get(format!(
+                "{}/api/v1/leaderboards/{s}/uploads/{sha}",
+                server.url
+            ))
+            .bearer_auth(&owner)
+            .send()
+            .await
+            .unwrap()
+            .bytes()
+            .await
+            .unwrap()
+    });
+    assert_eq!(got.as_ref(), bytes.as_slice());
+    // Named by a submission (anonymous, as the open board takes them): scored as if sent.
+    let (code, entry) = http(
+        &server,
+        "POST",
+        &format!("/api/v1/leaderboards/{s}/entries"),
+        None,
+        Some(serde_json::json!({"model": "m", "files": [{"name": "p.jsonl", "sha256": sha}]})),
+    );
+    assert_eq!(code, 201, "{entry}");
+    let direct = lb_json(&server, &["submit", "--slug", &s, "--model", "m2", p(&f)]);
+    assert_eq!(entry["report"]["overall"], direct["report"]["overall"]);
+    let (code, e) = http(
+        &server,
+        "POST",
+        &format!("/api/v1/leaderboards/{s}/entries"),
+        None,
+        Some(
+            serde_json::json!({"model": "m", "files": [{"name": "q.jsonl", "sha256": "ab".repeat(32)}]}),
+        ),
+    );
+    assert_eq!(code, 400, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("no upload"), "{e}");
+}
+
+/// A 1 GB file (SCOREBENCH_ROUNDTRIP_MB, default 1000) uploaded and read back: streamed both
+/// ways, the same SHA-256; the server's peak resident memory above its idle is reported and
+/// stays under 200 MB.
+#[test]
+fn a_gigabyte_round_trip_never_sits_in_server_memory() {
+    let mb: u64 = std::env::var("SCOREBENCH_ROUNDTRIP_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000);
+    let dir = temp("gigabyte");
+    let db = dir.join("lb.sqlite3");
+    let server = Server::start_with(p(&db), &["--max-file-mb", &(mb + 100).to_string()]);
+    let s = slug("gigabyte");
+    let owner = pairs_board(&server, &s);
+    // The file: `mb` blocks of 1,000,000 bytes, each different.
+    let path = dir.join("big.bin");
+    let expected = {
+        use sha2::Digest;
+        use std::io::Write;
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        let mut hash = sha2::Sha256::new();
+        let mut block = vec![b'.'; 1_000_000];
+        for i in 0..mb {
+            block[..20].copy_from_slice(format!("{i:020}").as_bytes());
+            hash.update(&block);
+            out.write_all(&block).unwrap();
+        }
+        out.flush().unwrap();
+        hex::encode(hash.finalize())
+    };
+    let size = mb * 1_000_000;
+    let pid = server.child.id();
+    let _ = http(&server, "GET", "/api/health", None, None);
+    let (_, idle) = memory_of(pid);
+    let rt = rt();
+    let started = std::time::Instant::now();
+    let up: serde_json::Value = rt.block_on(async {
+        let file = tokio::fs::File::open(&path).await.unwrap();
+        let chunks = futures_util::stream::unfold(file, |mut file| async move {
+            use tokio::io::AsyncReadExt;
+            let mut buf = vec![0u8; 1 << 20];
+            match file.read(&mut buf).await {
+                Ok(0) => None,
+                Ok(n) => {
+                    buf.truncate(n);
+                    Some((Ok::<_, std::io::Error>(bytes::Bytes::from(buf)), file))
+                }
+                Err(e) => Some((Err(e), file)),
+            }
+        });
+        let resp = reqwest::Client::new()
+            .post(format!("{}/api/v1/leaderboards/{s}/uploads", server.url))
+            .bearer_auth(&owner)
+            .header("content-type", "application/octet-stream")
+            .header("content-length", size)
+            .body(reqwest::Body::wrap_stream(chunks))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status().as_u16(), 201);
+        resp.json().await.unwrap()
+    });
+    let uploaded = started.elapsed();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(up["sha256"], expected.as_str(), "{up}");
+    let started = std::time::Instant::now();
+    let (got, n) = rt.block_on(async {
+        use futures_util::StreamExt;
+        use sha2::Digest;
+        let resp = reqwest::Client::new()
+            .get(format!(
+                "{}/api/v1/leaderboards/{s}/uploads/{expected}",
+                server.url
+            ))
+            .bearer_auth(&owner)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status().as_u16(), 200);
+        let mut stream = resp.bytes_stream();
+        let (mut hash, mut n) = (sha2::Sha256::new(), 0u64);
+        while let Some(chunk) = stream.next().await {
+            let chunk = chunk.unwrap();
+            n += chunk.len() as u64;
+            hash.update(&chunk);
+        }
+        (hex::encode(hash.finalize()), n)
+    });
+    let downloaded = started.elapsed();
+    assert_eq!((got.as_str(), n), (expected.as_str(), size));
+    let (peak, _) = memory_of(pid);
+    let above = peak.saturating_sub(idle) as f64 / 1e6;
+    eprintln!(
+        "files: {mb} MB round trip: upload {:.1} s, download {:.1} s; server RSS idle {:.0} MB, \
+         peak {:.0} MB ({above:.0} MB above idle; goal < 200)",
+        uploaded.as_secs_f64(),
+        downloaded.as_secs_f64(),
+        idle as f64 / 1e6,
+        peak as f64 / 1e6,
+    );
+    assert!(above < 200.0, "{above:.0} MB above idle");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -46,6 +46,7 @@ impl Boards {
         if req.files.is_empty() {
             return Err(LbError::BadRequest("no prediction files".into()));
         }
+        self.resolve_named(&mut req.files).await?;
         // Refused before the scoring's CPU is spent when a limit is used up already (checked
         // again with the insert, where it is race-free).
         let refusals = sender.key(slug);

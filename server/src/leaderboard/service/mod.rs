@@ -279,6 +279,93 @@ impl Boards {
         }
     }
 
+    /// Files a request names by the SHA-256 of an upload (`POST …/uploads`, held for
+    /// [`crate::files::HOLD_MS`]): their bytes read from the store, as if the request held them.
+    async fn resolve_named(
+        &self,
+        files: &mut [crate::leaderboard::input::FileIn],
+    ) -> Result<(), LbError> {
+        for f in files.iter_mut() {
+            let Some(sha256) = f.sha256.as_deref().map(str::to_ascii_lowercase) else {
+                continue;
+            };
+            if f.text.is_some() || f.base64.is_some() {
+                return Err(LbError::BadRequest(format!(
+                    "{}: give its content as one of `text`, `base64` or `sha256`",
+                    f.name
+                )));
+            }
+            if !self.store.held(&sha256, now_ms()).await? {
+                return Err(LbError::BadRequest(format!(
+                    "{}: no upload {sha256} (POST …/uploads first; an upload is kept for an hour)",
+                    f.name
+                )));
+            }
+            let bytes = self.blob(&sha256).await?;
+            f.base64 = Some(crate::leaderboard::input::Base64Bytes(Ok(bytes)));
+        }
+        Ok(())
+    }
+
+    /// Who may upload to the board: its owner, or a team of it.
+    async fn uploader(&self, slug: &str, token: Option<&str>) -> Result<(), LbError> {
+        let board = self.board(slug).await?;
+        if token.is_some_and(|t| token::matches(t, &board.owner_token_sha256)) {
+            return Ok(());
+        }
+        if self.team_of(slug, token).await?.is_some() {
+            return Ok(());
+        }
+        Err(LbError::Forbidden(format!(
+            "uploads to `{slug}` need its owner token or a team token (Authorization: Bearer …)"
+        )))
+    }
+
+    /// Store a file sent on its own, streamed (owner or team token); submissions then name it
+    /// by its SHA-256 for an hour. Returns (sha256, size, kept until ms).
+    pub async fn upload<S, E>(
+        &self,
+        slug: &str,
+        token: Option<&str>,
+        body: S,
+        idle: std::time::Duration,
+    ) -> Result<(String, u64, i64), LbError>
+    where
+        S: futures_util::Stream<Item = Result<Bytes, E>> + Unpin,
+        E: std::fmt::Display,
+    {
+        self.uploader(slug, token).await?;
+        let limit = self.limits.max_file_bytes;
+        let (held, sha256, size) = self
+            .files
+            .write_stream(&*self.store, body, limit, idle)
+            .await
+            .map_err(|e| match e {
+                crate::files::UploadError::TooLarge(_) => LbError::TooLarge(e.to_string()),
+                crate::files::UploadError::Late(_) => LbError::Timeout(e.to_string()),
+                crate::files::UploadError::Body(m) => LbError::BadRequest(m),
+                crate::files::UploadError::Files(e) => e.into(),
+            })?;
+        // The hold stays (until it expires) so the upload is there to be named.
+        drop(held);
+        Ok((sha256, size, now_ms() + crate::files::HOLD_MS))
+    }
+
+    /// An upload read back as it is stored (owner or team token; only while it is held).
+    pub async fn uploaded(
+        &self,
+        slug: &str,
+        sha256: &str,
+        token: Option<&str>,
+    ) -> Result<crate::files::FileStream, LbError> {
+        self.uploader(slug, token).await?;
+        let missing = || LbError::NotFound(format!("no upload {sha256} (kept for an hour)"));
+        if !self.store.held(sha256, now_ms()).await? {
+            return Err(missing());
+        }
+        self.files.stream(sha256).await?.ok_or_else(missing)
+    }
+
     /// An entry's full report, as stored.
     async fn report_text(&self, slug: &str, id: i64) -> Result<Option<Bytes>, LbError> {
         Ok(match self.store.entry_report(slug, id).await? {

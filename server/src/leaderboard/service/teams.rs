@@ -78,7 +78,11 @@ pub(super) fn counted(board: &BoardRow, c: &Competition, entries: Vec<EntryRow>)
 
 impl Boards {
     /// The team whose token this is, on a competition board.
-    async fn team_of(&self, slug: &str, token: Option<&str>) -> Result<Option<String>, LbError> {
+    pub(super) async fn team_of(
+        &self,
+        slug: &str,
+        token: Option<&str>,
+    ) -> Result<Option<String>, LbError> {
         let Some(t) = token else { return Ok(None) };
         Ok(self
             .store
@@ -263,7 +267,8 @@ impl Boards {
         };
         self.store.check_limits(slug, limits.clone()).await?;
         let benchmark = board.benchmark.clone();
-        let files_in = req.files;
+        let mut files_in = req.files;
+        self.resolve_named(&mut files_in).await?;
         let (files, _body) = tokio::task::spawn_blocking(move || {
             let work = || {
                 let bench = scoring::benchmark(&benchmark)?;

@@ -77,6 +77,22 @@ pub(crate) async fn release_holds<C: Conn>(c: &mut C, holder: &str) -> Result<()
     Ok(())
 }
 
+/// Whether someone holds `sha256` now (an upload not yet named by a submission).
+pub(crate) async fn held<C: Conn>(
+    c: &mut C,
+    sha256: &str,
+    now_ms: i64,
+) -> Result<bool, StoreError> {
+    Ok(c.query(
+        "SELECT 1 FROM lb_blob_hold WHERE sha256 = $1 AND until_ms > $2",
+        params![sha256, now_ms],
+    )
+    .await?
+    .into_iter()
+    .next()
+    .is_some())
+}
+
 /// Up to `limit` rows a collector may delete now.
 pub(crate) async fn unreferenced_blobs<C: Conn>(
     c: &mut C,
