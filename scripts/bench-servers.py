@@ -11,7 +11,8 @@ one-server ones measured in the same run.
 Starts a throw-away PostgreSQL (scripts/pg.sh) and S3 server (scripts/s3.sh) unless PG_URL and
 S3_URL are set.
 
-Usage: scripts/bench-servers.py BIN [N]   (BIN: target/release/scorebench; N: 300)"""
+Usage: [QUEUE_WORKERS=1] scripts/bench-servers.py BIN [N]   (BIN: target/release/scorebench; N: 300;
+QUEUE_WORKERS: each server's --queue-workers)"""
 import base64, concurrent.futures as cf, json, os, random, socket, subprocess, sys, tempfile, time
 import urllib.request
 
@@ -46,14 +47,17 @@ def serve(run):
     port = free_port()
     p = subprocess.Popen([BIN, "serve", "--addr", f"127.0.0.1:{port}", "--db", PG, "--files", f"{S3}/{run}",
                           "--dist", "/nonexistent", "--local-db", os.path.join(tmp, f"local-{port}.sqlite3"),
-                          "--anon-submits-per-hour", "10000000", "--board-submits-per-hour", "10000000",
-                          "--anon-boards-per-hour", "10000000"],
+                          "--anon-submits-per-hour", "1000000", "--board-submits-per-hour", "10000000",
+                          "--anon-boards-per-hour", "1000000",
+                          "--queue-workers", os.environ.get("QUEUE_WORKERS", "1")],
                          stdout=subprocess.DEVNULL, stderr=open(os.path.join(tmp, f"server-{port}.log"), "w"))
     base = f"http://127.0.0.1:{port}"
     for _ in range(200):
         try:
             urllib.request.urlopen(base + "/api/health", timeout=5).read(); break
         except Exception:
+            if p.poll() is not None:
+                sys.exit("the server stopped: " + open(os.path.join(tmp, f"server-{port}.log")).read()[-2000:])
             time.sleep(0.05)
     return p, base
 
@@ -105,7 +109,7 @@ def measure(count):
         slug = f"open-{run}"
         request(bases[0], "POST", "/api/v1/leaderboards", {"slug": slug, "title": "bench", "benchmark": "eotgc",
                 "gold": [{"name": "gold.json", "base64": base64.b64encode(gold).decode()}]})
-        open_s = submit_all(bases, slug, bodies(1), 200)
+        open_s = submit_all(bases, slug, bodies(1), 201)
         # Competition: queued, scored by every server's queue worker.
         comp = f"comp-{run}"
         gold_path = os.path.join(CASE, "gold.json")
@@ -131,7 +135,8 @@ def measure(count):
 
 
 try:
-    print(f"servers bench: {N} EOTGC submissions (185 essays each), 8 client threads, PostgreSQL + S3 (s3s-fs) on loopback, {os.cpu_count()} cores")
+    print(f"servers bench: {N} EOTGC submissions (185 essays each), 8 client threads, PostgreSQL + S3 (s3s-fs) on loopback, "
+          f"{os.cpu_count()} cores, --queue-workers {os.environ.get('QUEUE_WORKERS', '1')} per server")
     one = measure(1)
     two = measure(2)
     print(f"{'':24}{'1 server':>12}{'2 servers':>12}{'ratio':>8}")

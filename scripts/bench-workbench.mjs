@@ -5,7 +5,7 @@
 // goes (the worker's and page's own timestamps), the tab's memory and the app's asset sizes.
 // Prints the figures; not part of the test suite. Run through scripts/bench-workbench.sh.
 import { writeFileSync, statSync, readdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -14,6 +14,10 @@ import { startServer, launchBrowser, tempDir, root, scorebench, chromiumRssKb } 
 const RECORDS = Number(process.env.RECORDS ?? 100_000);
 const RUNS = Number(process.env.RUNS ?? 3);
 const CHARTS = process.env.CHARTS !== '0';
+// FRESH=1: each run in a new browser (a new profile: no cache, no storage: a first visit), the worker
+// ready before the drop. LOAD=1: another process keeps one core busy for the whole run.
+const FRESH = process.env.FRESH === '1';
+const LOAD = process.env.LOAD === '1';
 
 function generate(path) {
   // Deterministic 0..10 scores with long free-text fields (questions and replies are what make
@@ -69,10 +73,19 @@ const size = statSync(file).size;
 console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, ${RECORDS} records, ${mb(size)} MB`);
 console.log(assetSizes());
 const server = await startServer();
-const browser = await launchBrowser();
+let browser = await launchBrowser();
+const busy = LOAD
+  ? spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' })
+  : null;
+if (busy) console.log('another process keeps one core busy (LOAD=1)');
+if (FRESH) console.log('each run in a fresh browser, a new profile (FRESH=1)');
 const results = [];
 for (let run = 0; run < RUNS; run++) {
   const native = cli(file);
+  if (FRESH && run > 0) {
+    await browser.close();
+    browser = await launchBrowser();
+  }
   const page = await browser.newPage();
   await page.goto(server.url);
   // The page loads its worker when a drag enters the window (as a person's drag does, long
@@ -121,12 +134,13 @@ for (let run = 0; run < RUNS; run++) {
     `qwk ${same ? 'same as' : 'DIFFERS from'} the CLI\n  ms: ${steps.join(', ')}`);
   await page.close();
 }
+if (busy) busy.kill();
 await browser.close();
 await server.stop();
 rmSync(dir, { recursive: true, force: true }); // the generated file (1 GB at 1M records)
 const mt = median(results.map((r) => r.table));
 const mc = median(results.map((r) => r.cli));
-console.log(`\n${RECORDS} records, ${mb(size)} MB, medians of ${RUNS}: CLI ${mc.toFixed(0)} ms, ` +
+console.log(`\n${RECORDS} records, ${mb(size)} MB${FRESH ? ', fresh browsers' : ''}${LOAD ? ', one core busy' : ''}, medians of ${RUNS}: CLI ${mc.toFixed(0)} ms, ` +
   `page first number ${mt} ms, ratio ${(mt / mc).toFixed(2)}× (goal ≤ 2×)` +
   (CHARTS ? `, page table+charts ${median(results.map((r) => r.charts))} ms` : '') +
   `; Chromium peak RSS ${mb(median(results.map((r) => r.peakRss)) * 1024)} MB ` +

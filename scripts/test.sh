@@ -97,4 +97,5 @@ if [ -d ../shared/checks ]; then
   python3 ../shared/checks/competition.py target/debug/scorebench
   NODE_PATH="$PWD/tools/node_modules" SHOTS="$PWD/tests/e2e/artifacts" \
     bash ../shared/checks/teacher.sh target/debug/scorebench
+  if [ -f ../shared/checks/scale.sh ]; then bash ../shared/checks/scale.sh target/debug/scorebench; fi
 fi
