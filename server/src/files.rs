@@ -39,6 +39,20 @@ pub const HOLD_MS: i64 = 3_600_000;
 /// How long a writer waits for a collector that is deleting the same content at the moment.
 const HOLD_WAIT: Duration = Duration::from_secs(30);
 
+/// The longest a collector's delete of one file may take: well under the age at which its
+/// mark counts as a dead collector's (`store::sql::files::STALE_MARK_MS`, 5 minutes), so a
+/// writer that takes a file over never sees a late delete land.
+pub const DELETE_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The longest an upload may take from its first byte to its last.
+const UPLOAD_TIME: Duration = Duration::from_secs(3_600);
+
+/// The start of the holder names of uploads to the board `slug` (each upload its own holder
+/// after it): only this board's submissions may name them.
+pub fn upload_holder(slug: &str) -> String {
+    format!("upload:{slug}:")
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum FilesError {
     /// The file store failed (message for the log).
@@ -59,6 +73,9 @@ pub struct Files {
     store: Arc<dyn ObjectStore>,
     prefix: String,
     shown: String,
+    /// Where uploads wait while they arrive: inside a folder store (same disk, not the system's
+    /// temporary folder, which may be memory); the system's for S3.
+    staging: Option<PathBuf>,
 }
 
 /// A file's bytes as a stream, with their length.
@@ -81,6 +98,8 @@ pub enum UploadError {
     TooLarge(u64),
     #[error("no bytes of the file arrived for {0} s")]
     Late(u64),
+    #[error("{0}")]
+    Full(String),
     #[error("reading the upload: {0}")]
     Body(String),
     #[error(transparent)]
@@ -140,10 +159,14 @@ impl Files {
         std::fs::create_dir_all(dir)
             .map_err(|e| FilesError::Store(format!("cannot create {}: {e}", dir.display())))?;
         let store = object_store::local::LocalFileSystem::new_with_prefix(dir)?;
+        let staging = dir.join("uploading");
+        std::fs::create_dir_all(&staging)
+            .map_err(|e| FilesError::Store(format!("cannot create {}: {e}", staging.display())))?;
         Ok(Self {
             store: Arc::new(store),
             prefix: String::new(),
             shown: dir.display().to_string(),
+            staging: Some(staging),
         })
     }
 
@@ -168,6 +191,7 @@ impl Files {
             store: Arc::new(store),
             shown: format!("s3://{bucket}/{prefix}"),
             prefix,
+            staging: None,
         })
     }
 
@@ -231,14 +255,16 @@ impl Files {
     }
 
     /// Write a file that arrives as a stream (an upload) without holding it in memory: to a
-    /// temporary file while its SHA-256 is computed, then held in `db` and copied into the
-    /// store in parts. At most `limit` bytes; a pause longer than `idle` between two chunks
-    /// ends it. Returns the holds (until [`HOLD_MS`] from now), the hash and the size.
+    /// temporary file while its SHA-256 is computed, then held in `db` by a holder named
+    /// `holder` + a number and copied into the store in parts. At most `limit` bytes, and at
+    /// most `room` (what the board may still take); a pause longer than `idle` between two
+    /// chunks, or an hour in all, ends it. Returns the holds (until [`HOLD_MS`] from the
+    /// start), the hash and the size.
     pub async fn write_stream<S, E>(
         &self,
         db: &dyn Store,
-        mut body: S,
-        limit: u64,
+        (mut body, holder): (S, &str),
+        (limit, room): (u64, u64),
         idle: Duration,
     ) -> Result<(Held, String, u64), UploadError>
     where
@@ -246,8 +272,12 @@ impl Files {
         E: std::fmt::Display,
     {
         use tokio::io::AsyncWriteExt;
-        let temp = tempfile::NamedTempFile::new()
-            .map_err(|e| FilesError::Store(format!("a temporary file: {e}")))?;
+        let started = std::time::Instant::now();
+        let temp = match &self.staging {
+            Some(dir) => tempfile::NamedTempFile::new_in(dir),
+            None => tempfile::NamedTempFile::new(),
+        }
+        .map_err(|e| FilesError::Store(format!("a temporary file: {e}")))?;
         let mut out = tokio::fs::File::from_std(
             temp.reopen()
                 .map_err(|e| FilesError::Store(format!("a temporary file: {e}")))?,
@@ -255,6 +285,9 @@ impl Files {
         let mut hash = Sha256::new();
         let mut size = 0u64;
         loop {
+            if started.elapsed() > UPLOAD_TIME {
+                return Err(UploadError::Late(UPLOAD_TIME.as_secs()));
+            }
             let chunk = match tokio::time::timeout(idle, body.next()).await {
                 Err(_) => return Err(UploadError::Late(idle.as_secs())),
                 Ok(None) => break,
@@ -274,10 +307,17 @@ impl Files {
             .await
             .map_err(|e| FilesError::Store(format!("a temporary file: {e}")))?;
         drop(out);
+        if size > room {
+            return Err(UploadError::Full(format!(
+                "this board may take {room} more bytes (the server's --board-max-mb, with its \
+                 files and the uploads no submission named yet); the file has {size}"
+            )));
+        }
         let sha256 = hex::encode(hash.finalize());
         let held = self
             .hold(
                 db,
+                format!("{holder}{}", new_holder()),
                 vec![Blob {
                     sha256: sha256.clone(),
                     size_bytes: size as i64,
@@ -306,6 +346,8 @@ impl Files {
             .await
             .map_err(|e| FilesError::Store(format!("{}: {e}", path.display())))?;
         let mut buf = vec![0u8; 1 << 20];
+        // Every failure aborts the multipart upload (S3 keeps the parts of one that is neither
+        // finished nor aborted, unseen).
         loop {
             let n = match file.read(&mut buf).await {
                 Ok(n) => n,
@@ -317,19 +359,24 @@ impl Files {
             if n == 0 {
                 break;
             }
-            parts.wait_for_capacity(2).await?;
+            if let Err(e) = parts.wait_for_capacity(2).await {
+                let _ = parts.abort().await;
+                return Err(e.into());
+            }
             parts.write(&buf[..n]);
         }
         parts.finish().await?;
         Ok(())
     }
 
-    /// Hold `blobs` in `db` for a new holder (waiting while a collector deletes one of them).
-    async fn hold(&self, db: &dyn Store, blobs: Vec<Blob>) -> Result<Held, FilesError> {
-        let held = Held {
-            holder: new_holder(),
-            blobs,
-        };
+    /// Hold `blobs` in `db` for `holder` (waiting while a collector deletes one of them).
+    async fn hold(
+        &self,
+        db: &dyn Store,
+        holder: String,
+        blobs: Vec<Blob>,
+    ) -> Result<Held, FilesError> {
+        let held = Held { holder, blobs };
         let waited = std::time::Instant::now();
         loop {
             let now = now_ms();
@@ -359,7 +406,7 @@ impl Files {
                 size_bytes: f.bytes.len() as i64,
             })
             .collect();
-        let held = self.hold(db, blobs).await?;
+        let held = self.hold(db, new_holder(), blobs).await?;
         for file in files {
             if let Err(e) = self.put(file).await {
                 self.release(db, held).await;
@@ -390,7 +437,15 @@ impl Files {
             return Ok(false);
         }
         // A failure leaves the mark: it goes stale and a later collection tries again.
-        self.delete(sha256).await?;
+        match tokio::time::timeout(DELETE_TIMEOUT, self.delete(sha256)).await {
+            Ok(deleted) => deleted?,
+            Err(_) => {
+                return Err(FilesError::Store(format!(
+                    "deleting {sha256} took more than {} s",
+                    DELETE_TIMEOUT.as_secs()
+                )));
+            }
+        }
         Ok(db.end_sweep(sha256, mark).await?)
     }
 
@@ -398,6 +453,7 @@ impl Files {
     /// of writers that died); how many. One file that fails is logged and left for the next
     /// collection; the others are still collected.
     pub async fn collect(&self, db: &dyn Store) -> Result<usize, FilesError> {
+        db.purge_holds(now_ms()).await?;
         let mut deleted = 0;
         loop {
             let batch = db.unreferenced_blobs(now_ms(), 256).await?;
@@ -438,21 +494,40 @@ impl Files {
                 break;
             }
             for sha256 in batch {
-                if let Some(bytes) = db.legacy_blob(&sha256).await? {
-                    let actual = hex::encode(Sha256::digest(&bytes));
-                    if actual != sha256 {
-                        tracing::warn!(
-                            stored = %sha256, actual = %actual,
-                            "a stored file's bytes do not match its name; moved under its name"
-                        );
-                    }
-                    self.put(NewFile {
+                let Some(bytes) = db.legacy_blob(&sha256).await? else {
+                    continue;
+                };
+                let actual = hex::encode(Sha256::digest(&bytes));
+                if actual != sha256 {
+                    tracing::warn!(
+                        stored = %sha256, actual = %actual,
+                        "a stored file's bytes do not match its name; moved under its name"
+                    );
+                }
+                // Held while it moves: no collector on another server takes the row between
+                // the write and the commit.
+                let held = self
+                    .hold(
+                        db,
+                        new_holder(),
+                        vec![Blob {
+                            sha256: sha256.clone(),
+                            size_bytes: bytes.len() as i64,
+                        }],
+                    )
+                    .await?;
+                let moved = match self
+                    .put(NewFile {
                         sha256: sha256.clone(),
                         bytes: Bytes::from(bytes),
                     })
-                    .await?;
-                }
-                db.blob_moved(&sha256).await?;
+                    .await
+                {
+                    Ok(()) => db.blob_moved(&sha256).await.map_err(FilesError::from),
+                    Err(e) => Err(e),
+                };
+                self.release(db, held).await;
+                moved?;
                 files += 1;
                 if files % 1000 == 0 {
                     tracing::info!(files, "moving stored files out of the database");
@@ -465,7 +540,11 @@ impl Files {
             if batch.is_empty() {
                 break;
             }
-            for (slug, id, text) in batch {
+            for (slug, id) in batch {
+                // One report in memory at a time.
+                let Some(text) = db.legacy_report(&slug, id).await? else {
+                    continue;
+                };
                 let file = NewFile::of(Bytes::from(text.into_bytes()));
                 let sha256 = file.sha256.clone();
                 let held = self.write(db, vec![file]).await?;

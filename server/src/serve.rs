@@ -70,7 +70,8 @@ pub struct ServeArgs {
     /// between requests are closed too)
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
     pub header_timeout_secs: u64,
-    /// Seconds a client may take to send a request body (every route)
+    /// Seconds a client may take to send a request body (every route; a streamed upload:
+    /// the longest pause between two of its chunks)
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     pub body_timeout_secs: u64,
     /// MiB of request bodies all requests may hold at once (every route); a request waits for

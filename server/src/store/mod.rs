@@ -478,8 +478,14 @@ pub trait Store: Send + Sync {
         until_ms: i64,
     ) -> Result<bool, StoreError>;
     async fn release_holds(&self, holder: &str) -> Result<(), StoreError>;
-    /// Whether someone holds the file now.
-    async fn held(&self, sha256: &str, now_ms: i64) -> Result<bool, StoreError>;
+    /// Whether a holder whose name starts with `prefix` holds the file now.
+    async fn held(&self, sha256: &str, prefix: &str, now_ms: i64) -> Result<bool, StoreError>;
+    /// The bytes of the files holders whose names start with `prefix` hold now.
+    async fn held_upload_bytes(&self, prefix: &str, now_ms: i64) -> Result<i64, StoreError>;
+    /// The bytes the board's distinct files take (its gold and every entry's).
+    async fn board_bytes(&self, slug: &str) -> Result<i64, StoreError>;
+    /// Delete the holds that expired; how many.
+    async fn purge_holds(&self, now_ms: i64) -> Result<u64, StoreError>;
     /// Up to `limit` files nothing refers to or holds.
     async fn unreferenced_blobs(&self, now_ms: i64, limit: i64) -> Result<Vec<String>, StoreError>;
     /// Mark an unreferenced, unheld file as being deleted; false when it is not (any more).
@@ -492,8 +498,10 @@ pub trait Store: Send + Sync {
     async fn legacy_blob(&self, sha256: &str) -> Result<Option<Vec<u8>>, StoreError>;
     /// The file's bytes are in the file store: drop the database's copy.
     async fn blob_moved(&self, sha256: &str) -> Result<(), StoreError>;
-    /// Up to `limit` entries whose report is still in the database: (slug, id, report).
-    async fn legacy_reports(&self, limit: i64) -> Result<Vec<(String, i64, String)>, StoreError>;
+    /// Up to `limit` entries whose report is still in the database: (slug, id).
+    async fn legacy_reports(&self, limit: i64) -> Result<Vec<(String, i64)>, StoreError>;
+    /// An entry's report still in the database.
+    async fn legacy_report(&self, slug: &str, id: i64) -> Result<Option<String>, StoreError>;
     /// The entry's report is the (held) file `sha256` now.
     async fn report_moved(&self, slug: &str, id: i64, sha256: &str) -> Result<(), StoreError>;
     /// Reclaim the space freed by moved bytes (SQLite: VACUUM; PostgreSQL: nothing, its

@@ -176,6 +176,10 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (sha256, holder)
     );
     CREATE INDEX lb_blob_hold_holder ON lb_blob_hold (holder);",
+    // 8: the database's copy of a file's bytes renamed, so a server of an older version still
+    // running on a shared database fails loudly instead of reading the empty bytes of a moved
+    // file as the file (stop every older server before starting this version).
+    "ALTER TABLE lb_blob RENAME COLUMN bytes TO legacy_bytes;",
 ];
 
 pub struct SqliteStore {
@@ -461,9 +465,23 @@ impl Store for SqliteStore {
         in_tx!(self, files::release_holds(&holder))
     }
 
-    async fn held(&self, sha256: &str, now_ms: i64) -> Result<bool, StoreError> {
-        let sha256 = sha256.to_owned();
-        on_conn!(self, files::held(&sha256, now_ms))
+    async fn held(&self, sha256: &str, prefix: &str, now_ms: i64) -> Result<bool, StoreError> {
+        let (sha256, prefix) = (sha256.to_owned(), prefix.to_owned());
+        on_conn!(self, files::held(&sha256, &prefix, now_ms))
+    }
+
+    async fn held_upload_bytes(&self, prefix: &str, now_ms: i64) -> Result<i64, StoreError> {
+        let prefix = prefix.to_owned();
+        on_conn!(self, files::held_upload_bytes(&prefix, now_ms))
+    }
+
+    async fn board_bytes(&self, slug: &str) -> Result<i64, StoreError> {
+        let slug = slug.to_owned();
+        on_conn!(self, files::board_bytes(&slug))
+    }
+
+    async fn purge_holds(&self, now_ms: i64) -> Result<u64, StoreError> {
+        in_tx!(self, files::purge_holds(now_ms))
     }
 
     async fn unreferenced_blobs(&self, now_ms: i64, limit: i64) -> Result<Vec<String>, StoreError> {
@@ -494,8 +512,13 @@ impl Store for SqliteStore {
         in_tx!(self, files::blob_moved(&sha256))
     }
 
-    async fn legacy_reports(&self, limit: i64) -> Result<Vec<(String, i64, String)>, StoreError> {
+    async fn legacy_reports(&self, limit: i64) -> Result<Vec<(String, i64)>, StoreError> {
         on_conn!(self, files::legacy_reports(limit))
+    }
+
+    async fn legacy_report(&self, slug: &str, id: i64) -> Result<Option<String>, StoreError> {
+        let slug = slug.to_owned();
+        on_conn!(self, files::legacy_report(&slug, id))
     }
 
     async fn report_moved(&self, slug: &str, id: i64, sha256: &str) -> Result<(), StoreError> {

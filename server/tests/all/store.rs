@@ -36,6 +36,25 @@ fn blob(text: &str) -> (FileRef, Blob) {
     )
 }
 
+/// Until when the tests' files are held: far in the future for the other tests' servers
+/// collecting on the shared PostgreSQL (they never take them), past for the queries here made
+/// "at" `i64::MAX - 1` or at [`T`] and later.
+const GUARD_UNTIL: i64 = T - 1;
+/// The time the file tests run "at" (2096): after every guard, long after now.
+const T: i64 = 4_000_000_000_000;
+
+/// Hold `blobs` as a writer does before it writes them (their rows exist, no collector takes
+/// them), under a guard no real-time collector sees expire.
+async fn held(store: &std::sync::Arc<dyn server::store::Store>, blobs: &[&Blob]) {
+    let blobs = blobs.iter().map(|b| (*b).clone()).collect();
+    assert!(
+        store
+            .hold_blobs("test-guard", blobs, 1, GUARD_UNTIL)
+            .await
+            .unwrap()
+    );
+}
+
 fn board_row(slug: &str, gold: Vec<FileRef>) -> BoardRow {
     BoardRow {
         slug: slug.into(),
@@ -79,6 +98,9 @@ fn boards_entries_files_and_audit_behave_alike() {
             let kind = store.kind();
             let s = slug("store");
             let (gold, gold_blob) = blob("gold");
+            let (pred, pred_blob) = blob("pred");
+            let (_, report_blob) = blob("{\"report\": 1}");
+            held(&store, &[&gold_blob, &pred_blob, &report_blob]).await;
             store
                 .create_board(
                     board_row(&s, vec![gold.clone()]),
@@ -102,8 +124,6 @@ fn boards_entries_files_and_audit_behave_alike() {
             assert_eq!(mine.entries, 0, "{kind}");
 
             // Two entries: numbers 1 and 2; a file shared with the gold is stored once.
-            let (pred, pred_blob) = blob("pred");
-            let (_, report_blob) = blob("{\"report\": 1}");
             let e1 = store
                 .add_entry(
                     &s,
@@ -370,6 +390,7 @@ fn limits_refuse_alike() {
 
             // The bytes cap counts the board's distinct files, new ones included.
             let (f, b) = blob("0123456789");
+            held(&store, &[&b]).await;
             let capped = |cap| Limits {
                 max_board_bytes: Some(cap),
                 ..Limits::default()
@@ -597,12 +618,14 @@ fn file_holds_and_collection_behave_alike() {
         rt().block_on(async {
             let store = backend::open(&db).await.unwrap();
             let kind = store.kind();
-            let (_, b) = blob(&slug("hold"));
+            let (f, b) = blob(&slug("hold"));
             let sha = b.sha256.clone();
             let free = |store: std::sync::Arc<dyn server::store::Store>, at: i64| async move {
                 store.unreferenced_blobs(at, 1_000_000).await.unwrap()
             };
-            let t = 1_800_000_000_000;
+            let t = T;
+            // Other tests' servers on the shared PostgreSQL never collect it.
+            held(&store, &[&b]).await;
             let w1 = slug("w1");
             assert!(
                 store
@@ -641,18 +664,18 @@ fn file_holds_and_collection_behave_alike() {
             );
             store.release_holds(&w2).await.unwrap();
 
-            // A collector that died: its mark goes stale after a minute, a writer takes the row
-            // over, and the dead collector's end leaves it.
+            // A collector that died: its mark goes stale after five minutes, a writer takes the
+            // row over, and the dead collector's end leaves it.
             assert!(store.mark_sweep(&sha, t + 10).await.unwrap(), "{kind}");
             let w3 = slug("w3");
-            let fresh = t + 10 + 59_000;
+            let fresh = t + 10 + 299_000;
             assert!(
                 !store
                     .hold_blobs(&w3, vec![b.clone()], fresh, fresh + 1)
                     .await
                     .unwrap()
             );
-            let stale = t + 10 + 60_001;
+            let stale = t + 10 + 300_001;
             assert!(
                 store
                     .hold_blobs(&w3, vec![b.clone()], stale, stale + 9_000)
@@ -670,6 +693,15 @@ fn file_holds_and_collection_behave_alike() {
             assert!(
                 !free(store.clone(), stale + 2).await.contains(&sha),
                 "{kind}: gone"
+            );
+            // A writer whose hold expired and whose file was collected meanwhile: its commit
+            // fails instead of referring to deleted bytes.
+            let late = store
+                .create_board(board_row(&slug("late"), vec![f]), vec![b], audit("create"))
+                .await;
+            assert!(
+                matches!(&late, Err(StoreError::Backend(m)) if m.contains("was collected")),
+                "{kind}: {late:?}"
             );
         });
     }

@@ -46,7 +46,6 @@ impl Boards {
         if req.files.is_empty() {
             return Err(LbError::BadRequest("no prediction files".into()));
         }
-        self.resolve_named(&mut req.files).await?;
         // Refused before the scoring's CPU is spent when a limit is used up already (checked
         // again with the insert, where it is race-free).
         let refusals = sender.key(slug);
@@ -63,9 +62,13 @@ impl Boards {
         // scored (the work goes on) has spent one too.
         let attempt = now_ms();
         self.refused.add(&refusals, attempt);
-        let outcome = self
-            .score_and_store(slug, &board, req, meta, limits, body)
-            .await;
+        let outcome = match self.resolve_named(slug, &mut req.files).await {
+            Ok(_named) => {
+                self.score_and_store(slug, &board, req, meta, limits, body)
+                    .await
+            }
+            Err(e) => Err(e),
+        };
         if outcome.is_ok() {
             self.refused.remove(&refusals, attempt);
         }

@@ -103,7 +103,14 @@ pub struct Boards {
     pub hooks: crate::leaderboard::hooks::HookConfig,
     /// Wakes this process's webhook deliveries when an event is queued.
     pub hook_notify: Arc<tokio::sync::Notify>,
+    /// Uploads arriving at once in this process (each a temporary file growing on disk).
+    uploads: Arc<tokio::sync::Semaphore>,
+    /// Submissions holding named uploads in memory at once (up to `--max-file-mb` each).
+    named: Arc<tokio::sync::Semaphore>,
 }
+
+/// Uploads one process takes at once; more wait their turn.
+const UPLOADS_AT_ONCE: usize = 2;
 
 fn interval_key(board: &BoardRow) -> String {
     format!(
@@ -145,6 +152,8 @@ impl Boards {
             signing: tokio::sync::OnceCell::new(),
             hooks: Default::default(),
             hook_notify: Arc::new(tokio::sync::Notify::new()),
+            uploads: Arc::new(tokio::sync::Semaphore::new(UPLOADS_AT_ONCE)),
+            named: Arc::new(tokio::sync::Semaphore::new(1)),
         }
     }
 
@@ -279,12 +288,22 @@ impl Boards {
         }
     }
 
-    /// Files a request names by the SHA-256 of an upload (`POST …/uploads`, held for
-    /// [`crate::files::HOLD_MS`]): their bytes read from the store, as if the request held them.
+    /// Files a request to `slug` names by the SHA-256 of an upload to it (`POST …/uploads`,
+    /// held for [`crate::files::HOLD_MS`]): their bytes read from the store, as if the request
+    /// held them. Each upload once, `--max-file-mb` in all; one such request at a time in this
+    /// process holds them in memory (the returned turn: keep it until the request is done).
     async fn resolve_named(
         &self,
+        slug: &str,
         files: &mut [crate::leaderboard::input::FileIn],
-    ) -> Result<(), LbError> {
+    ) -> Result<Option<tokio::sync::OwnedSemaphorePermit>, LbError> {
+        if files.iter().all(|f| f.sha256.is_none()) {
+            return Ok(None);
+        }
+        let turn = self.named.clone().acquire_owned().await.map_err(internal)?;
+        let prefix = crate::files::upload_holder(slug);
+        let mut seen = std::collections::HashSet::new();
+        let mut total = 0u64;
         for f in files.iter_mut() {
             let Some(sha256) = f.sha256.as_deref().map(str::to_ascii_lowercase) else {
                 continue;
@@ -295,16 +314,30 @@ impl Boards {
                     f.name
                 )));
             }
-            if !self.store.held(&sha256, now_ms()).await? {
+            if !seen.insert(sha256.clone()) {
                 return Err(LbError::BadRequest(format!(
-                    "{}: no upload {sha256} (POST …/uploads first; an upload is kept for an hour)",
+                    "{}: upload {sha256} is named twice",
+                    f.name
+                )));
+            }
+            if !self.store.held(&sha256, &prefix, now_ms()).await? {
+                return Err(LbError::BadRequest(format!(
+                    "{}: no upload {sha256} to `{slug}` (POST …/uploads first; an upload is \
+                     kept for an hour)",
                     f.name
                 )));
             }
             let bytes = self.blob(&sha256).await?;
+            total += bytes.len() as u64;
+            if total > self.limits.max_file_bytes {
+                return Err(LbError::TooLarge(format!(
+                    "the uploads named take more than {} bytes in all (the server's --max-file-mb)",
+                    self.limits.max_file_bytes
+                )));
+            }
             f.base64 = Some(crate::leaderboard::input::Base64Bytes(Ok(bytes)));
         }
-        Ok(())
+        Ok(Some(turn))
     }
 
     /// Who may upload to the board: its owner, or a team of it.
@@ -335,20 +368,34 @@ impl Boards {
         E: std::fmt::Display,
     {
         self.uploader(slug, token).await?;
+        let _turn = self
+            .uploads
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(internal)?;
+        let started = now_ms();
         let limit = self.limits.max_file_bytes;
+        // What the board may still take: its cap, less its files and the uploads to it no
+        // submission named yet (counted again when one is named, with the insert).
+        let prefix = crate::files::upload_holder(slug);
+        let held_bytes = self.store.held_upload_bytes(&prefix, started).await?;
+        let board_bytes = self.store.board_bytes(slug).await?;
+        let room = (self.limits.max_board_bytes - held_bytes - board_bytes).max(0) as u64;
         let (held, sha256, size) = self
             .files
-            .write_stream(&*self.store, body, limit, idle)
+            .write_stream(&*self.store, (body, &prefix), (limit, room), idle)
             .await
             .map_err(|e| match e {
                 crate::files::UploadError::TooLarge(_) => LbError::TooLarge(e.to_string()),
                 crate::files::UploadError::Late(_) => LbError::Timeout(e.to_string()),
+                crate::files::UploadError::Full(m) => LbError::Full(m),
                 crate::files::UploadError::Body(m) => LbError::BadRequest(m),
                 crate::files::UploadError::Files(e) => e.into(),
             })?;
         // The hold stays (until it expires) so the upload is there to be named.
         drop(held);
-        Ok((sha256, size, now_ms() + crate::files::HOLD_MS))
+        Ok((sha256, size, started + crate::files::HOLD_MS))
     }
 
     /// An upload read back as it is stored (owner or team token; only while it is held).
@@ -359,8 +406,10 @@ impl Boards {
         token: Option<&str>,
     ) -> Result<crate::files::FileStream, LbError> {
         self.uploader(slug, token).await?;
-        let missing = || LbError::NotFound(format!("no upload {sha256} (kept for an hour)"));
-        if !self.store.held(sha256, now_ms()).await? {
+        let missing =
+            || LbError::NotFound(format!("no upload {sha256} to `{slug}` (kept for an hour)"));
+        let prefix = crate::files::upload_holder(slug);
+        if !self.store.held(sha256, &prefix, now_ms()).await? {
             return Err(missing());
         }
         self.files.stream(sha256).await?.ok_or_else(missing)

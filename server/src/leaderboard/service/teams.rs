@@ -268,7 +268,7 @@ impl Boards {
         self.store.check_limits(slug, limits.clone()).await?;
         let benchmark = board.benchmark.clone();
         let mut files_in = req.files;
-        self.resolve_named(&mut files_in).await?;
+        let _named = self.resolve_named(slug, &mut files_in).await?;
         let (files, _body) = tokio::task::spawn_blocking(move || {
             let work = || {
                 let bench = scoring::benchmark(&benchmark)?;

@@ -240,17 +240,34 @@ pub(crate) async fn lock_board<C: Conn>(c: &mut C, slug: &str) -> Result<(), Sto
     Ok(())
 }
 
-/// The rows of files a write refers to. The writer holds them ([`super::files::hold_blobs`]), so
-/// they exist already; inserted here too for callers that write a row and its references at
-/// once (tests).
+/// Check the files a write refers to are still there to refer to: the writer held them
+/// ([`super::files::hold_blobs`]), so their rows exist and no collector marked them — unless the
+/// hold expired before this commit and a collector took the file, which fails the write
+/// instead of committing a reference to deleted bytes. (PostgreSQL: the rows are locked
+/// against a collector's mark until the commit.)
 pub(crate) async fn put_blobs<C: Conn>(c: &mut C, blobs: Vec<Blob>) -> Result<(), StoreError> {
+    let lock = match c.dialect() {
+        Dialect::Postgres => " FOR SHARE",
+        Dialect::Sqlite => "",
+    };
     for b in sorted_blobs(blobs) {
-        c.execute(
-            "INSERT INTO lb_blob (sha256, size_bytes, bytes, in_files) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (sha256) DO NOTHING",
-            params![&b.sha256, b.size_bytes, Param::Bytes(&[]), true],
+        let row = query_opt(
+            c,
+            &format!("SELECT sweep_ms FROM lb_blob WHERE sha256 = $1{lock}"),
+            params![&b.sha256],
         )
         .await?;
+        let free = match row {
+            Some(mut r) => r.opt_int(0)?.is_none(),
+            None => false,
+        };
+        if !free {
+            return Err(StoreError::Backend(format!(
+                "file {} was collected before the write that refers to it committed (its \
+                 hold expired): send it again",
+                b.sha256
+            )));
+        }
     }
     Ok(())
 }

@@ -14,8 +14,9 @@
 use super::conn::{Conn, Param, params, query_opt};
 use crate::store::{Blob, StoreError, sorted_blobs};
 
-/// A collector's mark older than this is taken to be of a dead collector.
-pub const STALE_MARK_MS: i64 = 60_000;
+/// A collector's mark older than this is taken to be of a dead collector: far longer than a
+/// delete may take (`crate::files::DELETE_TIMEOUT`), with room for servers' clocks to differ.
+pub const STALE_MARK_MS: i64 = 300_000;
 
 /// The rows nothing refers to (`$1`: now): no file of a board or entry, no report, no live hold.
 const UNREFERENCED: &str =
@@ -40,7 +41,7 @@ pub(crate) async fn hold_blobs<C: Conn>(
         // transaction ended.
         let mut row = query_opt(
             c,
-            "INSERT INTO lb_blob (sha256, size_bytes, bytes, in_files) VALUES ($1, $2, $3, $4)
+            "INSERT INTO lb_blob (sha256, size_bytes, legacy_bytes, in_files) VALUES ($1, $2, $3, $4)
              ON CONFLICT (sha256) DO UPDATE SET size_bytes = excluded.size_bytes
              RETURNING sweep_ms",
             params![&b.sha256, b.size_bytes, Param::Bytes(&[]), true],
@@ -68,6 +69,16 @@ pub(crate) async fn hold_blobs<C: Conn>(
     Ok(true)
 }
 
+/// Delete the holds that expired before `now_ms` (of writers that died, and uploads no
+/// submission named): how many.
+pub(crate) async fn purge_holds<C: Conn>(c: &mut C, now_ms: i64) -> Result<u64, StoreError> {
+    c.execute(
+        "DELETE FROM lb_blob_hold WHERE until_ms <= $1",
+        params![now_ms],
+    )
+    .await
+}
+
 pub(crate) async fn release_holds<C: Conn>(c: &mut C, holder: &str) -> Result<(), StoreError> {
     c.execute(
         "DELETE FROM lb_blob_hold WHERE holder = $1",
@@ -77,15 +88,18 @@ pub(crate) async fn release_holds<C: Conn>(c: &mut C, holder: &str) -> Result<()
     Ok(())
 }
 
-/// Whether someone holds `sha256` now (an upload not yet named by a submission).
+/// Whether a holder whose name starts with `prefix` holds `sha256` now (an upload to a board
+/// not yet named by a submission: `crate::files::upload_holder`).
 pub(crate) async fn held<C: Conn>(
     c: &mut C,
     sha256: &str,
+    prefix: &str,
     now_ms: i64,
 ) -> Result<bool, StoreError> {
     Ok(c.query(
-        "SELECT 1 FROM lb_blob_hold WHERE sha256 = $1 AND until_ms > $2",
-        params![sha256, now_ms],
+        "SELECT 1 FROM lb_blob_hold
+         WHERE sha256 = $1 AND substr(holder, 1, length($2)) = $2 AND until_ms > $3",
+        params![sha256, prefix, now_ms],
     )
     .await?
     .into_iter()
@@ -179,7 +193,7 @@ pub(crate) async fn legacy_blob<C: Conn>(
 ) -> Result<Option<Vec<u8>>, StoreError> {
     match query_opt(
         c,
-        "SELECT bytes FROM lb_blob WHERE sha256 = $1 AND in_files = $2",
+        "SELECT legacy_bytes FROM lb_blob WHERE sha256 = $1 AND in_files = $2",
         params![sha256, false],
     )
     .await?
@@ -192,27 +206,70 @@ pub(crate) async fn legacy_blob<C: Conn>(
 /// The file's bytes are in the file store now: the database drops its copy.
 pub(crate) async fn blob_moved<C: Conn>(c: &mut C, sha256: &str) -> Result<(), StoreError> {
     c.execute(
-        "UPDATE lb_blob SET in_files = $2, bytes = $3 WHERE sha256 = $1",
+        "UPDATE lb_blob SET in_files = $2, legacy_bytes = $3 WHERE sha256 = $1",
         params![sha256, true, Param::Bytes(&[])],
     )
     .await?;
     Ok(())
 }
 
-/// Up to `limit` entries whose report is still in the database: (slug, id, report).
+/// Up to `limit` entries whose report is still in the database: (slug, id).
 pub(crate) async fn legacy_reports<C: Conn>(
     c: &mut C,
     limit: i64,
-) -> Result<Vec<(String, i64, String)>, StoreError> {
+) -> Result<Vec<(String, i64)>, StoreError> {
     c.query(
-        "SELECT slug, id, report_json FROM lb_entry WHERE report_json IS NOT NULL
+        "SELECT slug, id FROM lb_entry WHERE report_json IS NOT NULL
          ORDER BY slug, id LIMIT $1",
         params![limit],
     )
     .await?
     .into_iter()
-    .map(|mut r| Ok((r.text(0)?, r.int(1)?, r.text(2)?)))
+    .map(|mut r| Ok((r.text(0)?, r.int(1)?)))
     .collect()
+}
+
+/// The bytes the board's distinct files take.
+pub(crate) async fn board_bytes<C: Conn>(c: &mut C, slug: &str) -> Result<i64, StoreError> {
+    super::conn::query_one(c, crate::store::board_bytes_sql(), params![slug])
+        .await?
+        .int(0)
+}
+
+/// An entry's report still in the database.
+pub(crate) async fn legacy_report<C: Conn>(
+    c: &mut C,
+    slug: &str,
+    id: i64,
+) -> Result<Option<String>, StoreError> {
+    match query_opt(
+        c,
+        "SELECT report_json FROM lb_entry WHERE slug = $1 AND id = $2",
+        params![slug, id],
+    )
+    .await?
+    {
+        Some(mut r) => r.opt_text(0),
+        None => Ok(None),
+    }
+}
+
+/// The bytes held by uploads to the board `prefix` names (`crate::files::upload_holder`) that
+/// no submission named yet, now.
+pub(crate) async fn held_upload_bytes<C: Conn>(
+    c: &mut C,
+    prefix: &str,
+    now_ms: i64,
+) -> Result<i64, StoreError> {
+    let mut row = super::conn::query_one(
+        c,
+        "SELECT CAST(coalesce(sum(b.size_bytes), 0) AS BIGINT) FROM lb_blob b
+         WHERE b.sha256 IN (SELECT h.sha256 FROM lb_blob_hold h
+                            WHERE substr(h.holder, 1, length($1)) = $1 AND h.until_ms > $2)",
+        params![prefix, now_ms],
+    )
+    .await?;
+    row.int(0)
 }
 
 /// The entry's report is the file `sha256` now (held by the caller, so its row exists).
