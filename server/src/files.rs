@@ -209,14 +209,21 @@ impl Files {
         }
     }
 
-    /// Write a file unless it is there already (content-addressed: the same name is the same
-    /// bytes).
+    /// Whether the file under `key` is there with `size` bytes (content-addressed: then it is
+    /// the same file, written once).
+    async fn present(&self, key: &Key, size: u64) -> Result<bool, FilesError> {
+        match self.store.head(key).await {
+            Ok(meta) => Ok(meta.size == size),
+            Err(object_store::Error::NotFound { .. }) => Ok(false),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Write a file unless it is there already.
     pub async fn put(&self, file: NewFile) -> Result<(), FilesError> {
         let key = self.key(&file.sha256);
-        match self.store.head(&key).await {
-            Ok(meta) if meta.size == file.bytes.len() as u64 => return Ok(()),
-            Ok(_) | Err(object_store::Error::NotFound { .. }) => {}
-            Err(e) => return Err(e.into()),
+        if self.present(&key, file.bytes.len() as u64).await? {
+            return Ok(());
         }
         self.store.put(&key, PutPayload::from(file.bytes)).await?;
         Ok(())
@@ -325,7 +332,7 @@ impl Files {
             )
             .await?;
         if let Err(e) = self.put_file(&sha256, temp.path(), size).await {
-            self.release(db, held).await;
+            self.release(db, held, false).await;
             return Err(e.into());
         }
         Ok((held, sha256, size))
@@ -335,10 +342,8 @@ impl Files {
     async fn put_file(&self, sha256: &str, path: &Path, size: u64) -> Result<(), FilesError> {
         use tokio::io::AsyncReadExt;
         let key = self.key(sha256);
-        match self.store.head(&key).await {
-            Ok(meta) if meta.size == size => return Ok(()),
-            Ok(_) | Err(object_store::Error::NotFound { .. }) => {}
-            Err(e) => return Err(e.into()),
+        if self.present(&key, size).await? {
+            return Ok(());
         }
         let upload = self.store.put_multipart(&key).await?;
         let mut parts = object_store::WriteMultipart::new_with_chunk_size(upload, 8 << 20);
@@ -387,7 +392,7 @@ impl Files {
                 return Ok(held);
             }
             if waited.elapsed() > HOLD_WAIT {
-                self.release(db, held).await;
+                self.release(db, held, false).await;
                 return Err(FilesError::Store(
                     "a file being deleted did not finish within 30 s".into(),
                 ));
@@ -409,18 +414,22 @@ impl Files {
         let held = self.hold(db, new_holder(), blobs).await?;
         for file in files {
             if let Err(e) = self.put(file).await {
-                self.release(db, held).await;
+                self.release(db, held, false).await;
                 return Err(e);
             }
         }
         Ok(held)
     }
 
-    /// Drop a writer's holds and delete those of its files nothing refers to (its write failed,
-    /// or wrote no reference to them). Failures are logged: the periodic collection retries.
-    pub async fn release(&self, db: &dyn Store, held: Held) {
+    /// Drop a writer's holds; unless its write `committed` (then every file it held is referred
+    /// to), delete those of its files nothing refers to. Failures are logged: the periodic
+    /// collection retries.
+    pub async fn release(&self, db: &dyn Store, held: Held, committed: bool) {
         if let Err(e) = db.release_holds(&held.holder).await {
             tracing::warn!("releasing file holds: {e}");
+            return;
+        }
+        if committed {
             return;
         }
         for b in held.blobs {
@@ -504,29 +513,19 @@ impl Files {
                         "a stored file's bytes do not match its name; moved under its name"
                     );
                 }
-                // Held while it moves: no collector on another server takes the row between
-                // the write and the commit.
+                // Held while it moves (`write`): no collector on another server takes the row
+                // between the write and the commit.
                 let held = self
-                    .hold(
+                    .write(
                         db,
-                        new_holder(),
-                        vec![Blob {
+                        vec![NewFile {
                             sha256: sha256.clone(),
-                            size_bytes: bytes.len() as i64,
+                            bytes: Bytes::from(bytes),
                         }],
                     )
                     .await?;
-                let moved = match self
-                    .put(NewFile {
-                        sha256: sha256.clone(),
-                        bytes: Bytes::from(bytes),
-                    })
-                    .await
-                {
-                    Ok(()) => db.blob_moved(&sha256).await.map_err(FilesError::from),
-                    Err(e) => Err(e),
-                };
-                self.release(db, held).await;
+                let moved = db.blob_moved(&sha256).await;
+                self.release(db, held, moved.is_ok()).await;
                 moved?;
                 files += 1;
                 if files % 1000 == 0 {
@@ -549,7 +548,7 @@ impl Files {
                 let sha256 = file.sha256.clone();
                 let held = self.write(db, vec![file]).await?;
                 let moved = db.report_moved(&slug, id, &sha256).await;
-                self.release(db, held).await;
+                self.release(db, held, moved.is_ok()).await;
                 moved?;
                 reports += 1;
                 if reports % 1000 == 0 {

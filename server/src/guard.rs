@@ -163,6 +163,36 @@ impl Default for Guard {
     }
 }
 
+/// A request body's headers checked before it is read: of media type `media_type` (else
+/// [`BodyError::MediaType`] with what was sent), and not declared (`Content-Length`) larger than
+/// `limit` (else [`BodyError::TooLarge`]). Returns the declared length.
+pub fn check_head(
+    headers: &axum::http::HeaderMap,
+    media_type: &str,
+    limit: u64,
+) -> Result<Option<u64>, BodyError> {
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let essence = content_type.split(';').next().unwrap_or("").trim();
+    if !essence.eq_ignore_ascii_case(media_type) {
+        return Err(BodyError::MediaType(if content_type.is_empty() {
+            "none".into()
+        } else {
+            content_type.into()
+        }));
+    }
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit) {
+        return Err(BodyError::TooLarge);
+    }
+    Ok(declared)
+}
+
 impl Guard {
     pub fn new(
         allowed_hosts: Vec<String>,
@@ -262,26 +292,7 @@ impl Guard {
         media_type: &str,
         limit: usize,
     ) -> Result<(Bytes, OwnedSemaphorePermit), BodyError> {
-        let headers = request.headers();
-        let content_type = headers
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("");
-        let essence = content_type.split(';').next().unwrap_or("").trim();
-        if !essence.eq_ignore_ascii_case(media_type) {
-            return Err(BodyError::MediaType(if content_type.is_empty() {
-                "none".into()
-            } else {
-                content_type.into()
-            }));
-        }
-        let declared = headers
-            .get(header::CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse::<u64>().ok());
-        if declared.is_some_and(|n| n > limit as u64) {
-            return Err(BodyError::TooLarge);
-        }
+        let declared = check_head(request.headers(), media_type, limit as u64)?;
         let reserve = declared
             .map_or(limit, |n| n as usize)
             .max(MIN_BODY_RESERVE_BYTES.min(limit))

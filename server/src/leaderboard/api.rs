@@ -634,28 +634,15 @@ async fn upload(
 ) -> Result<Response, LbError> {
     check_slug(&slug).map_err(|_| LbError::NotFound(format!("no leaderboard `{slug}`")))?;
     let headers = request.headers().clone();
-    let essence = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    if essence != "application/octet-stream" {
-        return Err(LbError::UnsupportedMediaType(format!(
-            "an upload is sent as Content-Type: application/octet-stream, got {essence:?}"
-        )));
-    }
     let limit = s.boards.limits.max_file_bytes;
-    let declared = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > limit) {
-        return Err(LbError::TooLarge(format!(
+    crate::guard::check_head(&headers, "application/octet-stream", limit).map_err(|e| match e {
+        BodyError::MediaType(got) => LbError::UnsupportedMediaType(format!(
+            "an upload is sent as Content-Type: application/octet-stream, got {got:?}"
+        )),
+        _ => LbError::TooLarge(format!(
             "the file is larger than {limit} bytes, the limit (the server's --max-file-mb)"
-        )));
-    }
+        )),
+    })?;
     let body = request.into_body().into_data_stream();
     let (sha256, size_bytes, kept_until_ms) = s
         .boards

@@ -104,7 +104,9 @@ async fn run_job(boards: &Arc<Boards>, config: &QueueConfig, worker: &str, job: 
         }
     };
     let finished = boards.store.finish_job(&job, worker, result).await;
-    boards.release_result(held).await;
+    boards
+        .release_result(held, matches!(finished, Ok(true)))
+        .await;
     match finished {
         Ok(true) => boards.changed(&job.slug, Some(job.entry)),
         Ok(false) => tracing::warn!(

@@ -126,6 +126,26 @@ fn in_database(db: &mut Db, s: &str) -> (usize, usize, usize) {
     (n(bytes), n(text), n(moved))
 }
 
+/// `leaderboard verify` re-scores every entry of `s` bit for bit, and entry `id`'s page has its
+/// full report (read from the file store).
+fn verifies_and_reads_report(server: &Server, s: &str, id: i64, db: &str) {
+    let verified = lb(server, &["verify", "--slug", s]);
+    assert!(
+        verified.status.success(),
+        "{db}: {}",
+        String::from_utf8_lossy(&verified.stderr)
+    );
+    let (code, entry) = http(
+        server,
+        "GET",
+        &format!("/api/v1/leaderboards/{s}/entries/{id}"),
+        None,
+        None,
+    );
+    assert_eq!(code, 200, "{db}: {entry}");
+    assert!(entry["report"]["overall"].is_object(), "{db}: {entry}");
+}
+
 /// A new pairs board `s` (no gold: each entry file has both columns); its owner token.
 fn pairs_board(server: &Server, s: &str) -> String {
     let created = lb_json(
@@ -202,22 +222,8 @@ fn files_live_outside_the_database_and_go_when_nothing_refers_to_them() {
         let url = format!("{}/api/v1/leaderboards/{s}/files/{sha1}", server.url);
         let body = rt().block_on(async { reqwest::get(&url).await.unwrap().bytes().await });
         assert_eq!(body.unwrap().as_ref(), std::fs::read(&f1).unwrap());
-        let verified = lb(&server, &["verify", "--slug", &s]);
-        assert!(
-            verified.status.success(),
-            "{db}: {}",
-            String::from_utf8_lossy(&verified.stderr)
-        );
         // The entry page reads its report from the store.
-        let (code, entry) = http(
-            &server,
-            "GET",
-            &format!("/api/v1/leaderboards/{s}/entries/2"),
-            None,
-            None,
-        );
-        assert_eq!(code, 200, "{entry}");
-        assert!(entry["report"]["overall"].is_object(), "{db}: {entry}");
+        verifies_and_reads_report(&server, &s, 2, &db);
 
         // Entry 2 alone had file 2: deleted with it. File 1 stays for entry 3.
         let remove = |id: &str| {
@@ -321,21 +327,7 @@ fn an_old_database_moves_its_bytes_out_on_start_and_resumes() {
         }
         let after = lb_json(&server, &["show", "--slug", &s, "--json"]);
         assert_eq!(before["entries"], after["entries"], "{db}");
-        let verified = lb(&server, &["verify", "--slug", &s]);
-        assert!(
-            verified.status.success(),
-            "{db}: {}",
-            String::from_utf8_lossy(&verified.stderr)
-        );
-        let (code, entry) = http(
-            &server,
-            "GET",
-            &format!("/api/v1/leaderboards/{s}/entries/1"),
-            None,
-            None,
-        );
-        assert_eq!(code, 200);
-        assert!(entry["report"]["overall"].is_object(), "{db}: {entry}");
+        verifies_and_reads_report(&server, &s, 1, &db);
     }
 }
 
@@ -429,7 +421,7 @@ fn writers_and_collectors_of_the_same_file_never_lose_a_committed_one() {
                                 .create_board(board, held.blobs.clone(), race_audit())
                                 .await
                                 .unwrap();
-                            files.release(&*store, held).await;
+                            files.release(&*store, held, true).await;
                             let got = files.get(&sha).await.unwrap();
                             assert_eq!(got.as_ref(), Some(&content), "a committed file is gone");
                             store.delete_board(&s).await.unwrap();

@@ -175,7 +175,7 @@ impl Boards {
                 audit("public", "create board", None, detail),
             )
             .await;
-        self.release(held).await;
+        self.release(held, created.is_ok()).await;
         created?;
         Ok((req.slug, owner))
     }
@@ -296,7 +296,7 @@ impl Boards {
                     audit("owner", "import", None, detail),
                 )
                 .await;
-            self.release(held).await;
+            self.release(held, added.is_ok()).await;
             ids.push(added?);
         }
         Ok(ids)

@@ -169,7 +169,7 @@ impl Boards {
                 audit("public", "submit", None, detail),
             )
             .await;
-        self.release(held).await;
+        self.release(held, added.is_ok()).await;
         let id = added?;
         let mut shown = report;
         shown.samples = None;

@@ -273,9 +273,10 @@ impl Boards {
         Ok(self.files.write(&*self.store, files).await?)
     }
 
-    /// The end of a write: its holds dropped, the files it did not refer to deleted.
-    async fn release(&self, held: Held) {
-        self.files.release(&*self.store, held).await
+    /// The end of a write: its holds dropped; unless it `committed`, the files it held
+    /// deleted when nothing refers to them.
+    async fn release(&self, held: Held, committed: bool) {
+        self.files.release(&*self.store, held, committed).await
     }
 
     /// Delete the files nothing refers to any more (after a delete); logged, not failed: the

@@ -311,7 +311,7 @@ impl Boards {
                 ),
             )
             .await;
-        self.release(held).await;
+        self.release(held, added.is_ok()).await;
         let id = added?;
         self.queue_notify.notify_one();
         Ok((id, entry_token, team, inputs))
@@ -381,11 +381,11 @@ impl Boards {
         })
     }
 
-    /// After a job's result was committed (or refused): the report's hold dropped, and its
+    /// After a job's result was `committed` (or refused): the report's hold dropped, and its
     /// file deleted if the result was not the one kept.
-    pub async fn release_result(&self, held: Option<Held>) {
+    pub async fn release_result(&self, held: Option<Held>, committed: bool) {
         if let Some(held) = held {
-            self.release(held).await;
+            self.release(held, committed).await;
         }
     }
 
