@@ -86,3 +86,7 @@ measure "sgi-score (five logs)" "$(size "$D"/sgi-score/logs/[1-5].json)" \
   "$BIN" score sgi-score --json --deep-research "$D/sgi-score/logs/1.json" \
   --idea "$D/sgi-score/logs/2.json" --dry "$D/sgi-score/logs/3.json" \
   --wet "$D/sgi-score/logs/4.json" --reasoning "$D/sgi-score/logs/5.json"
+measure "inspect (.eval)" "$(size "$D/inspect/big.eval")" \
+  "$BIN" score inspect --json "$D/inspect/big.eval"
+measure "lm-eval (results + samples)" "$(size "$D"/lm-eval/results_*.json "$D"/lm-eval/samples_*.jsonl)" \
+  "$BIN" score lm-eval --json "$D"/lm-eval/results_*.json "$D"/lm-eval/samples_*.jsonl

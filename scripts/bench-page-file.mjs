@@ -47,11 +47,14 @@ if (await page.locator(failed).count() > 0) {
   process.exit(1);
 }
 const ms = Date.now() - t0;
+const peakAtNumber = peak;
 const value = JSON.parse(await page.locator(cell).first().getAttribute('data-value'));
 // What follows the number, inside the measured peak: the files' hashes, then the samples tab with
 // its first rows and the detail of the first sample (the rows are built in the worker on demand).
 await page.locator(`section.card[data-benchmark="${benchmark}"][data-hashed="true"]`).first()
   .waitFor({ state: 'attached', timeout: 900_000 });
+const peakAtHashed = peak;
+const hashedMs = Date.now() - t0;
 await page.click('button[data-tab="samples"]');
 const firstRow = page.locator('.vrow[data-sample]').first();
 await firstRow.waitFor({ timeout: 900_000 });
@@ -63,6 +66,8 @@ clearInterval(sampler);
 const want = report.overall.metrics[metric];
 console.log(`${benchmark}, ${files.length} file(s), ${mb(size)} MB: CLI ${cliMs} ms, page first number ${ms} ms ` +
   `(${(ms / cliMs).toFixed(2)}×); Chromium peak ${mb(peak * 1024)} MB, ${mb((peak - idle) * 1024)} MB above the idle tab ` +
-  `(${((peak - idle) * 1024 / size).toFixed(2)}× the input; hashed, samples and a detail shown at ${settled} ms); ${metric} ${value === want ? 'same as the CLI' : `DIFFERS: page ${value}, CLI ${want}`}`);
+  `(${((peak - idle) * 1024 / size).toFixed(2)}× the input; ${mb((peakAtNumber - idle) * 1024)} MB until the number, ` +
+  `${mb((peakAtHashed - idle) * 1024)} MB until hashed at ${hashedMs} ms; ` +
+  `hashed, samples and a detail shown at ${settled} ms); ${metric} ${value === want ? 'same as the CLI' : `DIFFERS: page ${value}, CLI ${want}`}`);
 await browser.close();
 await server.stop();

@@ -62,7 +62,7 @@ fi
 # recognition, a report's table) run in the worker, so the first paint stays small (a class view
 # that built a table in the page took the page's wasm from 485 to 701 KB gzip).
 if grep -rnE "workbench::(registry|scoring|workspace|prepare)|workbench::samples::(sample_rows|sample_detail|summarize|filter_report|page|row_at|rows)\b|workbench::(table|detect|plan|score_files|score_job|rescore|sample_rows|sample_detail)\(|Role::(all|from_key)|\.benchmark\(\)" \
-    app/src --include=*.rs | grep -v '^app/src/worker.rs:\|^app/src/bin/worker.rs:'; then
+    app/src --include=*.rs | grep -v '^app/src/worker.rs:\|^app/src/worker/\|^app/src/bin/worker.rs:'; then
   fail "page code looks a benchmark up (see the lines above): that belongs in the worker"
 fi
 

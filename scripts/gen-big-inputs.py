@@ -13,10 +13,13 @@
   sgi-deep-research/log.json      SGI-Bench deep-research step-2 log
   sgi-{wet,dry,idea,reasoning}/log.json  the other SGI-Bench logs (golden records repeated)
   sgi-score/input.json + logs/    SGI-Score's input: five scored logs in one object, and as files
+  inspect/big.eval                Inspect AI .eval log (ZIP, Zstandard entries when the `zstandard`
+                                  module is there, else deflate): INSPECT_SAMPLES samples (200,000)
+  lm-eval/results_*.json + samples_*.jsonl  lm-evaluation-harness results and one samples file
 
 Records are synthetic but shaped like the golden cases; text fields are padded so the record
 count stays realistic. Usage: [STEPS="pairs msqa …"] gen-big-inputs.py OUT [SIZE_MB]"""
-import json, os, random, sys
+import hashlib, json, math, os, random, struct, sys, time, zlib
 
 if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
     sys.exit(__doc__)
@@ -234,8 +237,254 @@ def sgi_score():
         f.write(b"}\n")
 
 
+# Sentences of pseudo-words (a vocabulary of 5,000, so the text compresses as prose does, ~3×),
+# for the long texts of the Inspect and lm-eval logs: picking sentences is fast enough for GBs.
+# Their own generator, so the other inputs stay as they were.
+lrng = random.Random(11)
+VOCAB = ["".join(lrng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(lrng.randint(2, 10)))
+         for _ in range(5000)]
+SENTENCES = [" ".join(lrng.choices(VOCAB, k=lrng.randint(8, 24))).capitalize() + "."
+             for _ in range(20000)]
+
+
+def prose(n_chars):
+    out, size = [], 0
+    while size < n_chars:
+        s = lrng.choice(SENTENCES)
+        out.append(s)
+        size += len(s) + 1
+    return " ".join(out)
+
+
+def numpy_pairwise_sum(a):
+    """numpy's pairwise sum of float64 (blocks of 8 accumulators below 128 values)."""
+    n = len(a)
+    if n < 8:
+        s = 0.0
+        for x in a:
+            s += x
+        return s
+    if n <= 128:
+        r = list(a[:8])
+        for i in range(8, n - n % 8, 8):
+            for j in range(8):
+                r[j] += a[i + j]
+        s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        for i in range(n - n % 8, n):
+            s += a[i]
+        return s
+    half = n // 2
+    half -= half % 8
+    return numpy_pairwise_sum(a[:half]) + numpy_pairwise_sum(a[half:])
+
+
+def inspect_stderr(values):
+    """np.std(values, ddof=1) / np.sqrt(n), as Inspect's stderr() computes it."""
+    n = len(values)
+    if n < 2:
+        return 0.0
+    mean = numpy_pairwise_sum(values) / n
+    return math.sqrt(numpy_pairwise_sum([(x - mean) * (x - mean) for x in values]) / (n - 1)) / math.sqrt(n)
+
+
+class ZipWriter:
+    """A ZIP archive written entry by entry as Inspect's (Python's zipfile) are: local headers,
+    the central directory, ZIP64 end records when there are more than 65,535 entries. Method 93
+    (Zstandard) is written here because zipfile before Python 3.14 cannot."""
+
+    def __init__(self, p):
+        self.f = open(p, "wb")
+        self.central = []
+
+    def add(self, name, data, zstd=None):
+        raw = name.encode()
+        if zstd is not None:
+            method, body, version = 93, zstd.compress(data), 63
+        else:
+            c = zlib.compressobj(6, zlib.DEFLATED, -15)
+            method, body, version = 8, c.compress(data) + c.flush(), 20
+        crc, offset = zlib.crc32(data), self.f.tell()
+        assert offset < 0xFFFFFFFF and len(data) < 0xFFFFFFFF
+        self.f.write(struct.pack("<IHHHHHIIIHH", 0x04034B50, version, 0, method, 0, 0x21, crc,
+                                 len(body), len(data), len(raw), 0) + raw)
+        self.f.write(body)
+        self.central.append(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, version, version, 0, method,
+                                        0, 0x21, crc, len(body), len(data), len(raw), 0, 0, 0, 0, 0,
+                                        offset) + raw)
+
+    def close(self):
+        start = self.f.tell()
+        for c in self.central:
+            self.f.write(c)
+        end, n = self.f.tell(), len(self.central)
+        size = end - start
+        if n > 0xFFFF:
+            self.f.write(struct.pack("<IQHHIIQQQQ", 0x06064B50, 44, 45, 45, 0, 0, n, n, size, start))
+            self.f.write(struct.pack("<IIQI", 0x07064B50, 0, end, 1))
+            n = 0xFFFF
+        self.f.write(struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, n, n, size, start, 0))
+        self.f.close()
+
+
+def subst(v, table):
+    """`v` with every string found in `table` replaced."""
+    if isinstance(v, str):
+        return table.get(v, v)
+    if isinstance(v, list):
+        return [subst(x, table) for x in v]
+    if isinstance(v, dict):
+        return {k: subst(x, table) for k, x in v.items()}
+    return v
+
+
+def inspect_eval():
+    """A finished Inspect log of INSPECT_SAMPLES samples (ids × 2 epochs, scorers `match` and
+    `includes` reduced by mean) shaped as the fixture tests/imports/inspect/model-a.json:
+    _journal/start.json, samples/<id>_epoch_<n>.json (the transcript: prompt ~2 KB, the reply
+    and a tool's output sized so the archive comes to ~SIZE), _journal/summaries/<k>.json,
+    summaries.json, reductions.json, header.json (its numbers computed as Inspect does)."""
+    try:
+        import zstandard
+        zstd = zstandard.ZstdCompressor(level=3)
+    except ImportError:
+        zstd = None
+        print("inspect_eval: no `zstandard` module, the entries are deflated", file=sys.stderr)
+    log = json.load(open(os.path.join(ROOT, "tests", "imports", "inspect", "model-a.json")))
+    template = log["samples"][0]
+    n_samples = int(os.environ.get("INSPECT_SAMPLES", "200000"))
+    epochs = 2
+    ids = [f"q{i:06d}" for i in range(n_samples // epochs)]
+    # The samples' share of SIZE: what is left after the summaries (written twice: in the journal
+    # and in summaries.json), estimated from the first journal chunk; 70% until then.
+    per_sample = 0.7 * SIZE / n_samples
+    samples_bytes = 0
+    scorers = ["match", "includes"]
+    values = {s: {} for s in scorers}
+    summaries, chunk = [], []
+    z = ZipWriter(path("inspect", "big.eval"))
+    start = {k: log[k] for k in ("version", "eval", "plan")}
+    z.add("_journal/start.json", json.dumps(start).encode(), zstd)
+    reply_chars = 3000
+    written = 0
+    for e in range(1, epochs + 1):
+        for sid in ids:
+            prompt = "Answer the question. " + prose(2000) + " What is the answer?"
+            target = str(rng.randint(0, 999))
+            right = rng.random() < 0.6
+            answer = target if right else str(rng.randint(0, 999))
+            reply = prose(reply_chars) + f" The answer is {answer}"
+            scores = {"match": {"value": "C" if right else "I", "answer": answer, "explanation": reply[-200:], "history": []},
+                      "includes": {"value": "C" if right or rng.random() < 0.3 else "I", "answer": reply[-200:],
+                                   "explanation": reply[-200:], "history": []}}
+            sample = subst(template, {"What is 3 + 2?": prompt, "It is 5, or rather 6": reply, "q00": sid, "5": target})
+            sample["epoch"], sample["scores"] = e, scores
+            sample["uuid"] = f"u{sid}e{e}"
+            data = json.dumps(sample, ensure_ascii=False).encode()
+            before = z.f.tell()
+            z.add(f"samples/{sid}_epoch_{e}.json", data, zstd)
+            written += 1
+            samples_bytes += z.f.tell() - before
+            # Steer the reply's length so the samples come to their share of SIZE.
+            wanted = per_sample * written - samples_bytes
+            reply_chars = max(200, min(200_000, int(reply_chars * (1 + 0.5 * wanted / max(1, z.f.tell() - before) / written ** 0.5))))
+            for s in scorers:
+                values[s].setdefault(sid, []).append(1.0 if scores[s]["value"] == "C" else 0.0)
+            summary = {"id": sid, "epoch": e, "input": prompt[:5120], "target": target, "metadata": {},
+                       "scores": scores, "model_usage": sample["model_usage"], "role_usage": {},
+                       "started_at": sample["started_at"], "completed_at": sample["completed_at"],
+                       "total_time": 0.43, "working_time": 0.41, "uuid": sample["uuid"], "retries": 0,
+                       "completed": True, "message_count": 2, "turn_count": 1}
+            summaries.append(summary)
+            chunk.append(summary)
+            if len(chunk) == 1000:
+                before = z.f.tell()
+                z.add(f"_journal/summaries/{len(summaries) // 1000}.json", json.dumps(chunk).encode(), zstd)
+                if len(summaries) == 1000:
+                    summaries_bytes = 2 * (z.f.tell() - before) * n_samples / 1000
+                    per_sample = max(1000, 0.98 * SIZE - summaries_bytes) / n_samples
+                chunk = []
+    if chunk:
+        z.add(f"_journal/summaries/{len(summaries) // 1000 + 1}.json", json.dumps(chunk).encode(), zstd)
+    z.add("summaries.json", json.dumps(summaries, ensure_ascii=False).encode(), zstd)
+    reductions, results = [], []
+    for s in scorers:
+        reduced = [(sid, sum(v) / len(v)) for sid, v in values[s].items()]
+        reductions.append({"scorer": s, "reducer": "mean", "samples": [
+            {"value": v, "history": [], "sample_id": sid} for sid, v in reduced]})
+        floats = [v for _, v in reduced]
+        accuracy = 0.0
+        for v in floats:
+            accuracy += v
+        accuracy /= len(floats)
+        results.append({"name": s, "scorer": s, "reducer": "mean", "scored_samples": len(floats),
+                        "unscored_samples": 0, "params": {},
+                        "metrics": {"accuracy": {"name": "accuracy", "value": accuracy, "params": {}},
+                                    "stderr": {"name": "stderr", "value": inspect_stderr(floats), "params": {}}}})
+    z.add("reductions.json", json.dumps(reductions).encode(), zstd)
+    header = {k: log[k] for k in ("version", "status", "eval", "plan", "results", "stats", "invalidated", "tags", "metadata")}
+    header["eval"] = dict(header["eval"], task="big_arith", dataset={"name": "big_arith", "samples": len(ids)})
+    header["eval"]["config"] = dict(header["eval"]["config"], epochs=epochs)
+    header["results"] = dict(header["results"], total_samples=len(summaries), completed_samples=len(summaries),
+                             scores=results)
+    z.add("header.json", json.dumps(header).encode(), zstd)
+    z.close()
+
+
+def lm_eval_samples():
+    """One lm-eval multiple-choice task (5-shot prompts of ~1 KB, four choices) as
+    `lm_eval --log_samples` writes it: samples_big_mc_<date>.jsonl of ~SIZE and results_<date>.json
+    with the harness's numbers (Python's mean and lm-eval's mean_stderr of the rows)."""
+    date = "2026-11-28T08-00-00.000000"
+    task = "big_mc"
+    acc, acc_norm = [], []
+    shots = [prose(250) for _ in range(50)]
+    p = path("lm-eval", f"samples_{task}_{date}.jsonl")
+    with open(p, "w", encoding="utf-8") as f:
+        doc_id = 0
+        while f.tell() < SIZE:
+            lines = []
+            for _ in range(1000):
+                question = prose(rng.randint(150, 400))
+                choices = [prose(rng.randint(10, 60)) for _ in range(4)]
+                label = rng.randrange(4)
+                context = "\n\n".join(rng.sample(shots, 5)) + f"\n\nQuestion: {question}\nAnswer:"
+                lls = [(-rng.random() * 8.0, rng.random() < 0.1) for _ in choices]
+                norm = [ll / len(c) for (ll, _), c in zip(lls, choices)]
+                a = 1.0 if max(range(4), key=lambda i: lls[i][0]) == label else 0.0
+                an = 1.0 if max(range(4), key=lambda i: norm[i]) == label else 0.0
+                acc.append(a)
+                acc_norm.append(an)
+                resps = [[[str(ll), str(g)]] for ll, g in lls]
+                record = {"doc_id": doc_id, "doc": {"id": doc_id, "question": question, "choices": choices, "label": label},
+                          "target": str(label),
+                          "arguments": {f"gen_args_{i}": {"arg_0": context, "arg_1": " " + c} for i, c in enumerate(choices)},
+                          "resps": resps, "filtered_resps": [r[0] for r in resps], "filter": "none",
+                          "metrics": ["acc", "acc_norm"],
+                          "doc_hash": hashlib.sha256(question.encode()).hexdigest(),
+                          "prompt_hash": hashlib.sha256(context.encode()).hexdigest(),
+                          "target_hash": hashlib.sha256(str(label).encode()).hexdigest(),
+                          "acc": a, "acc_norm": an}
+                lines.append(json.dumps(record, ensure_ascii=False) + "\n")
+                doc_id += 1
+            f.writelines(lines)
+
+    def mean(arr):
+        return sum(arr) / len(arr)
+
+    def stderr(arr):
+        mu = mean(arr)
+        return math.sqrt(sum([(x - mu) ** 2 for x in arr]) / (len(arr) - 1)) / math.sqrt(len(arr))
+
+    n = len(acc)
+    results = {"results": {task: {"name": task, "alias": task, "sample_len": len(acc), "acc,none": mean(acc), "acc_stderr,none": stderr(acc),
+                                  "acc_norm,none": mean(acc_norm), "acc_norm_stderr,none": stderr(acc_norm)}},
+               "group_subtasks": {task: []}, "n-samples": {task: {"original": n, "effective": n}},
+               "model_name": "big-model", "date": time.time()}
+    json.dump(results, open(path("lm-eval", f"results_{date}.json"), "w"), indent=2)
+
+
 STEPS = [eotgc, msqa, pairs, pairs_wide, asap_aes, sasbench, sgi_deep_research, eotgc_track2, sasbench_raw,
-         sgi_logs, sgi_score]
+         sgi_logs, sgi_score, inspect_eval, lm_eval_samples]
 # STEPS="pairs msqa" (environment): only these.
 only = os.environ.get("STEPS", "").split()
 for step in STEPS:

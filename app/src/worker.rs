@@ -3,6 +3,8 @@
 //!
 //! Runs in its own wasm instance (`src/bin/worker.rs`, built by Trunk as `worker_loader.js`).
 
+mod in_part;
+
 use std::cell::RefCell;
 
 use js_sys::{Array, Uint8Array};
@@ -147,6 +149,17 @@ async fn read_dropped(
             metrics_core::MAX_FILE_BYTES
         ));
     }
+    // An archive of which its benchmark scores some entries only (an Inspect .eval): those.
+    if workbench::prepare::may_read_in_part(name)
+        && let Some(read) = in_part::read(blob, name).await?
+    {
+        send(&FromWorker::Progress {
+            stage: "reading".into(),
+            done: (done + size) as usize,
+            total: total as usize,
+        });
+        return Ok(Read::InPart(read));
+    }
     let filling = Filling::new(name, size as usize, done, total);
     match read_beside(blob, filling).await {
         Ok(read) => read,
@@ -166,6 +179,8 @@ enum Read {
         prepared: Prepared,
         slices: Vec<Uint8Array>,
     },
+    /// The entries of an archive its scoring reads ([`crate::in_part`]).
+    InPart(in_part::Read),
 }
 
 /// Largest file whose slices are kept until after its numbers ([`Read::Later`]): such a file
@@ -569,6 +584,13 @@ async fn received_files(parts: &Array, names: Vec<String>) -> Vec<WorkFile> {
                             UNREAD.with_borrow_mut(|u| u.push(Unfilled { head, slices }));
                             file
                         }
+                        Read::InPart(read) => {
+                            let mut file =
+                                WorkFile::new(name, read.bytes).with_sha256(String::new());
+                            file.size = blob.size() as usize;
+                            in_part::hold(file.bytes.clone(), read.directory);
+                            file
+                        }
                     };
                     (file, None)
                 }
@@ -626,6 +648,30 @@ fn fill_unread() {
     }
 }
 
+/// For the detail of sample `index` of scored job `outcome`, when one of its files was read in
+/// part and the detail reads entries its scoring did not: that file's bytes as held and an
+/// archive of those entries (or why they could not be read).
+async fn detail_part(
+    outcome: usize,
+    index: usize,
+) -> Option<Result<(std::sync::Arc<Vec<u8>>, Vec<u8>), String>> {
+    let (part, wanted) = STATE.with_borrow(|state| {
+        let s = state.ws.scored.get(outcome)?;
+        let part = s
+            .files
+            .iter()
+            .map(|f| f.bytes.clone())
+            .find(in_part::holds)?;
+        let wanted = workbench::samples::detail_entries(&s.outcome, index);
+        (!wanted.is_empty()).then_some((part, wanted))
+    })?;
+    Some(
+        in_part::entries(&part, &wanted)
+            .await
+            .map(|entries| (part, entries)),
+    )
+}
+
 async fn handle_one(data: JsValue) {
     PHASES.with_borrow_mut(Vec::clear);
     mark("worker received");
@@ -663,13 +709,30 @@ async fn handle_one(data: JsValue) {
         let keep_failed = matches!(request, ToWorker::Restore { .. });
         received_specs(&mut received, keep_failed).await;
     }
-    // The form reads files whole: their bytes in memory first (outside the state's borrow).
+    // The form reads files whole, a share or a board sends them: their bytes in memory first
+    // (outside the state's borrow), files read in part read whole.
     if matches!(
         request,
-        ToWorker::DefineSpec { .. } | ToWorker::PreviewSpec { .. } | ToWorker::SaveSpec { .. }
+        ToWorker::DefineSpec { .. }
+            | ToWorker::PreviewSpec { .. }
+            | ToWorker::SaveSpec { .. }
+            | ToWorker::Snapshot
     ) {
         fill_unread();
+        match in_part::read_whole().await {
+            Ok(read) => STATE.with_borrow_mut(|state| {
+                for (part, whole) in read {
+                    state.ws.replace_bytes(&part, whole);
+                }
+            }),
+            Err(message) => send(&FromWorker::Failed { message }),
+        }
     }
+    // The detail of a sample of a file read in part: the entries it reads, read now.
+    let detail_part = match request {
+        ToWorker::Detail { outcome, index } => detail_part(outcome, index).await,
+        _ => None,
+    };
     let specs_added = match &request {
         ToWorker::AddSpecs { specs } => {
             let fit: Vec<SavedSpec> = specs
@@ -780,9 +843,28 @@ async fn handle_one(data: JsValue) {
             rescore(state);
         }
         ToWorker::Detail { outcome, index } => {
-            let detail = match state.ws.scored.get(outcome) {
-                Some(s) => sample_detail(&s.files, &s.outcome, index).map_err(|e| e.to_string()),
-                None => Err(format!("no scored job {outcome}")),
+            let detail = match (state.ws.scored.get(outcome), detail_part) {
+                (None, _) => Err(format!("no scored job {outcome}")),
+                (Some(s), None) => {
+                    sample_detail(&s.files, &s.outcome, index).map_err(|e| e.to_string())
+                }
+                (Some(_), Some(Err(e))) => Err(e),
+                // The file read in part stands as the archive of the entries the detail reads.
+                (Some(s), Some(Ok((part, entries)))) => {
+                    let entries = std::sync::Arc::new(entries);
+                    let files: Vec<WorkFile> = s
+                        .files
+                        .iter()
+                        .map(|f| {
+                            let mut f = f.clone();
+                            if std::sync::Arc::ptr_eq(&f.bytes, &part) {
+                                f.bytes = entries.clone();
+                            }
+                            f
+                        })
+                        .collect();
+                    sample_detail(&files, &s.outcome, index).map_err(|e| e.to_string())
+                }
             };
             send(&FromWorker::Detail {
                 outcome,
@@ -1202,6 +1284,22 @@ async fn hash_pending() {
     fill_unread();
     let pending = STATE.with_borrow(|state| state.ws.unhashed());
     for (bytes, name) in pending {
+        // A file read in part: the whole file, streamed through SHA-256.
+        if let Some(hashed) = in_part::sha256(&bytes).await {
+            match hashed {
+                Ok(sha256) => STATE.with_borrow_mut(|state| {
+                    state.ws.fill_hash(&bytes, &name, &sha256);
+                    if !state.unpublished {
+                        send(&FromWorker::Hashed { name, sha256 });
+                    }
+                }),
+                Err(e) => send(&FromWorker::Failed {
+                    message: format!("{name}: {e}"),
+                }),
+            }
+            mark("hashed (read through)");
+            continue;
+        }
         let by_webcrypto = if bytes.len() <= WEBCRYPTO_MAX_BYTES {
             hex_of(digest(&wasm_view(&bytes))).await
         } else {

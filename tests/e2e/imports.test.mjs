@@ -3,7 +3,8 @@
 // dropped one after the other compare with a paired bootstrap interval per metric.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { startServer, launchBrowser, pageMetrics, artifacts, root, scorebench } from './support.mjs';
@@ -88,3 +89,50 @@ for (const tool of tools) {
     assert.deepEqual(errors, [], 'no page errors');
   });
 }
+
+// An Inspect .eval is read in part (issue 29): the page reads the archive's directory, then
+// header, reductions and summaries only. What needs more reads more: the sample's own entry
+// for its detail, the whole file for its hash (streamed) and for a share.
+test('inspect: a .eval read in part hashes the whole file, shows a sample\'s reply, shares the whole file', async () => {
+  const file = join(imports, 'inspect', 'model-a.eval');
+  const sha = createHash('sha256').update(readFileSync(file)).digest('hex');
+  const cli = JSON.parse(execFileSync(scorebench, ['score', 'inspect', file, '--json'], { encoding: 'utf8' }));
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(server.url);
+  await page.setInputFiles('input[type=file]', [file]);
+  const card = page.locator('section.card[data-benchmark="inspect"][data-hashed="true"]');
+  await card.waitFor({ timeout: 60_000 });
+  assert.equal(await card.getAttribute('data-sha256'), sha, 'the hash of the whole file');
+  const shown = await pageMetrics(page, 'section.card[data-benchmark="inspect"]');
+  assert.equal(shown['overall/accuracy'], cli.overall.metrics.accuracy);
+  const reply = async (p) => {
+    await p.click('button[data-tab="samples"]');
+    await p.locator('.vrow[data-sample="0"]').click();
+    const detail = p.locator('[data-testid="sample-detail"]');
+    await detail.waitFor({ timeout: 60_000 });
+    await detail.getByText('It is 5, or rather 6').first().waitFor({ timeout: 60_000 });
+  };
+  await reply(page);
+  // A share carries the file itself: the recipient reads the same reply from it.
+  await page.click('header button[data-action=share]');
+  await page.click('[data-testid=share-dialog] button[data-action=share-create]');
+  await page.locator('[data-testid=share-made]').waitFor({ timeout: 60_000 });
+  const link = await page.locator('[data-testid=share-link]').inputValue();
+  const other = await launchBrowser();
+  try {
+    const opened = await other.newPage();
+    await opened.goto(link);
+    // The share reopens the view as it was (the samples tab): the table tab has the card.
+    await opened.locator('button[data-tab="table"]').click({ timeout: 60_000 });
+    const received = opened.locator('section.card[data-benchmark="inspect"][data-hashed="true"]');
+    await received.waitFor({ timeout: 60_000 });
+    assert.equal(await received.getAttribute('data-sha256'), sha, 'the share holds the whole file');
+    await reply(opened);
+  } finally {
+    await other.close();
+  }
+  await page.close();
+  assert.deepEqual(errors, [], 'no page errors');
+});

@@ -213,6 +213,21 @@ pub trait Benchmark: Send + Sync + 'static {
     ) -> Result<(Fields, Vec<StepComparison>), InputError> {
         Ok((Vec::new(), Vec::new()))
     }
+    /// The entries of an archive of this benchmark's that its `score` reads, given the names in
+    /// the archive's directory; `None` (the default): the whole file. The browser reads only
+    /// these of a big archive ([`crate::prepare::archive_entries`]).
+    fn archive_entries(&self, _names: &[&str]) -> Option<Vec<String>> {
+        None
+    }
+    /// Whether this benchmark's files recognised by their name may be archives read in part
+    /// ([`Self::archive_entries`]): the browser then reads their directory first.
+    fn reads_archives_in_part(&self) -> bool {
+        false
+    }
+    /// The archive entries [`Self::detail`] reads for this sample, beyond those `score` read.
+    fn detail_entries(&self, _sample: &Map<String, Value>) -> Vec<String> {
+        Vec::new()
+    }
     /// The paired resampling unit for comparing two scored jobs of this benchmark.
     fn paired(
         &self,

@@ -72,6 +72,23 @@ impl Preparing {
     }
 }
 
+/// The entries to read of a big archive `name` whose first bytes are `head`, given the names in
+/// its directory: those its detected benchmark's scoring reads; `None` to read it whole.
+pub fn archive_entries(name: &str, head: &[u8], names: &[&str]) -> Option<Vec<String>> {
+    let role = detect(name, &head[..head.len().min(DETECT_HEAD_BYTES)]).role;
+    role.benchmark()?.archive_entries(names)
+}
+
+/// Whether the file `name` may be an archive read in part: its name alone is recognised as a
+/// file of a benchmark that reads archives in part (an Inspect `.eval`). The browser then reads
+/// its directory first ([`archive_entries`]); other files cost nothing more.
+pub fn may_read_in_part(name: &str) -> bool {
+    detect(name, b"")
+        .role
+        .benchmark()
+        .is_some_and(|b| b.reads_archives_in_part())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -159,6 +159,18 @@ pub fn page(scored: &Scored, indices: &[usize], offset: usize, limit: usize) -> 
     }
 }
 
+/// The archive entries the detail of sample `index` of a scored job reads beyond those its
+/// scoring read (for a file read in part: [`crate::prepare::archive_entries`]).
+pub fn detail_entries(outcome: &Outcome, index: usize) -> Vec<String> {
+    let (Ok(scored), Some(benchmark)) = (&outcome.result, outcome.job.benchmark()) else {
+        return Vec::new();
+    };
+    Samples::of(scored)
+        .get(index)
+        .map(|sample| benchmark.detail_entries(&sample))
+        .unwrap_or_default()
+}
+
 /// The detail of sample `index` of a scored job: the sample's row, the texts its benchmark finds
 /// behind it, then every scalar field of the sample itself.
 pub fn sample_detail(

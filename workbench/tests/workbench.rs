@@ -1164,6 +1164,33 @@ mod imports {
                 outcome.job.title
             );
         }
+        // Read in part (the browser's way with a .eval): by its name it may be; its directory
+        // names the entries scoring reads; the detail names the sample's own entry.
+        assert!(workbench::prepare::may_read_in_part("model-a.eval"));
+        assert!(!workbench::prepare::may_read_in_part("model-a.json"));
+        assert!(!workbench::prepare::may_read_in_part("pairs.jsonl"));
+        let eval = files
+            .iter()
+            .find(|f| f.name.ends_with("model-a.eval"))
+            .unwrap();
+        let archive = metrics_core::imports::zip::Archive::new(&eval.bytes).unwrap();
+        let names: Vec<&str> = archive.entries.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(
+            workbench::prepare::archive_entries(&eval.name, &eval.bytes, &names).unwrap(),
+            ["header.json", "reductions.json", "summaries.json"]
+        );
+        assert_eq!(
+            workbench::prepare::archive_entries("model-a.json", b"{}", &names),
+            None
+        );
+        let eval_outcome = outcomes
+            .iter()
+            .find(|o| o.job.title.contains("model-a.eval"))
+            .unwrap();
+        assert_eq!(
+            workbench::samples::detail_entries(eval_outcome, 0),
+            ["samples/q00_epoch_1.json"]
+        );
     }
 
     #[test]

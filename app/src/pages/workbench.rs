@@ -242,6 +242,16 @@ fn VariantToggle(state: WorkbenchState) -> impl IntoView {
 #[component]
 fn OutcomeCard(outcome: OutcomeView) -> impl IntoView {
     let hashed = card_key(&outcome).4;
+    // The inputs' SHA-256, once known (as the report's JSON carries them).
+    let sha256 = match &outcome.result {
+        Ok(report) if hashed => report
+            .inputs
+            .iter()
+            .map(|i| i.sha256.as_str())
+            .collect::<Vec<_>>()
+            .join(" "),
+        _ => String::new(),
+    };
     let body = match outcome.result {
         Ok(report) => {
             let table = outcome.table.unwrap_or_else(|| workbench::table::Table {
@@ -270,6 +280,7 @@ fn OutcomeCard(outcome: OutcomeView) -> impl IntoView {
             data-benchmark=outcome.benchmark.clone()
             data-files=outcome.files.join(" ")
             data-hashed=hashed.to_string()
+            data-sha256=sha256
         >
             <h2>{let (m, job) = (outcome.model.clone(), outcome.title.clone()); move || format!("{} · {}", crate::i18n::model_name(crate::i18n::lang().get(), &m), job)}</h2>
             <p class="files-line mono">{outcome.files.join(", ")}</p>

@@ -347,7 +347,12 @@ fn parse_eval(file: NamedBytes<'_>) -> Result<Log, InputError> {
         };
         let text =
             String::from_utf8(bytes).map_err(|e| whole(format!("{name}: not UTF-8 text: {e}")))?;
-        Ok(Some(lenient_json(&text).into_owned()))
+        // A copy only when there is a bare NaN to replace (summaries.json can be gigabytes).
+        let fixed = match lenient_json(&text) {
+            std::borrow::Cow::Owned(fixed) => Some(fixed),
+            std::borrow::Cow::Borrowed(_) => None,
+        };
+        Ok(Some(fixed.unwrap_or(text)))
     };
     let at = |name: &str, e: serde_json::Error| {
         InputError::at_line(&format!("{}:{name}", file.name), e.line(), e.to_string())
@@ -385,8 +390,30 @@ fn parse_eval(file: NamedBytes<'_>) -> Result<Log, InputError> {
     ))
 }
 
+/// The entries [`parse`] reads of a `.eval` archive whose directory has these `names`:
+/// header.json, reductions.json and summaries.json (the browser reads only these of a big
+/// archive); `None` without summaries.json (every sample entry is read then).
+pub fn entries_to_score(names: &[&str]) -> Option<Vec<String>> {
+    if !names.contains(&"summaries.json") {
+        return None;
+    }
+    let wanted = ["header.json", "reductions.json", "summaries.json"];
+    Some(
+        wanted
+            .into_iter()
+            .filter(|w| names.contains(w))
+            .map(String::from)
+            .collect(),
+    )
+}
+
+/// The entry of a `.eval` archive that holds sample `id` in `epoch`, whole.
+pub fn sample_entry(id: &str, epoch: u32) -> String {
+    format!("samples/{id}_epoch_{epoch}.json")
+}
+
 /// The model's final reply to sample `id` in `epoch` of a `.eval` archive (its
-/// `samples/<id>_epoch_<epoch>.json` entry); `None` for a `.json` log or a missing entry.
+/// [`sample_entry`]); `None` for a `.json` log or a missing entry.
 pub fn sample_completion(
     file: NamedBytes<'_>,
     id: &str,
@@ -397,7 +424,7 @@ pub fn sample_completion(
     }
     let whole = |m: String| InputError::whole_file(file.name, m);
     let archive = Archive::new(file.bytes).map_err(whole)?;
-    let name = format!("samples/{id}_epoch_{epoch}.json");
+    let name = sample_entry(id, epoch);
     let Some(bytes) = archive.read_name(&name).map_err(whole)? else {
         return Ok(None);
     };
@@ -523,7 +550,8 @@ pub fn report(log: &Log, inputs: Vec<InputFile>, samples: bool) -> Report {
     }
 }
 
-fn sample_json(s: &Sample) -> Value {
+/// One sample row of the report's `samples` (the browser builds each when it is shown).
+pub fn sample_json(s: &Sample) -> Value {
     let mut o = Map::new();
     o.insert("subset".into(), json!(format!("epoch {}", s.epoch)));
     o.insert("id".into(), json!(s.id));
@@ -553,6 +581,68 @@ pub fn score(file: NamedBytes<'_>, samples: bool) -> Result<Report, InputError> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_log_read_in_part_scores_as_the_whole() {
+        // The real log of tests/imports (inspect_ai 0.3.285, Zstandard entries): its summaries,
+        // reductions and header alone, read from their ranges as the browser does, give the
+        // same report; the samples' replies come from their own entries.
+        use super::super::zip::{compact, directory, directory_at, record_range};
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/imports/inspect/model-a.eval");
+        let whole = std::fs::read(path).unwrap();
+        let at = directory_at(&whole, 0).unwrap();
+        let cd = &whole[at.offset as usize..(at.offset + at.len) as usize];
+        let entries = directory(cd, at.count).unwrap();
+        let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
+        let read = |wanted: &[String]| {
+            let records: Vec<_> = wanted
+                .iter()
+                .map(|w| {
+                    let e = entries.iter().find(|e| &e.name == w).unwrap();
+                    let (start, end) = record_range(&entries, e, at.offset);
+                    (e, &whole[start as usize..end as usize])
+                })
+                .collect();
+            compact(&records).unwrap()
+        };
+        let wanted = entries_to_score(&names).unwrap();
+        assert_eq!(wanted, ["header.json", "reductions.json", "summaries.json"]);
+        let part = read(&wanted);
+        assert!(
+            part.len() * 10 < whole.len(),
+            "{} of {}",
+            part.len(),
+            whole.len()
+        );
+        let named = |bytes| NamedBytes {
+            name: "model-a.eval",
+            bytes,
+        };
+        let (a, b) = (
+            score(named(&whole), true).unwrap(),
+            score(named(&part), true).unwrap(),
+        );
+        assert_eq!(
+            (a.overall, a.subsets, a.samples, a.warnings),
+            (b.overall, b.subsets, b.samples, b.warnings)
+        );
+        let one = read(&[sample_entry("q03", 2)]);
+        assert_eq!(
+            sample_completion(named(&one), "q03", 2).unwrap(),
+            sample_completion(named(&whole), "q03", 2).unwrap()
+        );
+        assert!(
+            sample_completion(named(&whole), "q03", 2)
+                .unwrap()
+                .is_some()
+        );
+        // Without summaries.json every sample entry is read: no part to read.
+        assert_eq!(
+            entries_to_score(&["header.json", "samples/a_epoch_1.json"]),
+            None
+        );
+    }
 
     #[test]
     fn values_map_as_inspect_maps_them() {

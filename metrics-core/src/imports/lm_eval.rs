@@ -374,8 +374,14 @@ pub fn recompute(run: &Run) -> IndexMap<String, (Entries, usize)> {
     let Some(results) = &run.results else {
         return out;
     };
-    // Innermost groups first: a group of groups needs its subgroups.
-    let mut pending: Vec<(&String, &Vec<String>)> = results.group_subtasks.iter().collect();
+    // Innermost groups first: a group of groups needs its subgroups. An entry without subtasks
+    // is a task run on its own (lm-eval lists every top-level task, `{"hellaswag": []}`), not
+    // a group: its numbers are the task's.
+    let mut pending: Vec<(&String, &Vec<String>)> = results
+        .group_subtasks
+        .iter()
+        .filter(|(_, subtasks)| !subtasks.is_empty())
+        .collect();
     while !pending.is_empty() {
         let before = pending.len();
         pending.retain(|(group, subtasks)| {
@@ -510,7 +516,8 @@ fn show(v: Option<f64>) -> String {
     v.map_or_else(|| "null".into(), crate::python::py_float_repr)
 }
 
-fn sample_json(s: &Sample) -> Value {
+/// One sample row of the report's `samples` (the browser builds each when it is shown).
+pub fn sample_json(s: &Sample) -> Value {
     let mut o = Map::new();
     o.insert("subset".into(), json!(s.task));
     o.insert("id".into(), json!(s.doc_id));
@@ -552,6 +559,42 @@ mod tests {
         };
         let e = parse_samples(f, "t").unwrap_err();
         assert_eq!(e.line, Some(2));
+    }
+
+    #[test]
+    fn a_task_run_on_its_own_is_not_an_empty_group() {
+        // lm-eval 0.4 lists a top-level task in group_subtasks with no subtasks. Its numbers
+        // (Python: mean of [1, 0, 1] = 0.6666666666666666, mean_stderr = 0.33333333333333337)
+        // are the task's, recomputed from its rows: no warning.
+        let results = br#"{"results": {"t": {"alias": "t", "acc,none": 0.6666666666666666,
+            "acc_stderr,none": 0.33333333333333337}}, "group_subtasks": {"t": []}}"#;
+        let rows = b"{\"doc_id\": 0, \"filter\": \"none\", \"metrics\": [\"acc\"], \"acc\": 1.0}\n\
+            {\"doc_id\": 1, \"filter\": \"none\", \"metrics\": [\"acc\"], \"acc\": 0.0}\n\
+            {\"doc_id\": 2, \"filter\": \"none\", \"metrics\": [\"acc\"], \"acc\": 1.0}\n";
+        let files = [
+            NamedBytes {
+                name: "results_x.json",
+                bytes: results,
+            },
+            NamedBytes {
+                name: "samples_t_2026-11-23T14-44-24.106629.jsonl",
+                bytes: rows,
+            },
+        ];
+        let report = score(&files, false).unwrap();
+        assert_eq!(report.warnings, vec![]);
+        assert_eq!(
+            report.overall.metrics["acc,none"],
+            MetricValue::Scalar(Some(0.6666666666666666))
+        );
+        let run = parse(&files).unwrap();
+        assert_eq!(
+            recompute(&run)["t"].0,
+            vec![
+                ("acc,none".to_string(), Some(0.6666666666666666)),
+                ("acc_stderr,none".to_string(), Some(0.33333333333333337)),
+            ]
+        );
     }
 
     #[test]

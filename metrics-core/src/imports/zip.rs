@@ -19,6 +19,11 @@
 //! [`MAX_RATIO`] times the archive's size (at least [`RATIO_FREE_BYTES`]). The size the directory
 //! gives is the decoders' output limit, so an entry cannot inflate beyond what was checked.
 //! Real Inspect logs inflate 4–10×.
+//!
+//! Read in part: a big archive need not be held whole. [`directory_at`] finds the central
+//! directory in the archive's last [`TAIL_BYTES`], [`directory`] reads its entries,
+//! [`record_range`] says where an entry's local record lies, and [`compact`] makes a new
+//! archive of the records read (the browser reads an Inspect log's summaries, not its samples).
 
 /// The most an entry (and an archive as a whole) may inflate, as a multiple of its size.
 pub const MAX_RATIO: u64 = 50;
@@ -31,9 +36,194 @@ pub struct Entry {
     pub name: String,
     method: u16,
     flags: u16,
+    crc32: u32,
     compressed_size: u64,
     size: u64,
     header_offset: u64,
+}
+
+/// Bytes at the end of an archive that hold its end records: the end-of-central-directory
+/// record with the longest comment, the ZIP64 locator and the ZIP64 end record before it.
+pub const TAIL_BYTES: u64 = 22 + 65_535 + 20 + 56;
+
+/// Where an archive's central directory is: its offset, length in bytes and entry count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DirectoryAt {
+    pub offset: u64,
+    pub len: u64,
+    pub count: u64,
+}
+
+fn not_readable(what: &str) -> String {
+    format!("not a readable ZIP archive: {what}")
+}
+
+/// The central directory's place, from the archive's last bytes `tail` (at least its last
+/// [`TAIL_BYTES`], or all of it), which start at offset `tail_at` of the archive.
+pub fn directory_at(tail: &[u8], tail_at: u64) -> Result<DirectoryAt, String> {
+    let bad = not_readable;
+    // The EOCD record is 22 bytes plus a comment of at most 65,535 bytes.
+    let lowest = tail.len().saturating_sub(22 + 65_535);
+    let eocd = (lowest..=tail.len().saturating_sub(22))
+        .rev()
+        .find(|&at| u32_at(tail, at) == Some(EOCD))
+        .ok_or_else(|| bad("no end-of-central-directory record"))?;
+    let mut count = u64::from(u16_at(tail, eocd + 10).unwrap_or(0));
+    let mut len = u64::from(u32_at(tail, eocd + 12).unwrap_or(0));
+    let mut offset = u64::from(u32_at(tail, eocd + 16).unwrap_or(0));
+    if count == 0xFFFF || len == 0xFFFF_FFFF || offset == 0xFFFF_FFFF {
+        let locator = eocd
+            .checked_sub(20)
+            .filter(|&at| u32_at(tail, at) == Some(ZIP64_LOCATOR))
+            .ok_or_else(|| bad("ZIP64 locator missing"))?;
+        let z64 = u64_at(tail, locator + 8)
+            .and_then(|o| o.checked_sub(tail_at))
+            .and_then(|o| usize::try_from(o).ok())
+            .filter(|&at| u32_at(tail, at) == Some(ZIP64_EOCD))
+            .ok_or_else(|| bad("ZIP64 end record missing"))?;
+        let field =
+            |off: usize| u64_at(tail, z64 + off).ok_or_else(|| bad("ZIP64 end record cut off"));
+        count = field(32)?;
+        len = field(40)?;
+        offset = field(48)?;
+    }
+    Ok(DirectoryAt { offset, len, count })
+}
+
+/// The `count` entries of a central directory whose bytes start at `bytes` (more may follow).
+pub fn directory(bytes: &[u8], count: u64) -> Result<Vec<Entry>, String> {
+    let bad = not_readable;
+    let mut at = 0usize;
+    let mut entries = Vec::new();
+    for _ in 0..count {
+        if u32_at(bytes, at) != Some(CENTRAL) {
+            return Err(bad("central directory entry missing"));
+        }
+        let field = |off: usize| u16_at(bytes, at + off).ok_or_else(|| bad("directory cut off"));
+        let flags = field(8)?;
+        let method = field(10)?;
+        let crc32 = u32_at(bytes, at + 16).unwrap_or(0);
+        let mut compressed_size = u64::from(u32_at(bytes, at + 20).unwrap_or(0));
+        let mut size = u64::from(u32_at(bytes, at + 24).unwrap_or(0));
+        let name_len = usize::from(field(28)?);
+        let extra_len = usize::from(field(30)?);
+        let comment_len = usize::from(field(32)?);
+        let mut header_offset = u64::from(u32_at(bytes, at + 42).unwrap_or(0));
+        let name_bytes = bytes
+            .get(at + 46..at + 46 + name_len)
+            .ok_or_else(|| bad("entry name cut off"))?;
+        let name = String::from_utf8_lossy(name_bytes).into_owned();
+        let extra = bytes
+            .get(at + 46 + name_len..at + 46 + name_len + extra_len)
+            .ok_or_else(|| bad("extra field cut off"))?;
+        // ZIP64 extended information: the 0xFFFFFFFF fields, in this order.
+        let mut e = 0;
+        while e + 4 <= extra.len() {
+            let id = u16_at(extra, e).unwrap_or(0);
+            let len = usize::from(u16_at(extra, e + 2).unwrap_or(0));
+            if id == 0x0001 {
+                let mut p = e + 4;
+                for value in [&mut size, &mut compressed_size, &mut header_offset] {
+                    if *value == 0xFFFF_FFFF {
+                        *value = u64_at(extra, p).ok_or_else(|| bad("ZIP64 field cut off"))?;
+                        p += 8;
+                    }
+                }
+            }
+            e += 4 + len;
+        }
+        entries.push(Entry {
+            name,
+            method,
+            flags,
+            crc32,
+            compressed_size,
+            size,
+            header_offset,
+        });
+        at += 46 + name_len + extra_len + comment_len;
+    }
+    Ok(entries)
+}
+
+/// The bytes `[start, end)` of the archive that hold `entry`'s local record (its local header,
+/// name, extra field and data): from its header to the next entry's header or the directory,
+/// and no longer than a header with the longest name and extra field and the data.
+pub fn record_range(entries: &[Entry], entry: &Entry, directory_offset: u64) -> (u64, u64) {
+    let start = entry.header_offset;
+    let next = entries
+        .iter()
+        .map(|e| e.header_offset)
+        .chain([directory_offset])
+        .filter(|&o| o > start)
+        .min();
+    let longest = start
+        .saturating_add(30 + 2 * 65_535)
+        .saturating_add(entry.compressed_size);
+    (start, next.map_or(longest, |n| n.min(longest)))
+}
+
+/// A new archive of `records`: each entry of the original with its local record as read from
+/// it (from its local header; bytes after the record are left out), at its new place.
+pub fn compact(records: &[(&Entry, &[u8])]) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    let mut central = Vec::new();
+    if records.len() >= 0xFFFF {
+        return Err(not_readable("too many entries to compact"));
+    }
+    for (entry, record) in records {
+        let bad = |what: &str| format!("ZIP entry {}: {what}", entry.name);
+        if u32_at(record, 0) != Some(LOCAL) {
+            return Err(bad("local header missing"));
+        }
+        let name_len = usize::from(u16_at(record, 26).ok_or_else(|| bad("cut off"))?);
+        let extra_len = usize::from(u16_at(record, 28).ok_or_else(|| bad("cut off"))?);
+        let len = usize::try_from(entry.compressed_size)
+            .ok()
+            .and_then(|n| n.checked_add(30 + name_len + extra_len))
+            .ok_or_else(|| bad("too large"))?;
+        let record = record.get(..len).ok_or_else(|| bad("data cut off"))?;
+        let small = |n: u64| u32::try_from(n).ok().filter(|&n| n != u32::MAX);
+        let (Some(offset), Some(compressed), Some(size)) = (
+            small(out.len() as u64),
+            small(entry.compressed_size),
+            small(entry.size),
+        ) else {
+            return Err(bad("too large to compact"));
+        };
+        out.extend_from_slice(record);
+        let name = entry.name.as_bytes();
+        let name_len = u16::try_from(name.len()).map_err(|_| bad("name too long"))?;
+        central.extend(CENTRAL.to_le_bytes());
+        central.extend(45u16.to_le_bytes()); // version made by
+        central.extend(45u16.to_le_bytes()); // version needed
+        central.extend(entry.flags.to_le_bytes());
+        central.extend(entry.method.to_le_bytes());
+        central.extend([0u8; 4]); // time, date
+        central.extend(entry.crc32.to_le_bytes());
+        central.extend(compressed.to_le_bytes());
+        central.extend(size.to_le_bytes());
+        central.extend(name_len.to_le_bytes());
+        central.extend([0u8; 12]); // extra, comment, disk, internal and external attributes
+        central.extend(offset.to_le_bytes());
+        central.extend(name);
+    }
+    let (Some(cd_offset), Some(cd_len)) = (
+        u32::try_from(out.len()).ok().filter(|&n| n != u32::MAX),
+        u32::try_from(central.len()).ok().filter(|&n| n != u32::MAX),
+    ) else {
+        return Err(not_readable("too large to compact"));
+    };
+    let count = records.len() as u16;
+    out.extend(central);
+    out.extend(EOCD.to_le_bytes());
+    out.extend([0u8; 4]); // disk numbers
+    out.extend(count.to_le_bytes());
+    out.extend(count.to_le_bytes());
+    out.extend(cd_len.to_le_bytes());
+    out.extend(cd_offset.to_le_bytes());
+    out.extend(0u16.to_le_bytes()); // comment
+    Ok(out)
 }
 
 /// An archive's directory over its bytes.
@@ -71,76 +261,12 @@ pub fn is_zip(bytes: &[u8]) -> bool {
 impl<'a> Archive<'a> {
     /// Read the central directory; an error says what is wrong with the archive.
     pub fn new(bytes: &'a [u8]) -> Result<Self, String> {
-        let bad = |what: &str| format!("not a readable ZIP archive: {what}");
-        // The EOCD record is 22 bytes plus a comment of at most 65,535 bytes.
-        let lowest = bytes.len().saturating_sub(22 + 65_535);
-        let eocd = (lowest..=bytes.len().saturating_sub(22))
-            .rev()
-            .find(|&at| u32_at(bytes, at) == Some(EOCD))
-            .ok_or_else(|| bad("no end-of-central-directory record"))?;
-        let mut count = u64::from(u16_at(bytes, eocd + 10).unwrap_or(0));
-        let mut cd_offset = u64::from(u32_at(bytes, eocd + 16).unwrap_or(0));
-        if count == 0xFFFF || cd_offset == 0xFFFF_FFFF {
-            let locator = eocd
-                .checked_sub(20)
-                .filter(|&at| u32_at(bytes, at) == Some(ZIP64_LOCATOR))
-                .ok_or_else(|| bad("ZIP64 locator missing"))?;
-            let z64 = u64_at(bytes, locator + 8)
-                .and_then(|o| usize::try_from(o).ok())
-                .filter(|&at| u32_at(bytes, at) == Some(ZIP64_EOCD))
-                .ok_or_else(|| bad("ZIP64 end record missing"))?;
-            count = u64_at(bytes, z64 + 32).ok_or_else(|| bad("ZIP64 end record cut off"))?;
-            cd_offset = u64_at(bytes, z64 + 48).ok_or_else(|| bad("ZIP64 end record cut off"))?;
-        }
-        let mut at = usize::try_from(cd_offset).map_err(|_| bad("directory offset too large"))?;
-        let mut entries = Vec::new();
-        for _ in 0..count {
-            if u32_at(bytes, at) != Some(CENTRAL) {
-                return Err(bad("central directory entry missing"));
-            }
-            let field =
-                |off: usize| u16_at(bytes, at + off).ok_or_else(|| bad("directory cut off"));
-            let flags = field(8)?;
-            let method = field(10)?;
-            let mut compressed_size = u64::from(u32_at(bytes, at + 20).unwrap_or(0));
-            let mut size = u64::from(u32_at(bytes, at + 24).unwrap_or(0));
-            let name_len = usize::from(field(28)?);
-            let extra_len = usize::from(field(30)?);
-            let comment_len = usize::from(field(32)?);
-            let mut header_offset = u64::from(u32_at(bytes, at + 42).unwrap_or(0));
-            let name_bytes = bytes
-                .get(at + 46..at + 46 + name_len)
-                .ok_or_else(|| bad("entry name cut off"))?;
-            let name = String::from_utf8_lossy(name_bytes).into_owned();
-            let extra = bytes
-                .get(at + 46 + name_len..at + 46 + name_len + extra_len)
-                .ok_or_else(|| bad("extra field cut off"))?;
-            // ZIP64 extended information: the 0xFFFFFFFF fields, in this order.
-            let mut e = 0;
-            while e + 4 <= extra.len() {
-                let id = u16_at(extra, e).unwrap_or(0);
-                let len = usize::from(u16_at(extra, e + 2).unwrap_or(0));
-                if id == 0x0001 {
-                    let mut p = e + 4;
-                    for value in [&mut size, &mut compressed_size, &mut header_offset] {
-                        if *value == 0xFFFF_FFFF {
-                            *value = u64_at(extra, p).ok_or_else(|| bad("ZIP64 field cut off"))?;
-                            p += 8;
-                        }
-                    }
-                }
-                e += 4 + len;
-            }
-            entries.push(Entry {
-                name,
-                method,
-                flags,
-                compressed_size,
-                size,
-                header_offset,
-            });
-            at += 46 + name_len + extra_len + comment_len;
-        }
+        let at = directory_at(bytes, 0)?;
+        let start = usize::try_from(at.offset)
+            .ok()
+            .filter(|&o| o <= bytes.len())
+            .ok_or_else(|| not_readable("directory offset too large"))?;
+        let entries = directory(&bytes[start..], at.count)?;
         Ok(Self {
             bytes,
             entries,
@@ -358,6 +484,107 @@ mod tests {
         // What was read before the limit: at most 4 MiB or 50 times the archive.
         let limit = (bytes.len() as u64 * MAX_RATIO).max(RATIO_FREE_BYTES);
         assert!((failed as u64 + 1) * small.len() as u64 <= limit);
+    }
+
+    /// `bytes` (an archive from [`archive`]) with ZIP64 end records: the EOCD's count and
+    /// offset say 0xFFFF / 0xFFFFFFFF and the ZIP64 end record before it has the real ones.
+    fn with_zip64_end(bytes: &[u8]) -> Vec<u8> {
+        let eocd = bytes.len() - 22;
+        let count = u64::from(u16_at(bytes, eocd + 10).unwrap());
+        let len = u64::from(u32_at(bytes, eocd + 12).unwrap());
+        let offset = u64::from(u32_at(bytes, eocd + 16).unwrap());
+        let mut out = bytes[..eocd].to_vec();
+        let z64 = out.len() as u64;
+        out.extend(ZIP64_EOCD.to_le_bytes());
+        out.extend(44u64.to_le_bytes());
+        out.extend([45, 0, 45, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        for v in [count, count, len, offset] {
+            out.extend(v.to_le_bytes());
+        }
+        out.extend(ZIP64_LOCATOR.to_le_bytes());
+        out.extend(0u32.to_le_bytes());
+        out.extend(z64.to_le_bytes());
+        out.extend(1u32.to_le_bytes());
+        out.extend(EOCD.to_le_bytes());
+        out.extend([0u8; 4]);
+        out.extend(0xFFFFu16.to_le_bytes());
+        out.extend(0xFFFFu16.to_le_bytes());
+        out.extend((len as u32).to_le_bytes());
+        out.extend(0xFFFF_FFFFu32.to_le_bytes());
+        out.extend(0u16.to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn an_archive_read_in_part_reads_as_the_whole() {
+        let text = |i: usize| {
+            format!(r#"{{"entry": {i}, "pad": "{}"}}"#, "x".repeat(300 * i)).into_bytes()
+        };
+        let plain: Vec<Vec<u8>> = (0..6).map(text).collect();
+        let stored: Vec<(String, u16, Vec<u8>, usize)> = plain
+            .iter()
+            .enumerate()
+            .map(|(i, t)| match i % 2 {
+                0 => (format!("samples/{i}.json"), 0, t.clone(), t.len()),
+                _ => (
+                    format!("samples/{i}.json"),
+                    8,
+                    miniz_oxide::deflate::compress_to_vec(t, 6),
+                    t.len(),
+                ),
+            })
+            .collect();
+        let stored: Vec<(&str, u16, Vec<u8>, usize)> = stored
+            .iter()
+            .map(|(n, m, d, p)| (n.as_str(), *m, d.clone(), *p))
+            .collect();
+        for whole in [archive(&stored), with_zip64_end(&archive(&stored))] {
+            // Only the last bytes: the directory's place, then the directory itself.
+            let tail_at = whole.len() - 200;
+            let at = directory_at(&whole[tail_at..], tail_at as u64).unwrap();
+            assert_eq!(at.count, 6);
+            let cd = &whole[at.offset as usize..(at.offset + at.len) as usize];
+            let entries = directory(cd, at.count).unwrap();
+            assert_eq!(entries, Archive::new(&whole).unwrap().entries);
+            // Entries 1, 4 and 5 (the last before the directory), from their ranges alone.
+            let wanted = [&entries[4], &entries[1], &entries[5]];
+            let records: Vec<(&Entry, &[u8])> = wanted
+                .iter()
+                .map(|e| {
+                    let (start, end) = record_range(&entries, e, at.offset);
+                    (*e, &whole[start as usize..(end as usize).min(whole.len())])
+                })
+                .collect();
+            let small = compact(&records).unwrap();
+            let zip = Archive::new(&small).unwrap();
+            assert_eq!(zip.entries.len(), 3);
+            for i in [1, 4, 5] {
+                let name = format!("samples/{i}.json");
+                assert_eq!(zip.read_name(&name).unwrap().unwrap(), plain[i], "{name}");
+            }
+            assert_eq!(zip.read_name("samples/0.json").unwrap(), None);
+            // A record cut short is an error naming the entry.
+            let cut = [(wanted[0], &records[0].1[..40])];
+            assert!(
+                compact(&cut)
+                    .unwrap_err()
+                    .starts_with("ZIP entry samples/4.json")
+            );
+        }
+    }
+
+    #[test]
+    fn a_tail_without_the_end_records_is_an_error() {
+        let bytes = archive(&[("a", 0, b"abc".to_vec(), 3)]);
+        assert!(directory_at(&bytes[..bytes.len() - 5], 0).is_err());
+        let z64 = with_zip64_end(&bytes);
+        // The ZIP64 end record lies before the bytes given.
+        let tail_at = z64.len() - 30;
+        assert!(
+            directory_at(&z64[tail_at..], tail_at as u64)
+                .unwrap_err()
+                .contains("ZIP64")
+        );
     }
 
     #[test]

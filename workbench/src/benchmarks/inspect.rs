@@ -94,8 +94,20 @@ impl Benchmark for Inspect {
         let log = inspect::parse(file)?;
         let mut inputs = inputs(files, job)?;
         inputs.truncate(1);
-        let report = inspect::report(&log, inputs, true);
+        // The samples are built from the records when shown (`sample_at`), not held as JSON.
+        let report = inspect::report(&log, inputs, false);
         Ok(Scored::with_records(report, log))
+    }
+
+    fn sample_count(&self, scored: &Scored) -> Option<usize> {
+        scored.records::<Log>().map(|r| r.samples.len())
+    }
+
+    fn sample_at(&self, scored: &Scored, index: usize) -> Option<Map<String, Value>> {
+        match inspect::sample_json(scored.records::<Log>()?.samples.get(index)?) {
+            Value::Object(sample) => Some(sample),
+            _ => None,
+        }
     }
 
     fn sample_row(&self, index: usize, s: &Map<String, Value>) -> SampleRow {
@@ -128,12 +140,7 @@ impl Benchmark for Inspect {
         if !s.contains_key("completion")
             && let Some(file) = named(files, &outcome.job)?.into_iter().next()
         {
-            let id = text_of(s.get("id"));
-            let epoch = s
-                .get("epoch")
-                .and_then(Value::as_u64)
-                .and_then(|e| u32::try_from(e).ok())
-                .unwrap_or(1);
+            let (id, epoch) = id_epoch(s);
             if let Some(reply) = inspect::sample_completion(file, &id, epoch)? {
                 fields.push(("Model output".into(), reply));
             }
@@ -144,6 +151,24 @@ impl Benchmark for Inspect {
             }
         }
         Ok((fields, Vec::new()))
+    }
+
+    fn archive_entries(&self, names: &[&str]) -> Option<Vec<String>> {
+        inspect::entries_to_score(names)
+    }
+
+    fn reads_archives_in_part(&self) -> bool {
+        true
+    }
+
+    fn detail_entries(&self, s: &Map<String, Value>) -> Vec<String> {
+        match s.contains_key("completion") {
+            true => Vec::new(),
+            false => {
+                let (id, epoch) = id_epoch(s);
+                vec![inspect::sample_entry(&id, epoch)]
+            }
+        }
     }
 
     fn paired(
@@ -215,4 +240,14 @@ impl Benchmark for Inspect {
             strata: vec![rows],
         }))
     }
+}
+
+/// A sample's id and epoch (1 when it has none).
+fn id_epoch(s: &Map<String, Value>) -> (String, u32) {
+    let epoch = s
+        .get("epoch")
+        .and_then(Value::as_u64)
+        .and_then(|e| u32::try_from(e).ok())
+        .unwrap_or(1);
+    (text_of(s.get("id")), epoch)
 }

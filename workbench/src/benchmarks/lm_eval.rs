@@ -145,8 +145,20 @@ impl Benchmark for LmEval {
     ) -> Result<Scored, InputError> {
         let named = named(files, job)?;
         let run = lm_eval::parse(&named)?;
-        let report = lm_eval::report(&run, inputs(files, job)?, true);
+        // The samples are built from the records when shown (`sample_at`), not held as JSON.
+        let report = lm_eval::report(&run, inputs(files, job)?, false);
         Ok(Scored::with_records(report, run))
+    }
+
+    fn sample_count(&self, scored: &Scored) -> Option<usize> {
+        scored.records::<Run>().map(|r| r.samples.len())
+    }
+
+    fn sample_at(&self, scored: &Scored, index: usize) -> Option<Map<String, Value>> {
+        match lm_eval::sample_json(scored.records::<Run>()?.samples.get(index)?) {
+            Value::Object(sample) => Some(sample),
+            _ => None,
+        }
     }
 
     fn sample_row(&self, index: usize, s: &Map<String, Value>) -> SampleRow {
