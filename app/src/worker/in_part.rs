@@ -214,12 +214,8 @@ pub async fn read_whole() -> Result<Vec<(Arc<Vec<u8>>, Arc<Vec<u8>>)>, String> {
     let mut out = Vec::with_capacity(held.len());
     for (key, blob) in held {
         let mut whole = Vec::with_capacity(blob.size() as usize);
-        each_slice(&blob, |slice| {
-            let at = whole.len();
-            whole.resize(at + slice.length() as usize, 0);
-            slice.copy_to(&mut whole[at..]);
-        })
-        .await?;
+        // (`to_vec` does not zero its vector first; `resize` would, a byte at a time.)
+        each_slice(&blob, |slice| whole.extend_from_slice(&slice.to_vec())).await?;
         HELD.with_borrow_mut(|held| held.retain(|(b, _)| !Arc::ptr_eq(b, &key)));
         out.push((key, Arc::new(whole)));
     }
