@@ -82,7 +82,7 @@ fn send(message: &FromWorker) {
 }
 
 /// A message with byte arrays after its JSON, their buffers transferred to the page.
-fn send_with_bytes(message: &FromWorker, bytes: &[Uint8Array]) {
+fn send_with_bytes(message: &FromWorker, bytes: &[JsValue]) {
     let text = match serde_json::to_string(message) {
         Ok(text) => text,
         Err(e) => {
@@ -94,9 +94,12 @@ fn send_with_bytes(message: &FromWorker, bytes: &[Uint8Array]) {
     let parts = Array::new();
     parts.push(&JsValue::from_str(&text));
     let transfer = Array::new();
+    // Byte arrays are transferred; a `File` (one read in part) is posted as it is.
     for b in bytes {
         parts.push(b);
-        transfer.push(&b.buffer());
+        if let Some(array) = b.dyn_ref::<Uint8Array>() {
+            transfer.push(&array.buffer());
+        }
     }
     if let Err(e) = scope().post_message_with_transfer(&parts, &transfer) {
         web_sys::console::error_2(&"worker: postMessage failed".into(), &e);
@@ -158,6 +161,7 @@ async fn read_dropped(
             done: (done + size) as usize,
             total: total as usize,
         });
+        mark("read in part");
         return Ok(Read::InPart(read));
     }
     let filling = Filling::new(name, size as usize, done, total);
@@ -221,20 +225,31 @@ enum Kept {
 /// crate, built for size) nor new per slice (fresh wasm memory costs its first touch): the
 /// slices of a 100 MB file took 116–146 ms to copy with `resize`, 54–91 ms this way (measured
 /// in fresh browsers, 2026-11-28).
-#[derive(Default)]
 struct Unread {
     bytes: Vec<u8>,
     held: usize,
+    /// The file's size: the buffer is never made bigger than the file needs.
+    size: usize,
 }
 
 impl Unread {
+    fn for_file(size: usize) -> Self {
+        Self {
+            bytes: Vec::new(),
+            held: 0,
+            size,
+        }
+    }
+
     /// Append `chunk`.
     fn push(&mut self, chunk: &Uint8Array) {
         let end = self.held + chunk.length() as usize;
         if end > self.bytes.len() {
             // Once at the reader's slice size and a line more; bigger only for a longer line
             // or slices (fresh memory costs its first touch: not grown step by step).
-            let size = end.max(self.bytes.len() * 2).max(UNREAD_BYTES);
+            let size = end
+                .max(self.bytes.len() * 2)
+                .max(UNREAD_BYTES.min(self.size));
             let mut bigger = vec![0u8; size];
             bigger[..self.held].copy_from_slice(&self.bytes[..self.held]);
             self.bytes = bigger;
@@ -290,7 +305,7 @@ impl<'a> Filling<'a> {
                 Some(_) if self.size <= LATER_MAX_BYTES => Kept::Slices {
                     slices: Vec::new(),
                     head: first[..first.len().min(DETECT_HEAD_BYTES)].to_vec(),
-                    unread: Unread::default(),
+                    unread: Unread::for_file(self.size),
                 },
                 _ => Kept::Whole {
                     bytes: vec![0u8; self.size],
@@ -697,8 +712,11 @@ async fn detail_part(
     let (part, wanted) = STATE.with_borrow(|state| {
         let s = state.ws.scored.get(outcome)?;
         let part = s
-            .files
-            .iter()
+            .outcome
+            .job
+            .file_indices()
+            .into_iter()
+            .filter_map(|i| s.files.get(i))
             .map(|f| f.bytes.clone())
             .find(in_part::holds)?;
         let wanted = workbench::samples::detail_entries(&s.outcome, index);
@@ -748,8 +766,8 @@ async fn handle_one(data: JsValue) {
         let keep_failed = matches!(request, ToWorker::Restore { .. });
         received_specs(&mut received, keep_failed).await;
     }
-    // The form reads files whole, a share or a board sends them: their bytes in memory first
-    // (outside the state's borrow), files read in part read whole.
+    // The form reads files whole, a share sends them: their bytes in memory first (outside the
+    // state's borrow). A file read in part stays so (the share posts its `File`).
     if matches!(
         request,
         ToWorker::DefineSpec { .. }
@@ -758,14 +776,6 @@ async fn handle_one(data: JsValue) {
             | ToWorker::Snapshot
     ) {
         fill_unread();
-        match in_part::read_whole().await {
-            Ok(read) => STATE.with_borrow_mut(|state| {
-                for (part, whole) in read {
-                    state.ws.replace_bytes(&part, whole);
-                }
-            }),
-            Err(message) => send(&FromWorker::Failed { message }),
-        }
     }
     // The detail of a sample of a file read in part: the entries it reads, read now.
     let detail_part = match request {
@@ -849,11 +859,16 @@ async fn handle_one(data: JsValue) {
                     model: h.model,
                 })
                 .collect();
-            let bytes: Vec<Uint8Array> = state
+            // A file read in part goes as its `File` (the page reads it): never its compact
+            // archive, and never whole in wasm memory.
+            let bytes: Vec<JsValue> = state
                 .ws
                 .files
                 .iter()
-                .map(|h| Uint8Array::from(h.file.bytes.as_slice()))
+                .map(|h| match in_part::blob_of(&h.file.bytes) {
+                    Some(blob) => blob.into(),
+                    None => Uint8Array::from(h.file.bytes.as_slice()).into(),
+                })
                 .collect();
             send_with_bytes(
                 &FromWorker::Snapshot {
@@ -1321,6 +1336,7 @@ fn publish_rest(state: &State) {
 /// by WebCrypto (it copies the bytes), in wasm past [`WEBCRYPTO_MAX_BYTES`].
 async fn hash_pending() {
     fill_unread();
+    in_part::let_go();
     let pending = STATE.with_borrow(|state| state.ws.unhashed());
     for (bytes, name) in pending {
         // A file read in part: the whole file, streamed through SHA-256.
@@ -1332,9 +1348,11 @@ async fn hash_pending() {
                         send(&FromWorker::Hashed { name, sha256 });
                     }
                 }),
-                Err(e) => send(&FromWorker::Failed {
+                // Said once; the hash stays unknown.
+                Err(Some(e)) => send(&FromWorker::Failed {
                     message: format!("{name}: {e}"),
                 }),
+                Err(None) => {}
             }
             mark("hashed (read through)");
             continue;

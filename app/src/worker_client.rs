@@ -535,9 +535,21 @@ impl WorkbenchState {
             .map_err(|_| "the scoring worker sent no files".to_string())?;
         match parts.get(0).as_string().map(|t| serde_json::from_str(&t)) {
             Some(Ok(FromWorker::Snapshot { files, models })) => {
-                let bytes = (1..parts.length())
-                    .map(|i| Uint8Array::new(&parts.get(i)))
-                    .collect();
+                let mut bytes = Vec::with_capacity(files.len());
+                for i in 1..parts.length() {
+                    let part = parts.get(i);
+                    // A file the worker read in part comes as its `File`: read here, whole.
+                    let array = match part.dyn_ref::<web_sys::Blob>() {
+                        Some(blob) => {
+                            let buffer = wasm_bindgen_futures::JsFuture::from(blob.array_buffer())
+                                .await
+                                .map_err(|e| format!("cannot read a file to share: {e:?}"))?;
+                            Uint8Array::new(&buffer)
+                        }
+                        None => Uint8Array::new(&part),
+                    };
+                    bytes.push(array);
+                }
                 Ok((files, models, bytes))
             }
             Some(Ok(_)) | None => Err("the scoring worker sent no files".into()),

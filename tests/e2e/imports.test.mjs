@@ -105,6 +105,8 @@ test('inspect: a .eval read in part hashes the whole file, shows a sample\'s rep
   const card = page.locator('section.card[data-benchmark="inspect"][data-hashed="true"]');
   await card.waitFor({ timeout: 60_000 });
   assert.equal(await card.getAttribute('data-sha256'), sha, 'the hash of the whole file');
+  const phases = JSON.parse((await page.locator('.timing').getAttribute('data-phases')) || '[]');
+  assert.ok(phases.some(([step]) => step === 'read in part'), `read in part: ${JSON.stringify(phases)}`);
   const shown = await pageMetrics(page, 'section.card[data-benchmark="inspect"]');
   assert.equal(shown['overall/accuracy'], cli.overall.metrics.accuracy);
   const reply = async (p) => {

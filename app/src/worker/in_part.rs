@@ -3,8 +3,8 @@
 //! reductions and summaries: an eighth of a 1 GB log whose sample entries hold the transcripts —
 //! into a small archive of their own ([`zip::compact`]), which is what the workspace holds and
 //! scores. The `File` stays here for what needs more of it: a sample's own entry for its detail
-//! ([`entries`]), the whole file for its hash ([`sha256`], streamed) and for a share or a board
-//! ([`read_whole`]).
+//! ([`entries`]), the whole file for its hash ([`sha256`], streamed through SHA-256) and for a
+//! share (the worker posts the `File` itself: [`blob_of`]).
 //!
 //! Which files and entries is the workbench's rule ([`workbench::prepare::may_read_in_part`],
 //! [`workbench::prepare::archive_entries`], [`workbench::samples::detail_entries`]); here only
@@ -23,7 +23,10 @@ use workbench::detect::DETECT_HEAD_BYTES;
 /// Largest central directory read (an archive of 200,000 entries has ~15 MB).
 const MAX_DIRECTORY_BYTES: u64 = 256 << 20;
 
-/// Bytes per slice when a file is read through (hashed, read whole).
+/// Smallest central directory entry: an entry count above `len / 46` is not a directory.
+const CENTRAL_ENTRY_BYTES: u64 = 46;
+
+/// Bytes per slice when a file is read through (its hash).
 const SLICE_BYTES: f64 = (4u64 << 20) as f64;
 
 /// Where an archive read in part is: its `File` and directory.
@@ -31,6 +34,8 @@ pub struct Directory {
     blob: Blob,
     entries: Vec<Entry>,
     offset: u64,
+    /// Reading it through for its hash failed (said once; not tried again).
+    unreadable: bool,
 }
 
 /// An archive read in part: a small archive of the entries read, and where the rest is.
@@ -60,8 +65,9 @@ async fn bytes_of(reading: JsFuture) -> Result<Vec<u8>, String> {
 }
 
 /// `blob` (the file `name`) read in part when it is an archive whose benchmark scores some of
-/// its entries only; `None` to read it whole (not an archive, or one its benchmark reads whole;
-/// a damaged one too: its scoring then says what is wrong).
+/// its entries only; `None` to read it whole (not an archive, one its benchmark reads whole, or
+/// one whose directory or records do not add up: read whole, its scoring says what is wrong).
+/// Only a file that cannot be read is an error.
 pub async fn read(blob: &Blob, name: &str) -> Result<Option<Read>, String> {
     let named = |e: String| format!("{name}: {e}");
     let size = blob.size();
@@ -79,7 +85,8 @@ pub async fn read(blob: &Blob, name: &str) -> Result<Option<Read>, String> {
         return Ok(None);
     };
     let end = at.offset.saturating_add(at.len);
-    if at.len > MAX_DIRECTORY_BYTES || end > size as u64 {
+    if at.len > MAX_DIRECTORY_BYTES || end > size as u64 || at.count > at.len / CENTRAL_ENTRY_BYTES
+    {
         return Ok(None);
     }
     let directory = ask(blob, at.offset as f64, end as f64).map_err(named)?;
@@ -94,38 +101,53 @@ pub async fn read(blob: &Blob, name: &str) -> Result<Option<Read>, String> {
         blob: blob.clone(),
         entries,
         offset: at.offset,
+        unreadable: false,
     };
-    let bytes = read_entries(&directory, &wanted).await.map_err(named)?;
-    Ok(Some(Read { bytes, directory }))
+    Ok(read_entries(&directory, &wanted)
+        .await
+        .map_err(named)?
+        .map(|bytes| Read { bytes, directory }))
 }
 
-/// A small archive of the entries called `wanted` (those the archive has), read at once.
-async fn read_entries(directory: &Directory, wanted: &[String]) -> Result<Vec<u8>, String> {
+/// A small archive of the entries called `wanted` (those the archive has), read one at a time;
+/// `None` when their records do not add up (overlapping, more than the file, damaged).
+async fn read_entries(directory: &Directory, wanted: &[String]) -> Result<Option<Vec<u8>>, String> {
     let size = directory.blob.size() as u64;
-    let mut reading = Vec::new();
+    let mut ranges = Vec::new();
     for name in wanted {
         let Some(entry) = directory.entries.iter().find(|e| &e.name == name) else {
             continue;
         };
         let (start, end) = zip::record_range(&directory.entries, entry, directory.offset);
-        let read = ask(&directory.blob, start as f64, end.min(size) as f64)?;
-        reading.push((entry, read));
+        ranges.push((entry, start, end.min(size)));
     }
-    let mut records = Vec::with_capacity(reading.len());
-    for (entry, read) in reading {
-        records.push((entry, bytes_of(read).await?));
+    // A hostile directory could name one range many times over: no more than the file.
+    let total = ranges.iter().fold(0u64, |n, (_, start, end)| {
+        n.saturating_add(end.saturating_sub(*start))
+    });
+    if total > size {
+        return Ok(None);
+    }
+    let mut records = Vec::with_capacity(ranges.len());
+    for (entry, start, end) in ranges {
+        records.push((
+            entry,
+            bytes_of(ask(&directory.blob, start as f64, end as f64)?).await?,
+        ));
     }
     let records: Vec<(&Entry, &[u8])> = records.iter().map(|(e, b)| (*e, b.as_slice())).collect();
-    zip::compact(&records)
+    Ok(zip::compact(&records).ok())
 }
 
-/// Keep the `File` and directory of a file read in part, held as `bytes`; files no longer held
-/// anywhere are let go.
+/// Keep the `File` and directory of a file read in part, held as `bytes`.
 pub fn hold(bytes: Arc<Vec<u8>>, directory: Directory) {
-    HELD.with_borrow_mut(|held| {
-        held.retain(|(b, _)| Arc::strong_count(b) > 1);
-        held.push((bytes, directory));
-    });
+    let_go();
+    HELD.with_borrow_mut(|held| held.push((bytes, directory)));
+}
+
+/// Let go of the files no longer held anywhere (removed, cleared, replaced).
+pub fn let_go() {
+    HELD.with_borrow_mut(|held| held.retain(|(b, _)| Arc::strong_count(b) > 1));
 }
 
 /// Whether `bytes` are those of a file read in part.
@@ -133,7 +155,8 @@ pub fn holds(bytes: &Arc<Vec<u8>>) -> bool {
     HELD.with_borrow(|held| held.iter().any(|(b, _)| Arc::ptr_eq(b, bytes)))
 }
 
-fn blob_of(bytes: &Arc<Vec<u8>>) -> Option<Blob> {
+/// The `File` of the file read in part held as `bytes`.
+pub fn blob_of(bytes: &Arc<Vec<u8>>) -> Option<Blob> {
     HELD.with_borrow(|held| {
         held.iter()
             .find(|(b, _)| Arc::ptr_eq(b, bytes))
@@ -153,7 +176,7 @@ pub async fn entries(bytes: &Arc<Vec<u8>>, wanted: &[String]) -> Result<Vec<u8>,
     };
     let read = read_entries(&directory, wanted).await;
     HELD.with_borrow_mut(|held| held.push((key, directory)));
-    read
+    read?.ok_or_else(|| "the archive's records do not add up".into())
 }
 
 /// Each slice of `blob` in order, [`SLICE_BYTES`] at a time with the next one already asked for.
@@ -182,42 +205,39 @@ async fn each_slice(blob: &Blob, mut take: impl FnMut(&Uint8Array)) -> Result<()
 
 /// The SHA-256 (lower-case hex) of the whole file read in part held as `bytes`, its slices
 /// hashed as they come (the file is never whole in memory); `None` when it is not one.
-pub async fn sha256(bytes: &Arc<Vec<u8>>) -> Option<Result<String, String>> {
+/// `Err(Some(why))` the first time the file cannot be read through, `Err(None)` after.
+pub async fn sha256(bytes: &Arc<Vec<u8>>) -> Option<Result<String, Option<String>>> {
     use sha2::{Digest, Sha256};
-    let blob = blob_of(bytes)?;
+    let (blob, unreadable) = HELD.with_borrow(|held| {
+        held.iter()
+            .find(|(b, _)| Arc::ptr_eq(b, bytes))
+            .map(|(_, d)| (d.blob.clone(), d.unreadable))
+    })?;
+    if unreadable {
+        return Some(Err(None));
+    }
     let mut hasher = Sha256::new();
     let mut buffer = Vec::new();
     let read = each_slice(&blob, |slice| {
+        // Reused at one length (a last, shorter slice only shortens it): zeroed once.
         buffer.resize(slice.length() as usize, 0);
         slice.copy_to(&mut buffer);
         hasher.update(&buffer);
     })
     .await;
-    Some(read.map(|()| {
-        hasher
+    Some(match read {
+        Ok(()) => Ok(hasher
             .finalize()
             .iter()
             .map(|b| format!("{b:02x}"))
-            .collect()
-    }))
-}
-
-/// Every file read in part, read whole (for a share or a board, which send the file itself):
-/// its bytes as held and its whole bytes; those read are no longer read in part.
-pub async fn read_whole() -> Result<Vec<(Arc<Vec<u8>>, Arc<Vec<u8>>)>, String> {
-    let held: Vec<(Arc<Vec<u8>>, Blob)> = HELD.with_borrow_mut(|held| {
-        held.retain(|(b, _)| Arc::strong_count(b) > 1);
-        held.iter()
-            .map(|(b, d)| (b.clone(), d.blob.clone()))
-            .collect()
-    });
-    let mut out = Vec::with_capacity(held.len());
-    for (key, blob) in held {
-        let mut whole = Vec::with_capacity(blob.size() as usize);
-        // (`to_vec` does not zero its vector first; `resize` would, a byte at a time.)
-        each_slice(&blob, |slice| whole.extend_from_slice(&slice.to_vec())).await?;
-        HELD.with_borrow_mut(|held| held.retain(|(b, _)| !Arc::ptr_eq(b, &key)));
-        out.push((key, Arc::new(whole)));
-    }
-    Ok(out)
+            .collect()),
+        Err(why) => {
+            HELD.with_borrow_mut(|held| {
+                if let Some((_, d)) = held.iter_mut().find(|(b, _)| Arc::ptr_eq(b, bytes)) {
+                    d.unreadable = true;
+                }
+            });
+            Err(Some(why))
+        }
+    })
 }
