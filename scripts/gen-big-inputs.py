@@ -34,10 +34,12 @@ WORDS = "the of materials 晶体 结构 essay 作文 silicon band gap 能量 rea
 ASCII = [w for w in WORDS if w.isascii()]
 
 
-def text(n_chars, words=WORDS):
+def text(n_chars, words=WORDS, gen=None):
+    """Words (or sentences) picked by `gen` (the main generator) until `n_chars`."""
+    gen = gen or rng
     out, size = [], 0
     while size < n_chars:
-        w = rng.choice(words)
+        w = gen.choice(words)
         out.append(w)
         size += len(w) + 1
     return " ".join(out)
@@ -248,12 +250,7 @@ SENTENCES = [" ".join(lrng.choices(VOCAB, k=lrng.randint(8, 24))).capitalize() +
 
 
 def prose(n_chars):
-    out, size = [], 0
-    while size < n_chars:
-        s = lrng.choice(SENTENCES)
-        out.append(s)
-        size += len(s) + 1
-    return " ".join(out)
+    return text(n_chars, SENTENCES, lrng)
 
 
 def numpy_pairwise_sum(a):
