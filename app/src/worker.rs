@@ -1339,31 +1339,28 @@ async fn hash_pending() {
     in_part::let_go();
     let pending = STATE.with_borrow(|state| state.ws.unhashed());
     for (bytes, name) in pending {
-        // A file read in part: the whole file, streamed through SHA-256.
-        if let Some(hashed) = in_part::sha256(&bytes).await {
-            match hashed {
-                Ok(sha256) => STATE.with_borrow_mut(|state| {
-                    state.ws.fill_hash(&bytes, &name, &sha256);
-                    if !state.unpublished {
-                        send(&FromWorker::Hashed { name, sha256 });
-                    }
-                }),
-                // Said once; the hash stays unknown.
-                Err(Some(e)) => send(&FromWorker::Failed {
-                    message: format!("{name}: {e}"),
-                }),
-                Err(None) => {}
+        let sha256 = match in_part::sha256(&bytes).await {
+            // A file read in part: the whole file, streamed through SHA-256.
+            Some(Ok(sha256)) => sha256,
+            // Said once; the hash stays unknown.
+            Some(Err(why)) => {
+                if let Some(why) = why {
+                    send(&FromWorker::Failed {
+                        message: format!("{name}: {why}"),
+                    });
+                }
+                continue;
             }
-            mark("hashed (read through)");
-            continue;
-        }
-        let by_webcrypto = if bytes.len() <= WEBCRYPTO_MAX_BYTES {
-            hex_of(digest(&wasm_view(&bytes))).await
-        } else {
-            None
+            None => {
+                let by_webcrypto = if bytes.len() <= WEBCRYPTO_MAX_BYTES {
+                    hex_of(digest(&wasm_view(&bytes))).await
+                } else {
+                    None
+                };
+                by_webcrypto
+                    .unwrap_or_else(|| metrics_core::InputFile::from_bytes("", &bytes).sha256)
+            }
         };
-        let sha256 =
-            by_webcrypto.unwrap_or_else(|| metrics_core::InputFile::from_bytes("", &bytes).sha256);
         mark("hashed");
         STATE.with_borrow_mut(|state| {
             state.ws.fill_hash(&bytes, &name, &sha256);

@@ -150,18 +150,23 @@ pub fn let_go() {
     HELD.with_borrow_mut(|held| held.retain(|(b, _)| Arc::strong_count(b) > 1));
 }
 
+/// `f` of the directory of the file read in part held as `bytes`; `None` when it is not one.
+fn with_directory<T>(bytes: &Arc<Vec<u8>>, f: impl FnOnce(&mut Directory) -> T) -> Option<T> {
+    HELD.with_borrow_mut(|held| {
+        held.iter_mut()
+            .find(|(b, _)| Arc::ptr_eq(b, bytes))
+            .map(|(_, d)| f(d))
+    })
+}
+
 /// Whether `bytes` are those of a file read in part.
 pub fn holds(bytes: &Arc<Vec<u8>>) -> bool {
-    HELD.with_borrow(|held| held.iter().any(|(b, _)| Arc::ptr_eq(b, bytes)))
+    with_directory(bytes, |_| ()).is_some()
 }
 
 /// The `File` of the file read in part held as `bytes`.
 pub fn blob_of(bytes: &Arc<Vec<u8>>) -> Option<Blob> {
-    HELD.with_borrow(|held| {
-        held.iter()
-            .find(|(b, _)| Arc::ptr_eq(b, bytes))
-            .map(|(_, d)| d.blob.clone())
-    })
+    with_directory(bytes, |d| d.blob.clone())
 }
 
 /// A small archive of the entries `wanted` of the file read in part held as `bytes`.
@@ -208,11 +213,7 @@ async fn each_slice(blob: &Blob, mut take: impl FnMut(&Uint8Array)) -> Result<()
 /// `Err(Some(why))` the first time the file cannot be read through, `Err(None)` after.
 pub async fn sha256(bytes: &Arc<Vec<u8>>) -> Option<Result<String, Option<String>>> {
     use sha2::{Digest, Sha256};
-    let (blob, unreadable) = HELD.with_borrow(|held| {
-        held.iter()
-            .find(|(b, _)| Arc::ptr_eq(b, bytes))
-            .map(|(_, d)| (d.blob.clone(), d.unreadable))
-    })?;
+    let (blob, unreadable) = with_directory(bytes, |d| (d.blob.clone(), d.unreadable))?;
     if unreadable {
         return Some(Err(None));
     }
@@ -232,11 +233,7 @@ pub async fn sha256(bytes: &Arc<Vec<u8>>) -> Option<Result<String, Option<String
             .map(|b| format!("{b:02x}"))
             .collect()),
         Err(why) => {
-            HELD.with_borrow_mut(|held| {
-                if let Some((_, d)) = held.iter_mut().find(|(b, _)| Arc::ptr_eq(b, bytes)) {
-                    d.unreadable = true;
-                }
-            });
+            with_directory(bytes, |d| d.unreadable = true);
             Err(Some(why))
         }
     })

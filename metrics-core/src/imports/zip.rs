@@ -163,6 +163,24 @@ pub fn record_range(entries: &[Entry], entry: &Entry, directory_offset: u64) -> 
     (start, next.map_or(longest, |n| n.min(longest)))
 }
 
+/// Where `entry`'s data lies in `bytes`, its local record starting at `at`: `[start, end)`
+/// after the local header, name and extra field; an error names the entry.
+fn data_range(bytes: &[u8], at: usize, entry: &Entry) -> Result<(usize, usize), String> {
+    let bad = |what: &str| format!("ZIP entry {}: {what}", entry.name);
+    if u32_at(bytes, at) != Some(LOCAL) {
+        return Err(bad("local header missing"));
+    }
+    let name_len = usize::from(u16_at(bytes, at + 26).ok_or_else(|| bad("cut off"))?);
+    let extra_len = usize::from(u16_at(bytes, at + 28).ok_or_else(|| bad("cut off"))?);
+    let start = at + 30 + name_len + extra_len;
+    let len = usize::try_from(entry.compressed_size).map_err(|_| bad("too large"))?;
+    let end = start.saturating_add(len);
+    match end <= bytes.len() {
+        true => Ok((start, end)),
+        false => Err(bad("data cut off")),
+    }
+}
+
 /// A new archive of `records`: each entry of the original with its local record as read from
 /// it (from its local header; bytes after the record are left out), at its new place.
 pub fn compact(records: &[(&Entry, &[u8])]) -> Result<Vec<u8>, String> {
@@ -173,16 +191,8 @@ pub fn compact(records: &[(&Entry, &[u8])]) -> Result<Vec<u8>, String> {
     }
     for (entry, record) in records {
         let bad = |what: &str| format!("ZIP entry {}: {what}", entry.name);
-        if u32_at(record, 0) != Some(LOCAL) {
-            return Err(bad("local header missing"));
-        }
-        let name_len = usize::from(u16_at(record, 26).ok_or_else(|| bad("cut off"))?);
-        let extra_len = usize::from(u16_at(record, 28).ok_or_else(|| bad("cut off"))?);
-        let len = usize::try_from(entry.compressed_size)
-            .ok()
-            .and_then(|n| n.checked_add(30 + name_len + extra_len))
-            .ok_or_else(|| bad("too large"))?;
-        let record = record.get(..len).ok_or_else(|| bad("data cut off"))?;
+        let (_, end) = data_range(record, 0, entry)?;
+        let record = &record[..end];
         let small = |n: u64| u32::try_from(n).ok().filter(|&n| n != u32::MAX);
         let (Some(offset), Some(compressed), Some(size)) = (
             small(out.len() as u64),
@@ -322,17 +332,8 @@ impl<'a> Archive<'a> {
         }
         self.inflated.set(total);
         let at = usize::try_from(entry.header_offset).map_err(|_| bad("offset too large"))?;
-        if u32_at(self.bytes, at) != Some(LOCAL) {
-            return Err(bad("local header missing"));
-        }
-        let name_len = usize::from(u16_at(self.bytes, at + 26).ok_or_else(|| bad("cut off"))?);
-        let extra_len = usize::from(u16_at(self.bytes, at + 28).ok_or_else(|| bad("cut off"))?);
-        let start = at + 30 + name_len + extra_len;
-        let len = usize::try_from(entry.compressed_size).map_err(|_| bad("too large"))?;
-        let data = self
-            .bytes
-            .get(start..start.saturating_add(len))
-            .ok_or_else(|| bad("data cut off"))?;
+        let (start, end) = data_range(self.bytes, at, entry)?;
+        let data = &self.bytes[start..end];
         let size = usize::try_from(entry.size).map_err(|_| bad("too large"))?;
         let out = match entry.method {
             0 => data.to_vec(),

@@ -545,25 +545,24 @@ fn an_upload_is_named_by_a_submission() {
             .unwrap()
     });
     assert_eq!(got.as_ref(), bytes.as_slice());
+    // A submission of model `m` to `board` naming `files` ({"name", "sha256"} each).
+    let name_uploads = |board: &str, files: serde_json::Value| {
+        http(
+            &server,
+            "POST",
+            &format!("/api/v1/leaderboards/{board}/entries"),
+            None,
+            Some(serde_json::json!({"model": "m", "files": files})),
+        )
+    };
     // Named by a submission (anonymous, as the open board takes them): scored as if sent.
-    let (code, entry) = http(
-        &server,
-        "POST",
-        &format!("/api/v1/leaderboards/{s}/entries"),
-        None,
-        Some(serde_json::json!({"model": "m", "files": [{"name": "p.jsonl", "sha256": sha}]})),
-    );
+    let (code, entry) = name_uploads(&s, serde_json::json!([{"name": "p.jsonl", "sha256": sha}]));
     assert_eq!(code, 201, "{entry}");
     let direct = lb_json(&server, &["submit", "--slug", &s, "--model", "m2", p(&f)]);
     assert_eq!(entry["report"]["overall"], direct["report"]["overall"]);
-    let (code, e) = http(
-        &server,
-        "POST",
-        &format!("/api/v1/leaderboards/{s}/entries"),
-        None,
-        Some(
-            serde_json::json!({"model": "m", "files": [{"name": "q.jsonl", "sha256": "ab".repeat(32)}]}),
-        ),
+    let (code, e) = name_uploads(
+        &s,
+        serde_json::json!([{"name": "q.jsonl", "sha256": "ab".repeat(32)}]),
     );
     assert_eq!(code, 400, "{e}");
     assert!(e["error"].as_str().unwrap().contains("no upload"), "{e}");
@@ -571,13 +570,9 @@ fn an_upload_is_named_by_a_submission() {
     lb_json(&server, &["submit", "--slug", &s, "--model", "m3", p(&f)]);
     let (code, up) = send(bytes.clone(), Some(&owner), octets);
     assert_eq!(code, 201, "{up}");
-    let (code, e) = http(
-        &server,
-        "POST",
-        &format!("/api/v1/leaderboards/{s}/entries"),
-        None,
-        Some(serde_json::json!({"model": "m", "files": [
-            {"name": "a.jsonl", "sha256": sha}, {"name": "b.jsonl", "sha256": sha}]})),
+    let (code, e) = name_uploads(
+        &s,
+        serde_json::json!([{"name": "a.jsonl", "sha256": sha}, {"name": "b.jsonl", "sha256": sha}]),
     );
     assert_eq!(code, 400, "{e}");
     assert!(e["error"].as_str().unwrap().contains("named twice"), "{e}");
@@ -604,12 +599,9 @@ fn an_upload_is_named_by_a_submission() {
     assert_eq!(read(&s, &other_owner), 403);
     assert_eq!(read(&other, &other_owner), 404);
     assert_eq!(read(&s, &owner), 200);
-    let (code, e) = http(
-        &server,
-        "POST",
-        &format!("/api/v1/leaderboards/{other}/entries"),
-        None,
-        Some(serde_json::json!({"model": "m", "files": [{"name": "p.jsonl", "sha256": sha}]})),
+    let (code, e) = name_uploads(
+        &other,
+        serde_json::json!([{"name": "p.jsonl", "sha256": sha}]),
     );
     assert_eq!(code, 400, "{e}");
 }
