@@ -4,6 +4,9 @@
 // machine may be loaded: the ratio is taken in the same run). Also prints where the page's time
 // goes (the worker's and page's own timestamps), the tab's memory and the app's asset sizes.
 // Prints the figures; not part of the test suite. Run through scripts/bench-workbench.sh.
+// DISTS=dirA,dirB compares builds of the page (e.g. a copy of dist/ before a change and dist/
+// after it): a server for each, their runs interleaved (A B, B A, …) so that both meet the same
+// machine; each build's medians, and its page time as a ratio of the first build's.
 import { writeFileSync, statSync, readdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -52,8 +55,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const mb = (bytes) => (bytes / 1e6).toFixed(1);
 
 // What the page loads: index.html's scripts, wasm and CSS (gzip -9, as served precompressed).
-function assetSizes() {
-  const dist = join(root, 'dist');
+function assetSizes(dist) {
   const files = readdirSync(dist).filter((f) => /\.(wasm|js|css)$/.test(f));
   let total = 0;
   const parts = files.map((f) => {
@@ -71,21 +73,32 @@ const file = join(dir, 'big_predictions.jsonl');
 generate(file);
 const size = statSync(file).size;
 console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, ${RECORDS} records, ${mb(size)} MB`);
-console.log(assetSizes());
-const server = await startServer();
+const DISTS = (process.env.DISTS ?? join(root, 'dist')).split(',');
+for (const dist of DISTS) console.log(`${DISTS.length > 1 ? `${dist}: ` : ''}${assetSizes(dist)}`);
+const servers = [];
+for (const dist of DISTS) servers.push(await startServer({ dist }));
 let browser = await launchBrowser();
 const busy = LOAD
   ? spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' })
   : null;
 if (busy) console.log('another process keeps one core busy (LOAD=1)');
 if (FRESH) console.log('each run in a fresh browser, a new profile (FRESH=1)');
-const results = [];
+const results = DISTS.map(() => []);
+let fresh = true;
 for (let run = 0; run < RUNS; run++) {
+  const order = DISTS.map((_, i) => i);
+  if (run % 2 === 1) order.reverse();
+  for (const which of order) await measure(run, which);
+}
+
+async function measure(run, which) {
+  const server = servers[which];
   const native = cli(file);
-  if (FRESH && run > 0) {
+  if (FRESH && !fresh) {
     await browser.close();
     browser = await launchBrowser();
   }
+  fresh = false;
   const page = await browser.newPage();
   await page.goto(server.url);
   // The page loads its worker when a drag enters the window (as a person's drag does, long
@@ -126,8 +139,9 @@ for (let run = 0; run < RUNS; run++) {
   let prev = t0;
   const steps = phases.map(([step, at]) => { const s = `${step} +${Math.round(at - prev)}`; prev = at; return s; });
   steps.push(`table on screen +${Math.round(t0 + table - prev)}`);
-  results.push({ table, charts, cli: native.ms, peakRss, idleRss, cliPeak: native.peakKb });
-  console.log(`run ${run + 1}: CLI ${native.ms.toFixed(0)} ms (peak RSS ${mb(native.peakKb * 1024)} MB); ` +
+  results[which].push({ table, charts, cli: native.ms, peakRss, idleRss, cliPeak: native.peakKb });
+  const build = DISTS.length > 1 ? ` (${DISTS[which]})` : '';
+  console.log(`run ${run + 1}${build}: CLI ${native.ms.toFixed(0)} ms (peak RSS ${mb(native.peakKb * 1024)} MB); ` +
     `page: first number ${table} ms (${(table / native.ms).toFixed(2)}× CLI)` +
     (charts === null ? '' : `, charts ${charts} ms`) +
     `; Chromium RSS peak ${mb(peakRss * 1024)} MB (${mb(idleRss * 1024)} MB before the drop), page JS heap ${heap === null ? '?' : mb(heap)} MB; ` +
@@ -136,14 +150,22 @@ for (let run = 0; run < RUNS; run++) {
 }
 if (busy) busy.kill();
 await browser.close();
-await server.stop();
+for (const server of servers) await server.stop();
 rmSync(dir, { recursive: true, force: true }); // the generated file (1 GB at 1M records)
-const mt = median(results.map((r) => r.table));
-const mc = median(results.map((r) => r.cli));
-console.log(`\n${RECORDS} records, ${mb(size)} MB${FRESH ? ', fresh browsers' : ''}${LOAD ? ', one core busy' : ''}, medians of ${RUNS}: CLI ${mc.toFixed(0)} ms, ` +
-  `page first number ${mt} ms, ratio ${(mt / mc).toFixed(2)}× (goal ≤ 2×)` +
-  (CHARTS ? `, page table+charts ${median(results.map((r) => r.charts))} ms` : '') +
-  `; Chromium peak RSS ${mb(median(results.map((r) => r.peakRss)) * 1024)} MB ` +
-  `(${(median(results.map((r) => r.peakRss)) * 1024 / size).toFixed(2)}× the file; ` +
-  `${(median(results.map((r) => r.peakRss - r.idleRss)) * 1024 / size).toFixed(2)}× above the idle tab), ` +
-  `CLI peak RSS ${mb(median(results.map((r) => r.cliPeak)) * 1024)} MB`);
+const baseline = median(results[0].map((r) => r.table));
+DISTS.forEach((dist, which) => summary(results[which], DISTS.length > 1 ? ` (${dist})` : '', baseline));
+
+function summary(results, build, baseline) {
+  const mt = median(results.map((r) => r.table));
+  const mc = median(results.map((r) => r.cli));
+  console.log(`\n${RECORDS} records, ${mb(size)} MB${build}${FRESH ? ', fresh browsers' : ''}${LOAD ? ', one core busy' : ''}, medians of ${RUNS}: CLI ${mc.toFixed(0)} ms, ` +
+    `page first number ${mt} ms, ratio ${(mt / mc).toFixed(2)}× (goal ≤ 2×)` +
+    (CHARTS ? `, page table+charts ${median(results.map((r) => r.charts))} ms` : '') +
+    `; Chromium peak RSS ${mb(median(results.map((r) => r.peakRss)) * 1024)} MB ` +
+    `(${(median(results.map((r) => r.peakRss)) * 1024 / size).toFixed(2)}× the file; ` +
+    `${(median(results.map((r) => r.peakRss - r.idleRss)) * 1024 / size).toFixed(2)}× above the idle tab), ` +
+    `CLI peak RSS ${mb(median(results.map((r) => r.cliPeak)) * 1024)} MB`);
+  if (build) {
+    console.log(`  page first number ${(median(results.map((r) => r.table)) / baseline).toFixed(2)}× the first build's`);
+  }
+}

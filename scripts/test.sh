@@ -49,7 +49,7 @@ step "format"
 cargo fmt --all --check
 
 step "lints (native, and the app for wasm32)"
-cargo clippy --locked -q -p metrics-core -p workbench -p server --all-targets -- -D warnings
+cargo clippy --locked -q -p metrics-core -p fast-records -p workbench -p server --all-targets -- -D warnings
 cargo clippy --locked -q -p app --target wasm32-unknown-unknown -- -D warnings
 
 step "invariants"
@@ -65,7 +65,7 @@ s3_env=$(scripts/s3.sh start)
 eval "$s3_env"
 
 step "native tests"
-cargo test --locked -p metrics-core -p workbench -p server
+cargo test --locked -p metrics-core -p fast-records -p workbench -p server
 
 step "differential tests against the reference libraries (json_repair, SciPy, scikit-learn, krippendorff; the spec metrics and schema)"
 scripts/diff-json-repair.sh 2000 1

