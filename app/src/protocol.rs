@@ -108,8 +108,11 @@ pub struct HeldFile {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FromWorker {
-    /// The worker is alive and its wasm is loaded.
+    /// The worker is alive and its wasm is loaded: it takes requests.
     Ready,
+    /// The worker's warm-up is over (`worker::warm_up`): a drop is scored at full speed from
+    /// now on. The page's `data-ready`.
+    Warm,
     /// Work in progress: `done` of `total` steps of `stage`.
     Progress {
         stage: String,

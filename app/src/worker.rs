@@ -120,13 +120,19 @@ pub fn run() {
     scope().set_onmessage(Some(handler.as_ref().unchecked_ref()));
     handler.forget();
     READER.with_borrow_mut(|r| *r = Reader::start());
-    // Requests that come meanwhile wait in the queue (the page holds its own until `Ready`).
+    send(&FromWorker::Ready);
+    // Requests that come meanwhile wait in the queue; the warm-up gives way to them.
     BUSY.set(true);
     wasm_bindgen_futures::spawn_local(async {
         warm_up().await;
-        send(&FromWorker::Ready);
+        send(&FromWorker::Warm);
         handle_queued().await;
     });
+}
+
+/// A request came while the worker warms up: the warm-up stops where it can.
+fn warm_up_gives_way() -> bool {
+    WARMING_UP.get() && QUEUE.with_borrow(|q| !q.is_empty())
 }
 
 thread_local! {
@@ -152,16 +158,20 @@ async fn handle_queued() {
     BUSY.set(false);
 }
 
-/// V8 compiles a wasm function when it is first called, and a call runs to its end in the
-/// code it started with: a fresh page's first dropped file paid for compiling its whole path
-/// (measured, 100k gold/pred records in fresh browsers: 38–59 ms to parse the first 1 MB slice,
-/// the scoring about twice its later time). So before it says it is ready, the worker takes a
-/// small generated gold/pred file down that same path — read by the reader worker in slices,
-/// detected, parsed, scored, the views and the charts' data built, hashed — tells the page
-/// nothing of it and forgets it.
+/// V8 compiles a wasm function when it is first called (fast code for the parts that turn out
+/// hot, later, on the machine's other threads), and a call runs to its end in the code it
+/// started with: a fresh page's first dropped file paid for that compiling (measured, 100k
+/// gold/pred records in fresh browsers: 38–59 ms to parse the first 1 MB slice, the scoring
+/// about twice its later time, the compiling taking a core from the reading). So once it
+/// listens (`Ready`), the worker takes a generated gold/pred file down a drop's path — read by
+/// the reader worker in slices, detected, parsed, scored, the views and the charts' data
+/// built, hashed — tells the page nothing of it, forgets it and says `Warm` (the page's
+/// `data-ready`). A request that comes meanwhile does not wait for it: the warm-up stops at
+/// its next slice or before its scoring ([`warm_up_gives_way`]).
 async fn warm_up() {
     WARMING_UP.set(true);
-    let text: String = (0..WARM_UP_RECORDS)
+    // A hundred records made, the file of their copies (made fast: it is the worker's time).
+    let block: String = (0..100)
         .map(|i| {
             format!(
                 "{{\"id\": \"w{i}\", \"gold\": {}, \"pred\": {}, \"reply\": \"这是 a \\\"reply\\\".\"}}\n",
@@ -170,6 +180,7 @@ async fn warm_up() {
             )
         })
         .collect();
+    let text = block.repeat(WARM_UP_RECORDS / 100);
     let request = serde_json::to_string(&ToWorker::AddFiles {
         names: vec!["warm-up.jsonl".into()],
     });
@@ -184,7 +195,7 @@ async fn warm_up() {
     WARMING_UP.set(false);
 }
 
-/// Records of the warm-up file (~70 bytes each: two of the reader's slices).
+/// Records of the warm-up file (~70 bytes each: 1.8 MB, two of the reader's slices).
 const WARM_UP_RECORDS: usize = 25_000;
 
 /// A dropped `File`'s bytes, read by the reader worker ([`read_beside`]) or, without one, here
@@ -600,6 +611,10 @@ async fn read_beside<'a>(
         let message = reader.next(limit).await;
         if let Some(buffer) = message.dyn_ref::<js_sys::ArrayBuffer>() {
             let _ = reader.worker.post_message(&JsValue::from_str("next"));
+            // The rest of the warm-up's slices are taken and let go (the reader stays ready).
+            if warm_up_gives_way() {
+                continue;
+            }
             if let Err(e) = filling.push(&Uint8Array::new(buffer)) {
                 return Ok(Err(e));
             }
@@ -811,6 +826,9 @@ async fn handle_one(data: JsValue) {
         }
         _ => Vec::new(),
     };
+    if warm_up_gives_way() {
+        return;
+    }
     // Spec files among them are registered first, so the others are recognised by them.
     if received.iter().any(|f| is_spec_file(&f.name)) {
         // A share's files stay in place (they pair with its list by position).
@@ -1090,7 +1108,10 @@ async fn handle_one(data: JsValue) {
         unpublished
     });
     if published {
-        pause(PAUSE_AFTER_NUMBERS_MS).await;
+        // (The warm-up's page draws nothing.)
+        if !WARMING_UP.get() {
+            pause(PAUSE_AFTER_NUMBERS_MS).await;
+        }
         STATE.with_borrow(publish_rest);
     }
     hash_pending().await;

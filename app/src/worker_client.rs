@@ -48,7 +48,10 @@ pub type DiffState = Option<(usize, usize, Result<(usize, Vec<SampleDiff>), Stri
 /// Everything the worker tells the page, as signals.
 #[derive(Clone, Copy)]
 pub struct WorkbenchState {
+    /// The worker takes requests (`Ready`; until then they wait in `pending`).
     pub ready: RwSignal<bool>,
+    /// The worker has warmed up (`Warm`): the page's `data-ready`.
+    pub warm: RwSignal<bool>,
     pub files: RwSignal<Vec<FileView>>,
     /// Every role a file can be given (from the worker's registry).
     pub roles: RwSignal<Vec<RoleView>>,
@@ -116,6 +119,7 @@ impl WorkbenchState {
     pub fn new() -> Self {
         Self {
             ready: RwSignal::new(false),
+            warm: RwSignal::new(false),
             files: RwSignal::new(Vec::new()),
             roles: RwSignal::new(Vec::new()),
             outcomes: RwSignal::new(Vec::new()),
@@ -204,6 +208,7 @@ impl WorkbenchState {
                     self.send(&message, &transfer);
                 }
             }
+            Some(Ok(FromWorker::Warm)) => self.warm.set(true),
             Some(Ok(FromWorker::Progress { stage, done, total })) => {
                 self.progress.set(Some(Progress {
                     stage,

@@ -75,7 +75,7 @@ pub fn ComparePage(slug: String, a: i64, b: i64) -> impl IntoView {
         <ul class="page-errors">
             {move || state.errors.get().into_iter().map(|e| view! { <li class="error" role="alert">{e}</li> }).collect_view()}
         </ul>
-        <div class="outcomes" data-ready=move || state.ready.get().to_string()>
+        <div class="outcomes" data-ready=move || state.warm.get().to_string()>
             <CompareView state=state />
         </div>
     }

@@ -166,7 +166,7 @@ pub fn Workbench() -> impl IntoView {
                     })
                     .collect_view()}
             </nav>
-            <div class="outcomes" data-ready=move || state.ready.get().to_string() data-tab=move || tab.get().key()>
+            <div class="outcomes" data-ready=move || state.warm.get().to_string() data-tab=move || tab.get().key()>
                 {move || match tab.get() {
                     Tab::Table => view! {
                         <For each=move || { state.hashed.track(); state.outcomes.get() } key=card_key let:outcome>
