@@ -24,6 +24,8 @@ const LOAD = process.env.LOAD === '1';
 // DRAG=1: the drop comes as the drag enters the window, not once the worker is ready; the time
 // is counted from the drag (the worker's start and warm-up included).
 const DRAG = process.env.DRAG === '1';
+// SETTLE=ms: wait that long between the worker's ready and the drop.
+const SETTLE = Number(process.env.SETTLE ?? 0);
 
 function generate(path) {
   // Deterministic 0..10 scores with long free-text fields (questions and replies are what make
@@ -120,6 +122,7 @@ async function measure(run, which) {
   const dragged = Date.now();
   await page.evaluate(() => document.body.dispatchEvent(new DragEvent('dragenter', { bubbles: true })));
   if (!DRAG) await page.locator('.outcomes[data-ready="true"]').waitFor({ state: 'attached' });
+  if (SETTLE > 0) await page.waitForTimeout(SETTLE);
   const idleRss = chromiumRssKb();
   let peakRss = idleRss;
   const sampler = setInterval(() => { peakRss = Math.max(peakRss, chromiumRssKb()); }, 100);
