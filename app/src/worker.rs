@@ -768,6 +768,35 @@ fn fill_unread() {
     }
 }
 
+/// When held file `index` was read in part (an Inspect `.eval`) and `role` is of a benchmark
+/// that reads its files whole, read it whole now from its `File`: its scoring then reads the
+/// file, not the few entries kept. A file that cannot be read is said and stays as it was.
+async fn read_whole_for_role(index: usize, role: &str) {
+    let reads_whole = Role::from_key(role)
+        .and_then(Role::benchmark)
+        .is_some_and(|b| !b.reads_archives_in_part());
+    let held = STATE.with_borrow(|state| {
+        let file = &state.ws.files.get(index)?.file;
+        Some((file.bytes.clone(), file.name.clone()))
+    });
+    let Some((bytes, name)) = held.filter(|_| reads_whole) else {
+        return;
+    };
+    let Some(blob) = in_part::blob_of(&bytes) else {
+        return;
+    };
+    match wasm_bindgen_futures::JsFuture::from(blob.array_buffer()).await {
+        Ok(buffer) => {
+            let whole = std::sync::Arc::new(Uint8Array::new(&buffer).to_vec());
+            STATE.with_borrow_mut(|state| state.ws.replace_bytes(&bytes, whole));
+            in_part::let_go();
+        }
+        Err(e) => send(&FromWorker::Failed {
+            message: format!("{name}: cannot read the file: {e:?}"),
+        }),
+    }
+}
+
 /// For the detail of sample `index` of scored job `outcome`, when one of its files was read in
 /// part and the detail reads entries its scoring did not: that file's bytes as held and an
 /// archive of those entries (or why they could not be read).
@@ -845,6 +874,10 @@ async fn handle_one(data: JsValue) {
             | ToWorker::Snapshot
     ) {
         fill_unread();
+    }
+    // A file read in part given a role its benchmark reads whole: read whole first.
+    if let ToWorker::SetRole { index, role } = &request {
+        read_whole_for_role(*index, role).await;
     }
     // The detail of a sample of a file read in part: the entries it reads, read now.
     let detail_part = match request {

@@ -77,6 +77,12 @@ function storedBlob(id) {
   return Buffer.from(b64, 'base64');
 }
 
+/** How many shares the server's SQLite file holds. */
+function shareCount() {
+  const script = 'import sqlite3,sys\nprint(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM shares").fetchone()[0])';
+  return Number(execFileSync('python3', ['-c', script, server.db], { encoding: 'utf8' }).trim());
+}
+
 /** No needle in the stored bytes; `files` (the plaintext) must hold each one, or the check proves nothing. */
 function assertNoPlaintext(blob, needles, files) {
   assert.ok(blob.length > 0, 'the share is stored');
@@ -251,6 +257,30 @@ test("a researcher's two models (EOTGC golden case): the same numbers and compar
   }
   assert.deepEqual([...errorsA, ...errorsB], []);
   await Promise.all([a.close(), b.close()]);
+});
+
+test('files past the 32 MiB limit: refused with their size, nothing uploaded', async () => {
+  // 40 MB of gold/pred records (the free text makes them big).
+  const file = join(tempDir('share-big'), 'big_predictions.jsonl');
+  const reply = 'a long reply that makes each record about a kilobyte. '.repeat(18);
+  const lines = Array.from({ length: 40_000 }, (_, i) => JSON.stringify({ id: `r${i}`, gold: i % 5, pred: (i * 7) % 5, reply }));
+  writeFileSync(file, lines.join('\n') + '\n');
+  const size = readFileSync(file).length;
+  assert.ok(size > 32 * 1024 * 1024, `the file is past the limit (${size} bytes)`);
+  const before = shareCount();
+  const { page, errors } = await watchedPage(sender);
+  await page.goto(server.url + '?lang=en');
+  await page.setInputFiles('input[type=file]', file);
+  await page.locator('[data-metric="qwk"][data-subset="overall"]').first().waitFor({ timeout: 60_000 });
+  await page.click('header button[data-action=share]');
+  await page.click('[data-testid=share-dialog] button[data-action=share-create]');
+  const error = page.locator('[data-testid=share-error][data-error=too-large]');
+  await error.waitFor({ timeout: 30_000 });
+  const mib = (size / (1024 * 1024)).toFixed(1);
+  assert.ok((await error.innerText()).includes(`${mib} MiB`), `the message gives the size (${mib} MiB): ${await error.innerText()}`);
+  assert.equal(shareCount(), before, 'nothing was uploaded');
+  assert.deepEqual(errors, []);
+  await page.close();
 });
 
 test('a wrong or missing key, or an unknown share: a clear message in both languages, no crash', async () => {

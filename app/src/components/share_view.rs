@@ -71,6 +71,14 @@ fn window_location() -> Option<web_sys::Location> {
 
 /// Gather, seal, upload.
 async fn make(state: WorkbenchState, days: u32) -> Result<Made, ShareError> {
+    // Files past the limit are refused before any is read (a gigabyte Inspect log the worker
+    // read in part would be read whole first).
+    let held: usize = state
+        .files
+        .with_untracked(|f| f.iter().map(|f| f.size_bytes).sum());
+    if held > share::MAX_SHARE_BYTES {
+        return Err(ShareError::TooLarge { size_bytes: held });
+    }
     let (files, models, bytes) = state.snapshot().await.map_err(ShareError::Other)?;
     let sizes: Vec<usize> = bytes.iter().map(|b| b.length() as usize).collect();
     // The last adjustment made just before "Share" is in.
