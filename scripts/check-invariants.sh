@@ -24,7 +24,8 @@ for pure in metrics-core fast-records workbench; do
     find "$pure/src" -name '*.rs' -print0 | sort -z |
       xargs -0 awk '/^#\[cfg\(test\)\]/ { nextfile } { print FILENAME ":" FNR ": " $0 }'
   }
-  [ "$(library_code | wc -l)" -gt 50 ] || fail "could not read $pure/src"
+  case $pure in fast-records) least=50 ;; *) least=1000 ;; esac
+  [ "$(library_code | wc -l)" -gt "$least" ] || fail "could not read $pure/src"
   if library_code | grep -E 'std::(fs|net|process|env)\b|Instant::now|SystemTime::now|thread::spawn|println!|eprintln!'; then
     fail "$pure/src does IO, reads the clock or spawns threads (see the lines above)"
   fi

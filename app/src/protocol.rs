@@ -110,8 +110,8 @@ pub struct HeldFile {
 pub enum FromWorker {
     /// The worker is alive and its wasm is loaded: it takes requests.
     Ready,
-    /// The worker's warm-up is over (`worker::warm_up`): a drop is scored at full speed from
-    /// now on. The page's `data-ready`.
+    /// The worker's warm-up is over (`worker::warm_up`; done, or given way to a request): the
+    /// page's `data-ready`.
     Warm,
     /// Work in progress: `done` of `total` steps of `stage`.
     Progress {

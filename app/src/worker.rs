@@ -77,6 +77,10 @@ fn send(message: &FromWorker) {
         serde_json::to_string(&failed).unwrap_or_default()
     });
     if WARMING_UP.get() {
+        // A warm-up that fails does nothing for the first drop: said where a developer looks.
+        if let FromWorker::Failed { message } = message {
+            web_sys::console::debug_2(&"worker warm-up:".into(), &JsValue::from_str(message));
+        }
         return;
     }
     if let Err(e) = scope().post_message(&JsValue::from_str(&text)) {
@@ -130,9 +134,21 @@ pub fn run() {
     });
 }
 
-/// A request came while the worker warms up: the warm-up stops where it can.
+/// A request came while the worker warms up: the warm-up stops where it can. The requests the
+/// page sends as the worker starts (its kept specs, its chosen variant) wait for it instead.
 fn warm_up_gives_way() -> bool {
-    WARMING_UP.get() && QUEUE.with_borrow(|q| !q.is_empty())
+    WARMING_UP.get() && QUEUE.with_borrow(|q| q.iter().any(|data| !is_start_up(data)))
+}
+
+/// `AddSpecs` or `SetVariant`: what `WorkbenchState::wake` sends a worker it starts.
+fn is_start_up(data: &JsValue) -> bool {
+    let text = data
+        .dyn_ref::<Array>()
+        .and_then(|parts| parts.get(0).as_string());
+    matches!(
+        text.map(|t| serde_json::from_str::<ToWorker>(&t)),
+        Some(Ok(ToWorker::AddSpecs { .. } | ToWorker::SetVariant { .. }))
+    )
 }
 
 thread_local! {
@@ -195,7 +211,7 @@ async fn warm_up() {
     WARMING_UP.set(false);
 }
 
-/// Records of the warm-up file (~70 bytes each: 1.8 MB, two of the reader's slices).
+/// Records of the warm-up file (~68 bytes each: 1.7 MB, two of the reader's slices).
 const WARM_UP_RECORDS: usize = 25_000;
 
 /// A dropped `File`'s bytes, read by the reader worker ([`read_beside`]) or, without one, here
@@ -465,6 +481,9 @@ async fn read_here(blob: &web_sys::Blob, mut filling: Filling<'_>) -> Result<Rea
         in_flight.push_back(read);
     }
     while let Some(reading) = in_flight.pop_front() {
+        if warm_up_gives_way() {
+            return Err(format!("{name}: the warm-up gave way to a request"));
+        }
         if asked < size {
             let (read, end) = ask(asked)?;
             asked = end;
@@ -785,16 +804,49 @@ async fn read_whole_for_role(index: usize, role: &str) {
     let Some(blob) = in_part::blob_of(&bytes) else {
         return;
     };
-    match wasm_bindgen_futures::JsFuture::from(blob.array_buffer()).await {
-        Ok(buffer) => {
-            let whole = std::sync::Arc::new(Uint8Array::new(&buffer).to_vec());
-            STATE.with_borrow_mut(|state| state.ws.replace_bytes(&bytes, whole));
+    match read_whole(&blob, &name).await {
+        Ok(whole) => {
+            STATE.with_borrow_mut(|state| {
+                state.ws.replace_bytes(&bytes, std::sync::Arc::new(whole))
+            });
+            drop(bytes);
             in_part::let_go();
         }
-        Err(e) => send(&FromWorker::Failed {
-            message: format!("{name}: cannot read the file: {e:?}"),
-        }),
+        Err(message) => send(&FromWorker::Failed { message }),
     }
+}
+
+/// A `File` read whole into wasm memory in slices of [`WORKER_CHUNK_BYTES`], with progress;
+/// memory that cannot be had is said (a gigabyte log), not a crash.
+async fn read_whole(blob: &web_sys::Blob, name: &str) -> Result<Vec<u8>, String> {
+    let size = blob.size();
+    let mut whole = Vec::new();
+    whole
+        .try_reserve_exact(size as usize)
+        .map_err(|_| format!("{name}: no memory to read its {size} bytes whole"))?;
+    let cannot = |e: JsValue| format!("{name}: cannot read the file: {e:?}");
+    while (whole.len() as f64) < size {
+        let at = whole.len() as f64;
+        let slice = blob
+            .slice_with_f64_and_f64(at, (at + WORKER_CHUNK_BYTES).min(size))
+            .map_err(cannot)?;
+        let buffer = wasm_bindgen_futures::JsFuture::from(slice.array_buffer())
+            .await
+            .map_err(cannot)?;
+        let chunk = Uint8Array::new(&buffer);
+        if chunk.length() == 0 {
+            return Err(format!("{name}: the file changed while it was read"));
+        }
+        // Copied through a slice-sized buffer: extending by zeros first would zero byte by byte
+        // (the worker's crates are built for size).
+        whole.extend_from_slice(&chunk.to_vec());
+        send(&FromWorker::Progress {
+            stage: "reading".into(),
+            done: whole.len(),
+            total: size as usize,
+        });
+    }
+    Ok(whole)
 }
 
 /// For the detail of sample `index` of scored job `outcome`, when one of its files was read in

@@ -93,34 +93,6 @@ for (const tool of tools) {
 // An Inspect .eval is read in part (issue 29): the page reads the archive's directory, then
 // header, reductions and summaries only. What needs more reads more: the sample's own entry
 // for its detail, the whole file for its hash (streamed) and for a share.
-// A role whose benchmark reads files whole makes the page read the .eval whole (not "its bytes
-// were not read yet"); back to Inspect, the whole file scores as the part did.
-test('inspect: a .eval read in part, given another role and back, is read whole and scores the same', async () => {
-  const file = join(imports, 'inspect', 'model-a.eval');
-  const cli = JSON.parse(execFileSync(scorebench, ['score', 'inspect', file, '--json'], { encoding: 'utf8' }));
-  const page = await browser.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.url + '?lang=en');
-  await page.setInputFiles('input[type=file]', [file]);
-  const card = page.locator('section.card[data-benchmark="inspect"][data-hashed="true"]');
-  await card.waitFor({ timeout: 60_000 });
-  const role = page.locator('tr[data-file="model-a.eval"] select[aria-label="role"]');
-  const inspectRole = await role.inputValue();
-  await role.selectOption('pairs');
-  const pairs = page.locator('section.card[data-benchmark="pairs"]');
-  await pairs.waitFor({ timeout: 60_000 });
-  const said = await pairs.innerText();
-  assert.ok(!/not read yet/.test(said), `the pairs card reads the file, not a part: ${said}`);
-  assert.match(said, /model-a\.eval/, `its error names the file: ${said}`);
-  await role.selectOption(inspectRole);
-  await card.waitFor({ timeout: 60_000 });
-  const shown = await pageMetrics(page, 'section.card[data-benchmark="inspect"]');
-  assert.equal(shown['overall/accuracy'], cli.overall.metrics.accuracy);
-  await page.close();
-  assert.deepEqual(errors, [], 'no page errors');
-});
-
 test('inspect: a .eval read in part hashes the whole file, shows a sample\'s reply, shares the whole file', async () => {
   const file = join(imports, 'inspect', 'model-a.eval');
   const sha = createHash('sha256').update(readFileSync(file)).digest('hex');
@@ -163,6 +135,34 @@ test('inspect: a .eval read in part hashes the whole file, shows a sample\'s rep
   } finally {
     await other.close();
   }
+  await page.close();
+  assert.deepEqual(errors, [], 'no page errors');
+});
+
+// A role whose benchmark reads files whole makes the page read the .eval whole (not "its bytes
+// were not read yet"); back to Inspect, the whole file scores as the part did.
+test('inspect: a .eval read in part, given another role and back, is read whole and scores the same', async () => {
+  const file = join(imports, 'inspect', 'model-a.eval');
+  const cli = JSON.parse(execFileSync(scorebench, ['score', 'inspect', file, '--json'], { encoding: 'utf8' }));
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(server.url + '?lang=en');
+  await page.setInputFiles('input[type=file]', [file]);
+  const card = page.locator('section.card[data-benchmark="inspect"][data-hashed="true"]');
+  await card.waitFor({ timeout: 60_000 });
+  const role = page.locator('tr[data-file="model-a.eval"] select[aria-label="role"]');
+  const inspectRole = await role.inputValue();
+  await role.selectOption('pairs');
+  const pairs = page.locator('section.card[data-benchmark="pairs"]');
+  await pairs.waitFor({ timeout: 60_000 });
+  const said = await pairs.innerText();
+  assert.ok(!/not read yet/.test(said), `the pairs card reads the file, not a part: ${said}`);
+  assert.match(said, /model-a\.eval/, `its error names the file: ${said}`);
+  await role.selectOption(inspectRole);
+  await card.waitFor({ timeout: 60_000 });
+  const shown = await pageMetrics(page, 'section.card[data-benchmark="inspect"]');
+  assert.equal(shown['overall/accuracy'], cli.overall.metrics.accuracy);
   await page.close();
   assert.deepEqual(errors, [], 'no page errors');
 });
